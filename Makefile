@@ -1,0 +1,90 @@
+# postrider - a plain Makefile with pkg-config.
+#
+#   make            build ./postrider
+#   make test       install missing Debian packages, build, run every test
+#   make demo       install missing Debian packages, play a scripted opening
+#   make sanitize   the test suite under ASan and UBSan
+#   make bench      benchmarks (a turn against a plain git commit)
+#   make install    PREFIX=/usr/local DESTDIR=
+#   make clean
+#
+# `test` and `demo` first run contrib/install-deps, then call make again, so
+# that pkg-config is asked only once the libraries are there.
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share/postrider
+CC ?= cc
+BUILD ?= build
+PKGS = libgit2 yaml-0.1 libcurl libcrypto
+VERSION = 0.1.0
+
+CFLAGS ?= -O2 -g
+ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
+	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
+	$(shell pkg-config --cflags $(PKGS))
+LIBS = $(shell pkg-config --libs $(PKGS))
+TEST_LIBS = $(shell pkg-config --libs cmocka)
+
+LIB_SRC = $(sort $(filter-out src/main.c,$(wildcard src/*.c src/engine/*.c)))
+LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+all: postrider
+
+postrider: $(BUILD)/postrider
+	cp $(BUILD)/postrider $@
+
+$(BUILD)/postrider: $(BUILD)/src/main.o $(BUILD)/libpostrider.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/libpostrider.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpostrider.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS) $(TEST_LIBS)
+
+-include $(LIB_OBJ:.o=.d) $(BUILD)/src/main.d
+
+deps:
+	@sh contrib/install-deps
+
+units: $(UNIT_BIN)
+
+# The whole suite: unit tests, the data check, golden cases, end to end.
+check: $(BUILD)/postrider $(UNIT_BIN)
+	@BUILD=$(BUILD) sh tests/run-all
+
+test: deps
+	@$(MAKE) --no-print-directory check
+
+demo: deps
+	@$(MAKE) --no-print-directory $(BUILD)/postrider
+	@BUILD=$(BUILD) sh tests/demo.sh
+
+sanitize: deps
+	@$(MAKE) --no-print-directory BUILD=build-san \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" check
+
+bench: deps
+	@$(MAKE) --no-print-directory $(BUILD)/postrider
+	@BUILD=$(BUILD) sh tests/bench.sh
+
+install: $(BUILD)/postrider
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/games/washingtons-war $(DESTDIR)$(DATADIR)/templates
+	install -m 755 $(BUILD)/postrider $(DESTDIR)$(BINDIR)/postrider
+	install -m 644 games/washingtons-war/*.yaml $(DESTDIR)$(DATADIR)/games/washingtons-war/
+	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
+
+clean:
+	rm -rf build build-san postrider
+
+.PHONY: all deps units check test demo sanitize bench install clean

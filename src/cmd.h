@@ -1,0 +1,45 @@
+/*
+ * cmd.h - the subcommand table.
+ *
+ * To add a command: write src/cmd-NAME.c exporting one `const struct
+ * cmd_entry cmd_NAME_entry`, declare it below, add it to the table in
+ * cmd.c, document it in README.md and docs/postrider.1, and add a test.
+ *
+ * A command's exec() gets argv with argv[0] the command name and returns
+ * the process exit status: 0 success, 1 rejected (an illegal order, a
+ * failed check), 2 usage, 75 temporary failure (nothing changed; retry).
+ * Only main and the cmd- files exit or print usage.
+ */
+#ifndef POSTRIDER_CMD_H
+#define POSTRIDER_CMD_H
+
+#define EXIT_REJECTED 1
+#define EXIT_USAGE 2
+#define EXIT_TEMPFAIL 75
+
+struct cmd_entry {
+	const char *name;
+	const char *usage;	/* the synopsis after "postrider " */
+	const char *summary;	/* one line for `postrider --help` */
+	const char *help;	/* the options, for `postrider NAME --help` */
+	int (*exec)(int argc, char **argv);
+};
+
+extern const struct cmd_entry cmd_new_entry;
+extern const struct cmd_entry cmd_play_entry;
+extern const struct cmd_entry cmd_check_entry;
+extern const struct cmd_entry cmd_show_entry;
+extern const struct cmd_entry cmd_options_entry;
+extern const struct cmd_entry cmd_log_entry;
+extern const struct cmd_entry cmd_data_entry;
+extern const struct cmd_entry cmd_send_entry;
+
+/* The table, NULL-terminated. */
+extern const struct cmd_entry *const cmd_table[];
+
+/* Prints "usage: postrider <usage>" and the help to stderr; returns 2. */
+int cmd_usage(const struct cmd_entry *e);
+/* True if argv holds -h or --help (then prints the help on stdout). */
+int cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
+
+#endif

@@ -1,0 +1,70 @@
+/*
+ * rng.h - the one random stream of a game (docs/fairness.md).
+ *
+ * Every die, shuffle and random draw from a hand comes from a stream
+ * derived from the game's secret seed: draw number i is computed from
+ * HMAC-SHA256(key, "postrider-draw" || u64be(i) || u32be(attempt)) with
+ * rejection sampling, so the draws can be re-derived one by one by an
+ * independent verifier. The stream is pure computation (no I/O), so the
+ * engine may use it.
+ *
+ * A draw is identified by its index; the index of the next draw is kept in
+ * the public state so each commit names the range of draws it used.
+ *
+ * Ownership: struct rng is a plain value owned by the caller; it points to
+ * (does not own) an optional log buffer.
+ */
+#ifndef POSTRIDER_RNG_H
+#define POSTRIDER_RNG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "util.h"
+
+#define RNG_SEED_BYTES 32
+#define RNG_MAX_FORCED 64
+
+struct rng {
+	unsigned char key[32];	/* derived from the seed, never the seed */
+	uint64_t next;		/* index of the next draw */
+	bool have_key;		/* false: no secret available; any draw is a BUG */
+	/*
+	 * Test-only fixed dice (docs/fairness.md, "fixed dice"): while
+	 * forced_pos < n_forced, rng_die() returns forced[forced_pos++]
+	 * instead of the stream's value (the index still advances). A game
+	 * that uses them is marked in game.yaml and never audits as fair.
+	 */
+	int forced[RNG_MAX_FORCED];
+	int n_forced, forced_pos;
+	/*
+	 * If set, each draw appends one line to log:
+	 *   "draw 214: d6 -> 2 (interception, Arnold, agility 2)\n"
+	 *   "draws 10-118: shuffle of 109 (strategy deck)\n"
+	 * The exact format is specified in docs/fairness.md.
+	 */
+	struct strbuf *log;
+};
+
+/* Initialises r from a 32-byte seed, the next draw being next_index. */
+void rng_init(struct rng *r, const unsigned char seed[RNG_SEED_BYTES],
+	      uint64_t next_index);
+/* An rng without a secret (for read-only commands): every draw is a BUG. */
+void rng_init_keyless(struct rng *r, uint64_t next_index);
+
+/* Uniform integer in [0, n), n >= 1; one draw. */
+int rng_uniform(struct rng *r, int n, const char *purpose);
+/* A six-sided die, 1-6; one draw (or a forced value). */
+int rng_die(struct rng *r, const char *purpose);
+/* Fisher-Yates shuffle of items[0..n-1]; n-1 draws (none for n < 2). */
+void rng_shuffle(struct rng *r, int *items, int n, const char *purpose);
+
+/*
+ * The raw construction, for verifiers and tests: the value of draw index
+ * for bound n (what rng_uniform would return at that index).
+ */
+int rng_value_at(const unsigned char key[32], uint64_t index, int n);
+/* Derives the stream key from the seed. */
+void rng_derive_key(const unsigned char seed[RNG_SEED_BYTES],
+		    unsigned char key[32]);
+
+#endif

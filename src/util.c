@@ -1,0 +1,353 @@
+#include "util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static NORETURN void out_of_memory(size_t n)
+{
+	fprintf(stderr, "fatal: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		out_of_memory(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrfmt(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+void bug_fl(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "BUG: %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static char strbuf_empty[1];
+
+void strbuf_init(struct strbuf *sb)
+{
+	sb->buf = strbuf_empty;
+	sb->len = 0;
+	sb->alloc = 0;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	strbuf_init(sb);
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *res;
+
+	if (!sb->alloc)
+		strbuf_grow(sb, 0);
+	res = sb->buf;
+	if (len)
+		*len = sb->len;
+	strbuf_init(sb);
+	return res;
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+
+	if (!sb->buf)
+		strbuf_init(sb);
+	if (want <= sb->alloc)
+		return;
+	size_t n = sb->alloc ? sb->alloc : 64;
+	while (n < want)
+		n *= 2;
+	if (sb->alloc) {
+		sb->buf = xrealloc(sb->buf, n);
+	} else {
+		sb->buf = xmalloc(n);
+		sb->buf[0] = '\0';
+	}
+	sb->alloc = n;
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	char ch = (char)c;
+	strbuf_add(sb, &ch, 1);
+}
+
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed for format '%s'", fmt);
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+int read_file(const char *path, struct strbuf *sb, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[65536];
+	size_t total = 0;
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			close(fd);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		total += (size_t)n;
+		if (total > max) {
+			close(fd);
+			errno = EFBIG;
+			return -1;
+		}
+		strbuf_add(sb, buf, (size_t)n);
+	}
+	close(fd);
+	return 0;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xstrfmt("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	const char *p = data;
+	size_t left = len;
+
+	if (fd < 0) {
+		error("cannot create '%s': %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	while (left) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			error("cannot write '%s': %s", tmp, strerror(errno));
+			close(fd);
+			unlink(tmp);
+			free(tmp);
+			return -1;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	if (fsync(fd) < 0 || close(fd) < 0) {
+		error("cannot write '%s': %s", tmp, strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) < 0) {
+		error("cannot rename '%s' to '%s': %s", tmp, path,
+		      strerror(errno));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path);
+	int ret = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || *s == '\0') {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+				ret = -1;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return ret;
+}
+
+int ascii_strcasecmp(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+}
+
+int ascii_strncasecmp(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		int ca = tolower((unsigned char)*a), cb = tolower((unsigned char)*b);
+		if (ca != cb || !ca)
+			return ca - cb;
+	}
+	return 0;
+}
+
+void hex_encode(const unsigned char *in, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
+	}
+	out[2 * len] = '\0';
+}
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int hex_decode(const char *in, unsigned char *out, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		int hi = hexval(in[2 * i]), lo;
+		if (hi < 0)
+			return -1;
+		lo = hexval(in[2 * i + 1]);
+		if (lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}

@@ -1,0 +1,94 @@
+/*
+ * util.h - small helpers shared by every module: allocation that never
+ * fails, a growable string buffer, error reporting, files.
+ *
+ * Ownership: a struct strbuf owns its buf; strbuf_release() frees it and
+ * leaves an empty, reusable buffer. strbuf_detach() hands the buffer to the
+ * caller, who frees it with free(). Every x*alloc aborts the program on
+ * allocation failure (there is nothing sensible to do), so callers never
+ * check for NULL.
+ */
+#ifndef POSTRIDER_UTIL_H
+#define POSTRIDER_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#define NORETURN __attribute__((noreturn))
+#else
+#define PRINTF_LIKE(f, a)
+#define NORETURN
+#endif
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/* Returns a newly allocated formatted string. */
+char *xstrfmt(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+/* A broken invariant: prints file, line and message, then aborts. */
+#define BUG(...) bug_fl(__FILE__, __LINE__, __VA_ARGS__)
+NORETURN void bug_fl(const char *file, int line, const char *fmt, ...)
+	PRINTF_LIKE(3, 4);
+
+/*
+ * Prints "error: <message>" on stderr and returns -1, so that I/O failures
+ * can be reported and propagated in one line: return error("...").
+ */
+int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Prints "warning: <message>" on stderr. */
+void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
+
+struct strbuf {
+	char *buf;	/* always NUL-terminated, never NULL after init */
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+
+void strbuf_init(struct strbuf *sb);
+void strbuf_release(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_reset(struct strbuf *sb);
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Returns the buffer's text, "" for a buffer never written to. */
+static inline const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+/*
+ * Reads a whole file into sb (appending). Returns 0, or -1 with errno set
+ * (nothing printed). A file larger than max bytes fails with EFBIG.
+ */
+int read_file(const char *path, struct strbuf *sb, size_t max);
+/*
+ * Writes data to path atomically: a temporary file in the same folder,
+ * fsync, rename. Returns 0, or -1 after printing an error.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len);
+/* Creates path and its parents (mode 0777 & ~umask). 0 or -1 with errno. */
+int mkdir_p(const char *path);
+
+/* Case-insensitive ASCII comparisons. */
+int ascii_strcasecmp(const char *a, const char *b);
+int ascii_strncasecmp(const char *a, const char *b, size_t n);
+/* Lowercase hex of len bytes into out (2*len+1 bytes). */
+void hex_encode(const unsigned char *in, size_t len, char *out);
+/* Parses 2*len hex digits; returns 0 or -1. */
+int hex_decode(const char *in, unsigned char *out, size_t len);
+
+#endif
