@@ -33,6 +33,7 @@ extern const struct cmd_entry cmd_options_entry;
 extern const struct cmd_entry cmd_log_entry;
 extern const struct cmd_entry cmd_data_entry;
 extern const struct cmd_entry cmd_send_entry;
+extern const struct cmd_entry cmd_selfplay_entry;
 
 /* The table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];

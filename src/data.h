@@ -1,6 +1,6 @@
 /*
  * data.h - the components of a game (map, generals, cards, set-up, turn
- * track) loaded from games/<game>/*.yaml.
+ * track) loaded from the YAML files of games/NAME/.
  *
  * Every fact the rules need comes from here, never from constants in C.
  * Indices are stable for one loaded data set: spaces, colonies, zones,
@@ -25,6 +25,9 @@
 #define DATA_MAX_YEARS 12
 #define DATA_MAX_SETUP 32
 #define DATA_MAX_EFFECTS 8
+#define DATA_MAX_ALIASES 4
+#define DATA_MAX_CONNECTIONS 160
+#define DATA_MAX_FILES 12
 
 enum side { SIDE_NONE = 0, SIDE_AMERICAN = 1, SIDE_BRITISH = 2 };
 #define OTHER_SIDE(s) ((s) == SIDE_AMERICAN ? SIDE_BRITISH : SIDE_AMERICAN)
@@ -44,6 +47,7 @@ struct data_colony {
 	char *name;		/* "Massachusetts", "Canada" */
 	char *code;		/* "MA", ..., "CA" for Canada */
 	bool canada;		/* Canada is not one of the thirteen (10.0.B) */
+	bool south_of_winter_line; /* NC, SC, GA: south of the VA-NC line (2.1.B) */
 	struct data_source src;
 };
 
@@ -69,8 +73,18 @@ struct data_space {
 	int zone;		/* blockade zone index, -1 if not a port */
 	bool south_of_winter_line;
 	int x, y;		/* drawing position on the map picture */
+	int n_aliases;		/* other full spellings ("Basset Town PA") */
+	char *aliases[DATA_MAX_ALIASES];
 	int n_adj;
 	struct data_adj adj[DATA_MAX_ADJ];
+	struct data_source src;
+};
+
+/* One connection as stored in connections.yaml (a < b not implied). */
+struct data_connection {
+	int a, b;		/* space indices */
+	bool wilderness;
+	int only_general;	/* -1, or the one general who may use it */
 	struct data_source src;
 };
 
@@ -172,6 +186,16 @@ struct data {
 	/* Counter mix (2.0): CUs of each nation available in all. */
 	int cu_pool[3];
 	int pc_markers;		/* PC markers in the box, each double-sided */
+
+	/* Added: the connections as stored (each once), for dumping/drawing. */
+	int n_connections;
+	struct data_connection connections[DATA_MAX_CONNECTIONS];
+	/* Added: the PC placements that end the set-up (4.0). */
+	int committees_pcs_per_colony;	/* Committees of Correspondence: 1 */
+	int for_the_king_pcs;		/* For The King: 3 */
+	/* Added: file names used in data_source.file (owned here). */
+	int n_files;
+	char *files[DATA_MAX_FILES];
 };
 
 /*
@@ -199,10 +223,14 @@ void data_dump(const struct data *d, struct strbuf *out);
 /*
  * SHA-256 over the data files in a fixed order (names sorted, each as
  * "name\0length\0bytes"), hex. Fills d->hash during data_load().
+ * Added: computes it for the files of folder dir into out (65 bytes,
+ * lowercase hex). Returns 0, or -1 with a message appended to errs.
  */
+int data_hash(const char *dir, char out[65], struct strbuf *errs);
 
 /* Look-ups. Return an index, or -1 if there is none. Exact, case-insensitive
- * match on full_name (spaces), name (generals, colonies), code (colonies). */
+ * match on full_name or one of its aliases (spaces), name (generals,
+ * colonies, zones), code (colonies). */
 int data_space_index(const struct data *d, const char *full_name);
 int data_general_index(const struct data *d, const char *name);
 int data_colony_index(const struct data *d, const char *name_or_code);

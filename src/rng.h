@@ -39,7 +39,10 @@ struct rng {
 	/*
 	 * If set, each draw appends one line to log:
 	 *   "draw 214: d6 -> 2 (interception, Arnold, agility 2)\n"
-	 *   "draws 10-118: shuffle of 109 (strategy deck)\n"
+	 *   "draw 215: d6 -> 6 forced, stream 3 (battle, American roll)\n"
+	 *   "draw 216: uniform(7) -> 4 (random card from the British hand)\n"
+	 *   "draws 10-117: shuffle of 109 (strategy deck)\n"
+	 * (a shuffle of n uses n-1 draws; one of n < 2 logs nothing).
 	 * The exact format is specified in docs/fairness.md.
 	 */
 	struct strbuf *log;
@@ -66,5 +69,15 @@ int rng_value_at(const unsigned char key[32], uint64_t index, int n);
 /* Derives the stream key from the seed. */
 void rng_derive_key(const unsigned char seed[RNG_SEED_BYTES],
 		    unsigned char key[32]);
+/*
+ * Lower layers of rng_value_at, for tests and audit: the raw 64-bit value
+ * of one attempt of a draw, and a uniform value in [0, n) for any n >= 1
+ * (n = 0 is a BUG), storing in *attempts (may be NULL) how many attempts
+ * rejection sampling took.
+ */
+uint64_t rng_raw_at(const unsigned char key[32], uint64_t index,
+		    uint32_t attempt);
+uint64_t rng_uniform64_at(const unsigned char key[32], uint64_t index,
+			  uint64_t n, uint32_t *attempts);
 
 #endif

@@ -1,0 +1,207 @@
+/*
+ * cmd-new.c - `postrider new`: creates a game repository, sets the game up
+ * (4.0) up to the first decision, commits and mails both players.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "engine/engine.h"
+#include "game.h"
+#include "mail.h"
+#include "turn.h"
+
+static int parse_player(const char *opt, const char *arg, struct game_player *p)
+{
+	if (!arg) {
+		fprintf(stderr, "postrider new: %s is required\n", opt);
+		return -1;
+	}
+	if (mail_parse_address(arg, &p->name, &p->addr) < 0) {
+		fprintf(stderr, "postrider new: %s: '%s' is not a mail address (\"Name <addr@example.org>\")\n",
+			opt, arg);
+		return -1;
+	}
+	if (!p->name || !*p->name) {
+		free(p->name);
+		p->name = xstrdup(p->addr);
+	}
+	return 0;
+}
+
+static const char *base(const char *path)
+{
+	const char *s = strrchr(path, '/');
+	return s ? s + 1 : path;
+}
+
+static int exec_new(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "american", required_argument, NULL, 'a' },
+		{ "british", required_argument, NULL, 'b' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "data", required_argument, NULL, 'd' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "tournament", no_argument, NULL, 't' },
+		{ "config", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
+	const char *seed_hex = NULL, *config_path = NULL;
+	bool tournament = false;
+	struct game g;
+	struct mail_config cfg = { 0 };
+	struct strbuf err = STRBUF_INIT, log = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf yaml = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf files_text[DATA_MAX_FILES];
+	struct repo_file extra[DATA_MAX_FILES + 1];
+	struct notify n = { 0 };
+	char *datadir = NULL, commit[41];
+	int c, ret = 1, n_extra = 0;
+	struct rng r;
+	struct state s;
+
+	memset(&g, 0, sizeof(g));
+	for (int i = 0; i < DATA_MAX_FILES; i++)
+		strbuf_init(&files_text[i]);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': am = optarg; break;
+		case 'b': br = optarg; break;
+		case 'H': host = optarg; break;
+		case 'd': data_opt = optarg; break;
+		case 's': seed_hex = optarg; break;
+		case 't': tournament = true; break;
+		case 'c': config_path = optarg; break;
+		default: return cmd_usage(&cmd_new_entry);
+		}
+	}
+	if (optind + 1 != argc)
+		return cmd_usage(&cmd_new_entry);
+	if (parse_player("--american", am, &g.player[SIDE_AMERICAN]) < 0 ||
+	    parse_player("--british", br, &g.player[SIDE_BRITISH]) < 0 ||
+	    parse_player("--host", host ? host : "postrider <postrider@localhost>", &g.player[0]) < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (config_load(config_path, &cfg, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	g.module = xstrdup("washingtons-war");
+	datadir = game_data_dir(data_opt, g.module);
+	g.data = data_load(datadir, &err);
+	if (!g.data) {
+		fprintf(stderr, "error: the component data in '%s' does not load:\n%s", datadir, err.buf);
+		goto out;
+	}
+	if (seed_hex) {
+		if (fair_seed_parse(seed_hex, g.seed) < 0) {
+			fprintf(stderr, "postrider new: --seed takes 64 hex digits\n");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		g.seed_source = xstrdup("given");
+	} else {
+		if (fair_new_seed(g.seed) < 0)
+			goto out;
+		g.seed_source = xstrdup("random");
+	}
+	g.have_seed = true;
+	fair_commitment(g.seed, g.commitment);
+	g.id = xstrfmt("ww-%.8s", g.commitment);
+	g.data_hash = xstrdup(g.data->hash);
+	g.tournament = tournament;
+	for (int i = 0; i < g.data->n_files; i++)
+		g.data_files[g.n_data_files++] = xstrdup(base(g.data->files[i]));
+
+	if (repo_create(argv[optind], &g.repo) < 0)
+		goto out;
+	g.dir = xstrdup(argv[optind]);
+	/* The secret first: a game whose secret was lost is no game. */
+	if (repo_private_path(g.repo, "secret", &path) < 0)
+		goto out;
+	{
+		char hex[FAIR_SEED_HEX + 1];
+		fair_seed_format(g.seed, hex);
+		strcat(hex, "\n");
+		if (write_file_atomic(path.buf, hex, strlen(hex)) < 0)
+			goto out;
+		chmod(path.buf, 0600);
+	}
+
+	game_rng(&g, &r);
+	engine_new_game(g.data, &s, &r, &log);
+	s.draws = r.next;
+	g.state = s;
+
+	game_write_yaml(&g, &yaml);
+	extra[n_extra++] = (struct repo_file){ "game.yaml", yaml.buf, yaml.len };
+	for (int i = 0; i < g.data->n_files; i++) {
+		if (read_file(g.data->files[i], &files_text[i], 4 << 20) < 0) {
+			error("cannot read '%s': %s", g.data->files[i], strerror(errno));
+			goto out;
+		}
+		char *p = xstrfmt("data/%s", g.data_files[i]);
+		extra[n_extra++] = (struct repo_file){ p, files_text[i].buf, files_text[i].len };
+	}
+	strbuf_addf(&subject, "New game %s: %s (American) v %s (British)", g.id,
+		    g.player[SIDE_AMERICAN].name, g.player[SIDE_BRITISH].name);
+	notify_init(&n, &g, &cfg);
+	{
+		struct turn t = {
+			.next = &s, .side = SIDE_NONE, .happened = log.buf,
+			.subject = subject.buf, .extra = extra, .n_extra = n_extra,
+		};
+		if (turn_commit(&g, &t, &n, commit, &err) != 0) {
+			error("%s", err.buf);
+			goto out;
+		}
+	}
+	printf("created game %s in %s (commit %.12s)\n", g.id, argv[optind], commit);
+	printf("outbox: %s/new\n", n.outbox);
+	printf("now: ");
+	fflush(stdout);
+	{
+		struct strbuf p = STRBUF_INIT;
+		engine_describe_prompt(g.data, &s, &p);
+		printf("%s\n", p.buf);
+		strbuf_release(&p);
+	}
+	ret = 0;
+out:
+	for (int i = 1; i < n_extra; i++)
+		free((char *)extra[i].path);
+	for (int i = 0; i < DATA_MAX_FILES; i++)
+		strbuf_release(&files_text[i]);
+	notify_release(&n);
+	config_release(&cfg);
+	game_close(&g);
+	free(datadir);
+	strbuf_release(&err);
+	strbuf_release(&log);
+	strbuf_release(&path);
+	strbuf_release(&yaml);
+	strbuf_release(&subject);
+	return ret;
+}
+
+const struct cmd_entry cmd_new_entry = {
+	"new",
+	"new DIR --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX]",
+	"create a game repository and set the game up",
+	"  --american, --british  the players (mail addresses)\n"
+	"  --host ADDR            the host's address, the sender of all mail\n"
+	"  --tournament           the Optional Tournament Rule (6.34.C.i)\n"
+	"  --data DIR             the component data (default: games/washingtons-war)\n"
+	"  --seed HEX             a given seed instead of a random one (tests; marked in game.yaml)\n"
+	"  --config FILE          mail configuration (default: $XDG_CONFIG_HOME/postrider/config.yaml)\n",
+	exec_new,
+};

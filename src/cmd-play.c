@@ -1,0 +1,371 @@
+/*
+ * cmd-play.c - `postrider play` and `postrider check`: one order, from a
+ * player's mail or typed by the host, adjudicated against the current
+ * state. play commits and mails; check only says what would happen.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "config.h"
+#include "engine/engine.h"
+#include "game.h"
+#include "mail.h"
+#include "notify.h"
+#include "order.h"
+#include "outbox.h"
+#include "turn.h"
+
+#define MAX_INPUT (1 << 20)
+
+struct play_opts {
+	bool check;
+	const char *dir, *input, *config_path;
+	int as;			/* -1: the input is a mail message */
+	int n_dice, dice[RNG_MAX_FORCED];
+};
+
+static int read_input(const char *path, struct strbuf *out)
+{
+	if (!path || !strcmp(path, "-")) {
+		char buf[65536];
+		size_t n;
+		while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+			strbuf_add(out, buf, n);
+			if (out->len > MAX_INPUT) {
+				errno = EFBIG;
+				return -1;
+			}
+		}
+		return ferror(stdin) ? -1 : 0;
+	}
+	return read_file(path, out, MAX_INPUT);
+}
+
+static int parse_dice(const char *arg, struct play_opts *o)
+{
+	for (const char *p = arg; *p;) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > 6 || o->n_dice >= RNG_MAX_FORCED)
+			return -1;
+		o->dice[o->n_dice++] = (int)v;
+		p = end;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return o->n_dice ? 0 : -1;
+}
+
+/* Which side a sender is, or SIDE_NONE. */
+static enum side sender_side(const struct game *g, const char *addr)
+{
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+		if (addr && !ascii_strcasecmp(addr, g->player[side].addr))
+			return side;
+	return SIDE_NONE;
+}
+
+/* Drops what follows the first random draw from a check's output. */
+static void cut_at_first_draw(struct strbuf *log)
+{
+	const char *p = log->buf;
+
+	while (p && *p) {
+		if (!strncmp(p, "draw", 4)) {
+			log->len = (size_t)(p - log->buf);
+			log->buf[log->len] = '\0';
+			strbuf_addstr(log, "(what follows depends on the dice)\n");
+			return;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+}
+
+static void commit_subject(const struct game *g, const struct state *before,
+			   enum side side, const char *actions,
+			   struct strbuf *out)
+{
+	const char *p = actions;
+	int n = 0;
+	(void)g;
+
+	strbuf_addf(out, "%d %s:", before->year, side_title(side));
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		if (out->len + len + 2 > 72) {
+			strbuf_addstr(out, " ...");
+			break;
+		}
+		strbuf_addf(out, "%s %.*s", n++ ? ";" : "", (int)len, p);
+		p += len;
+		if (*p)
+			p++;
+	}
+}
+
+static int run(struct play_opts *o)
+{
+	struct game g;
+	struct mail_config cfg = { 0 };
+	struct mail_message m = { 0 };
+	struct notify n = { 0 };
+	struct strbuf input = STRBUF_INIT, err = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf happened = STRBUF_INIT, trailers = STRBUF_INIT;
+	struct order_result res;
+	char *order_text = NULL, commit[41];
+	const char *reply_to_id = NULL;
+	enum side side;
+	bool from_mail = o->as < 0;
+	int ret = EXIT_REJECTED, r;
+	struct state next;
+	struct rng rng;
+
+	order_result_init(&res);
+	memset(&g, 0, sizeof(g));
+	if (read_input(o->input, &input) < 0) {
+		if (errno == EFBIG)
+			fprintf(stderr, "rejected: the input is larger than %d bytes\n", MAX_INPUT);
+		else
+			error("cannot read the order: %s", strerror(errno));
+		ret = errno == EFBIG ? EXIT_REJECTED : EXIT_TEMPFAIL;
+		goto out;
+	}
+	if (config_load(o->config_path, &cfg, &err) < 0) {
+		error("%s", err.buf);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
+	if (r == GAME_BUSY) {
+		fprintf(stderr, "postrider: %s; try again later (nothing was changed)\n", err.buf);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	if (r < 0) {
+		fprintf(stderr, "error: %s", err.buf);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	notify_init(&n, &g, &cfg);
+	if (!o->check && notify_recover(&n, &g) != 0)
+		warning("some mail left by an earlier run in '%s/tmp' could not be recovered", n.outbox);
+
+	if (from_mail) {
+		char token[MAIL_TOKEN_SIZE], game_id[64];
+		if (mail_parse(input.buf, input.len, &m, &err) < 0) {
+			fprintf(stderr, "rejected: the message cannot be read: %s\n", err.buf);
+			goto out;
+		}
+		side = sender_side(&g, m.from_addr);
+		if (side == SIDE_NONE) {
+			/* No reply: an unknown sender learns nothing about the game. */
+			fprintf(stderr, "rejected: '%s' is not a player of game %s; no reply sent\n",
+				m.from_addr ? m.from_addr : "(no sender)", g.id);
+			goto out;
+		}
+		reply_to_id = m.message_id;
+		strbuf_reset(&err);
+		if (mail_find_game(&m, game_id, sizeof(game_id)) && strcmp(game_id, g.id)) {
+			strbuf_addf(&err, "this message is about game %s, not %s", game_id, g.id);
+		} else if (engine_game_over(&g.state)) {
+			strbuf_addstr(&err, "the game is over");
+		} else if (g.state.prompt.side != side) {
+			strbuf_addf(&err, "it is not your decision now: the %s's order is awaited",
+				    side_title(g.state.prompt.side));
+		} else if (!mail_find_token(&m, token)) {
+			strbuf_addstr(&err, "the message carries no order token: reply to the last report and keep its subject line");
+		} else {
+			char want[FAIR_TOKEN_SIZE];
+			game_token(&g, side, want);
+			if (!fair_token_equal(token, want))
+				strbuf_addf(&err, "the token '%s' is not valid for this turn: the order is stale, replayed or mistyped (the last report carries the valid one)",
+					    token);
+		}
+		if (err.len) {
+			fprintf(stderr, "rejected: %s\n", err.buf);
+			if (!o->check)
+				notify_reject(&n, &g, side, err.buf, reply_to_id);
+			goto out;
+		}
+		order_text = mail_order_text(m.body ? m.body : "");
+	} else {
+		side = (enum side)o->as;
+		order_text = xstrdup(input.buf);
+		if (engine_game_over(&g.state)) {
+			fprintf(stderr, "rejected: the game is over\n");
+			goto out;
+		}
+		if (g.state.prompt.side != side) {
+			fprintf(stderr, "rejected: it is not the %s's decision now: the %s's order is awaited\n",
+				side_title(side), side_title(g.state.prompt.side));
+			goto out;
+		}
+	}
+
+	next = g.state;
+	game_rng(&g, &rng);
+	for (int i = 0; i < o->n_dice; i++)
+		rng.forced[i] = o->dice[i];
+	rng.n_forced = o->n_dice;
+	rng.log = &res.log;
+	order_run(g.data, &next, &rng, side, order_text, &res);
+	if (res.rejected) {
+		fprintf(stderr, "rejected: %s", res.message.buf);
+		if (from_mail && !o->check)
+			notify_reject(&n, &g, side, res.message.buf, reply_to_id);
+		goto out;
+	}
+	next.draws = rng.next;
+	next.seq = g.state.seq + 1;
+	if (o->check) {
+		struct strbuf p = STRBUF_INIT;
+		cut_at_first_draw(&res.log);
+		engine_describe_prompt(g.data, &next, &p);
+		printf("the order is valid (%d decision%s):\n%s\nthen: %s\n", res.applied,
+		       res.applied == 1 ? "" : "s", res.log.buf, p.buf);
+		strbuf_release(&p);
+		ret = 0;
+		goto out;
+	}
+	strbuf_addf(&happened, "\n-- %d, order %u (%s) --\n%s", g.state.year, next.seq,
+		    side_title(side), res.log.buf);
+	commit_subject(&g, &g.state, side, res.actions.buf, &subject);
+	if (o->n_dice) {
+		strbuf_addstr(&trailers, "Postrider-Fixed-Dice:");
+		for (int i = 0; i < o->n_dice; i++)
+			strbuf_addf(&trailers, "%s%d", i ? "," : " ", o->dice[i]);
+		strbuf_addch(&trailers, '\n');
+	}
+	{
+		struct strbuf yaml = STRBUF_INIT;
+		struct repo_file extra[1];
+		int n_extra = 0;
+		if (o->n_dice && !g.fixed_dice) {
+			g.fixed_dice = true;
+			game_write_yaml(&g, &yaml);
+			extra[n_extra++] = (struct repo_file){ "game.yaml", yaml.buf, yaml.len };
+		}
+		struct turn t = {
+			.next = &next, .side = side, .order_text = order_text,
+			.happened = happened.buf, .subject = subject.buf,
+			.body = res.actions.buf, .extra = extra, .n_extra = n_extra,
+			.trailers = trailers.len ? trailers.buf : NULL,
+		};
+		r = turn_commit(&g, &t, &n, commit, &err);
+		strbuf_release(&yaml);
+	}
+	if (r == TURN_STALE) {
+		fprintf(stderr, "postrider: %s; try again (nothing was changed)\n", err.buf);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	if (r < 0) {
+		fprintf(stderr, "error: %s (nothing was changed)\n", err.buf);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	{
+		struct strbuf p = STRBUF_INIT;
+		engine_describe_prompt(g.data, &next, &p);
+		printf("accepted: commit %.12s (order %u)\n%snow: %s\n", commit, next.seq,
+		       res.log.buf, p.buf);
+		strbuf_release(&p);
+	}
+	if (cfg.smtp_url) {
+		struct strbuf report = STRBUF_INIT;
+		if (outbox_send(n.outbox, &cfg, &report) != 0)
+			warning("some mail could not be sent and waits in the outbox:\n%s", report.buf);
+		strbuf_release(&report);
+	}
+	ret = 0;
+out:
+	order_result_release(&res);
+	mail_message_release(&m);
+	notify_release(&n);
+	config_release(&cfg);
+	game_close(&g);
+	free(order_text);
+	strbuf_release(&input);
+	strbuf_release(&err);
+	strbuf_release(&subject);
+	strbuf_release(&happened);
+	strbuf_release(&trailers);
+	return ret;
+}
+
+static int exec_common(int argc, char **argv, bool check,
+		       const struct cmd_entry *e)
+{
+	static const struct option opts[] = {
+		{ "as", required_argument, NULL, 'a' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "fix-dice", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct play_opts o = { .check = check, .as = -1 };
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o.as = side_parse(optarg);
+			if (o.as <= 0) {
+				fprintf(stderr, "postrider %s: --as takes american or british\n", e->name);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'c': o.config_path = optarg; break;
+		case 'f':
+			if (parse_dice(optarg, &o) < 0) {
+				fprintf(stderr, "postrider %s: --fix-dice takes die values 1-6 separated by commas\n", e->name);
+				return EXIT_USAGE;
+			}
+			break;
+		default: return cmd_usage(e);
+		}
+	}
+	if (optind >= argc || argc - optind > 2)
+		return cmd_usage(e);
+	o.dir = argv[optind];
+	o.input = optind + 1 < argc ? argv[optind + 1] : "-";
+	return run(&o);
+}
+
+static int exec_play(int argc, char **argv)
+{
+	return exec_common(argc, argv, false, &cmd_play_entry);
+}
+
+static int exec_check(int argc, char **argv)
+{
+	return exec_common(argc, argv, true, &cmd_check_entry);
+}
+
+#define PLAY_HELP \
+	"  FILE|-            the order: a whole mail message (default), or with --as the\n" \
+	"                    plain order text; '-' or nothing reads standard input\n" \
+	"  --as SIDE         plain order text for american or british (the host's use)\n" \
+	"  --config FILE     mail configuration (default: $XDG_CONFIG_HOME/postrider/config.yaml)\n" \
+	"  --fix-dice LIST   test only: the next dice, e.g. 4,1,5 (marks the game as not fair)\n" \
+	"exit status: 0 accepted, 1 rejected, 2 usage, 75 temporary failure (retry later)\n"
+
+const struct cmd_entry cmd_play_entry = {
+	"play", "play DIR [--as american|british] [FILE|-]",
+	"adjudicate one order, commit the turn and mail the players",
+	PLAY_HELP, exec_play,
+};
+
+const struct cmd_entry cmd_check_entry = {
+	"check", "check DIR [--as american|british] [FILE|-]",
+	"validate an order without committing or mailing anything",
+	PLAY_HELP, exec_check,
+};

@@ -1,0 +1,224 @@
+#include "config.h"
+#include "mail.h"
+#include "ytree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CONFIG_MAX_SIZE (64 * 1024)
+
+char *config_default_path(void)
+{
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+
+	if (xdg && *xdg)
+		return xstrfmt("%s/postrider/config.yaml", xdg);
+	if (home && *home)
+		return xstrfmt("%s/.config/postrider/config.yaml", home);
+	return NULL;
+}
+
+void config_release(struct mail_config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->smtp_url);
+	free(cfg->username);
+	if (cfg->password) {
+		/* do not leave the secret lying in freed memory */
+		volatile char *p = cfg->password;
+		while (*p)
+			*p++ = '\0';
+		free(cfg->password);
+	}
+	free(cfg->from);
+	free(cfg->outbox);
+	free(cfg->path);
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->starttls = true;
+	cfg->timeout = 60;
+}
+
+/* "~/x" becomes "$HOME/x". */
+static char *expand_home(const char *s)
+{
+	const char *home = getenv("HOME");
+
+	if (s[0] == '~' && s[1] == '/' && home)
+		return xstrfmt("%s%s", home, s + 1);
+	return xstrdup(s);
+}
+
+/* A non-empty scalar without control characters, copied into *out. */
+static int read_string(struct ytree *t, yaml_node_t *n, const char *key,
+		       char **out, struct strbuf *err)
+{
+	const char *s = ytree_scalar(n);
+
+	if (!s || !*s) {
+		ytree_error(t, n, err, "'%s' must be a non-empty string", key);
+		return -1;
+	}
+	for (const char *p = s; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			ytree_error(t, n, err, "control character in '%s'",
+				    key);
+			return -1;
+		}
+	}
+	free(*out);
+	*out = xstrdup(s);
+	return 0;
+}
+
+/* Reads the first line of a password file. */
+static int read_password_file(struct ytree *t, yaml_node_t *n,
+			      const char *file, char **out, struct strbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = expand_home(file);
+	struct stat st;
+
+	if (read_file(path, &sb, 4096) < 0) {
+		ytree_error(t, n, err, "cannot read password_file '%s': %s",
+			    path, strerror(errno));
+		free(path);
+		strbuf_release(&sb);
+		return -1;
+	}
+	if (!stat(path, &st) && (st.st_mode & 077))
+		warning("password file '%s' can be read by other users; "
+			"chmod 600 it", path);
+	free(path);
+	size_t l = strcspn(strbuf_str(&sb), "\r\n");
+	*out = xstrndup(strbuf_str(&sb), l);
+	memset(sb.buf, 0, sb.len);
+	strbuf_release(&sb);
+	return 0;
+}
+
+static int parse_config(struct ytree *t, struct mail_config *cfg,
+			struct strbuf *err)
+{
+	static const char *const keys[] = {
+		"smtp_url", "username", "password", "password_file",
+		"starttls", "from", "outbox", "timeout", NULL
+	};
+	yaml_node_t *root = ytree_root(t), *n;
+	int bad = 0;
+
+	if (!root)
+		return 0;
+	if (root->type == YAML_SCALAR_NODE && !*ytree_scalar(root))
+		return 0;
+	if (root->type != YAML_MAPPING_NODE) {
+		ytree_error(t, root, err, "expected a mapping of settings "
+			    "(smtp_url: ..., from: ...)");
+		return -1;
+	}
+	if (ytree_check_keys(t, root, keys, err))
+		bad = -1;
+	if ((n = ytree_get(t, root, "smtp_url"))) {
+		if (read_string(t, n, "smtp_url", &cfg->smtp_url, err) < 0) {
+			bad = -1;
+		} else if (strncmp(cfg->smtp_url, "smtp://", 7) &&
+			   strncmp(cfg->smtp_url, "smtps://", 8)) {
+			ytree_error(t, n, err, "smtp_url '%s' must start with "
+				    "smtp:// or smtps://", cfg->smtp_url);
+			bad = -1;
+		}
+	}
+	if ((n = ytree_get(t, root, "username")) &&
+	    read_string(t, n, "username", &cfg->username, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, root, "password")) &&
+	    read_string(t, n, "password", &cfg->password, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, root, "password_file"))) {
+		char *file = NULL;
+		if (cfg->password) {
+			ytree_error(t, n, err, "give password or "
+				    "password_file, not both");
+			bad = -1;
+		} else if (read_string(t, n, "password_file", &file, err) < 0 ||
+			   read_password_file(t, n, file, &cfg->password,
+					      err) < 0) {
+			bad = -1;
+		}
+		free(file);
+	}
+	if ((n = ytree_get(t, root, "starttls")) &&
+	    ytree_bool(t, n, &cfg->starttls, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, root, "from"))) {
+		char *name, *addr;
+		if (read_string(t, n, "from", &cfg->from, err) < 0) {
+			bad = -1;
+		} else if (mail_parse_address(cfg->from, &name, &addr) < 0) {
+			ytree_error(t, n, err, "invalid address '%s' in 'from'",
+				    cfg->from);
+			bad = -1;
+		} else {
+			free(name);
+			free(addr);
+		}
+	}
+	if ((n = ytree_get(t, root, "outbox"))) {
+		char *dir = NULL;
+		if (read_string(t, n, "outbox", &dir, err) < 0) {
+			bad = -1;
+		} else {
+			cfg->outbox = expand_home(dir);
+		}
+		free(dir);
+	}
+	if ((n = ytree_get(t, root, "timeout")) &&
+	    ytree_int(t, n, 1, 3600, &cfg->timeout, err) < 0)
+		bad = -1;
+	if (cfg->username && !cfg->password && !bad) {
+		ytree_error(t, ytree_get(t, root, "username"), err,
+			    "username given without password or "
+			    "password_file");
+		bad = -1;
+	}
+	return bad;
+}
+
+int config_load(const char *path, struct mail_config *cfg, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct ytree t;
+	char *file = path ? xstrdup(path) : config_default_path();
+	int ret;
+
+	memset(cfg, 0, sizeof(*cfg));
+	config_release(cfg);	/* the defaults */
+	if (!file)
+		return 0;
+	if (read_file(file, &text, CONFIG_MAX_SIZE) < 0) {
+		if (errno == ENOENT && !path) {
+			free(file);
+			return 0;
+		}
+		strbuf_addf(err, "cannot read '%s': %s\n", file,
+			    errno == EFBIG ? "file too large" : strerror(errno));
+		free(file);
+		strbuf_release(&text);
+		return -1;
+	}
+	cfg->path = file;
+	if (ytree_parse(&t, file, strbuf_str(&text), text.len, err) < 0) {
+		strbuf_release(&text);
+		config_release(cfg);
+		return -1;
+	}
+	ret = parse_config(&t, cfg, err);
+	ytree_free(&t);
+	strbuf_release(&text);
+	if (ret < 0)
+		config_release(cfg);
+	return ret;
+}

@@ -1,0 +1,1789 @@
+/*
+ * data.c - loading and checking the component data (games/<game>/NAME.yaml).
+ *
+ * The files are read in dependency order (colonies before spaces, spaces
+ * before zones and connections, ...). Every problem is reported as
+ * "file:line:column: message" and loading goes on, so that one run shows
+ * as many problems as possible; data_load() then returns NULL. The schema
+ * is documented in docs/data.md.
+ */
+#include "data.h"
+#include "ytree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <openssl/evp.h>
+
+/* The data files, in the order they are loaded. */
+enum data_file {
+	F_COLONIES, F_SPACES, F_GENERALS, F_ZONES, F_CONNECTIONS, F_SETUP,
+	F_TURNS, F_COUNTERS, F_CARDS, F_COUNT
+};
+static const char *const file_names[F_COUNT] = {
+	"colonies.yaml", "spaces.yaml", "generals.yaml", "zones.yaml",
+	"connections.yaml", "setup.yaml", "turns.yaml", "counters.yaml",
+	"cards.yaml",
+};
+
+#define MAX_FILE_SIZE (4 * 1024 * 1024)
+
+/* The verbs of an event's machine form (docs/data.md). */
+static const char *const effect_verbs[] = {
+	"place_pc", "remove_pc", "flip_pc", "place_cu", "remove_cu",
+	"french_alliance", "reshuffle", "opponent_discards_random", "draw",
+	"activate_generals", "activate_general", "battle_drm", "war_ends",
+	"lose_regulars", "remove_general", "remove_french_navy",
+	"move_french_navy", "no_american_pc_placement", NULL
+};
+
+/* State of one data_load() run. */
+struct loader {
+	struct data *d;
+	struct strbuf *errs;
+	int nerr;
+	struct ytree *t;	/* the file being read */
+	const char *file;	/* its name in messages (owned by d) */
+};
+
+/* Appends a positioned message for node n of the current file. */
+static void PRINTF_LIKE(3, 4) lerr(struct loader *L, yaml_node_t *n,
+				   const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_addf(L->errs, "%s:%d:%d: ", L->file, ytree_line(n),
+		    ytree_column(n));
+	va_start(ap, fmt);
+	strbuf_vaddf(L->errs, fmt, ap);
+	va_end(ap);
+	strbuf_addch(L->errs, '\n');
+	L->nerr++;
+}
+
+/* Appends a message positioned at a record's source. */
+static void PRINTF_LIKE(4, 5) src_err(struct strbuf *errs, int *count,
+				      const struct data_source *src,
+				      const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_addf(errs, "%s:%d:%d: ", src->file ? src->file : "(data)",
+		    src->line, src->column);
+	va_start(ap, fmt);
+	strbuf_vaddf(errs, fmt, ap);
+	va_end(ap);
+	strbuf_addch(errs, '\n');
+	(*count)++;
+}
+
+/* Checks the keys of map against allowed, and that none is repeated. */
+static void check_keys(struct loader *L, yaml_node_t *map,
+		       const char *const *allowed)
+{
+	int n = ytree_map_len(map);
+
+	L->nerr += ytree_check_keys(L->t, map, allowed, L->errs);
+	for (int i = 0; i < n; i++) {
+		yaml_node_t *kn;
+		const char *k = ytree_map_key(L->t, map, i, &kn);
+
+		for (int j = 0; k && j < i; j++) {
+			const char *k2 = ytree_map_key(L->t, map, j, NULL);
+
+			if (k2 && !strcmp(k, k2)) {
+				lerr(L, kn, "duplicate key '%s'", k);
+				break;
+			}
+		}
+	}
+}
+
+/* True if n is a mapping; otherwise reports "expected a mapping". */
+static bool need_map(struct loader *L, yaml_node_t *n, const char *what)
+{
+	if (n && n->type == YAML_MAPPING_NODE)
+		return true;
+	lerr(L, n, "expected %s (a mapping)", what);
+	return false;
+}
+
+/* The sequence under key of map, or NULL after reporting it. */
+static yaml_node_t *need_seq(struct loader *L, yaml_node_t *map,
+			     const char *key)
+{
+	yaml_node_t *n = ytree_get(L->t, map, key);
+
+	if (!n) {
+		lerr(L, map, "missing key '%s'", key);
+		return NULL;
+	}
+	if (n->type != YAML_SEQUENCE_NODE) {
+		lerr(L, n, "expected a list for '%s'", key);
+		return NULL;
+	}
+	return n;
+}
+
+/* The string under key, or NULL (reported if required or not a scalar). */
+static const char *get_str(struct loader *L, yaml_node_t *map,
+			   const char *key, bool required)
+{
+	yaml_node_t *n = ytree_get(L->t, map, key);
+	const char *s;
+
+	if (!n) {
+		if (required)
+			lerr(L, map, "missing key '%s'", key);
+		return NULL;
+	}
+	s = ytree_scalar(n);
+	if (!s || (!*s && required)) {
+		lerr(L, n, "expected a text for '%s'", key);
+		return NULL;
+	}
+	return s;
+}
+
+/* Reads an integer under key into *out (def when absent and optional). */
+static void get_int(struct loader *L, yaml_node_t *map, const char *key,
+		    bool required, long min, long max, long def, int *out)
+{
+	yaml_node_t *n = ytree_get(L->t, map, key);
+	long v = def;
+
+	if (!n) {
+		if (required)
+			lerr(L, map, "missing key '%s'", key);
+	} else if (ytree_int(L->t, n, min, max, &v, L->errs)) {
+		L->nerr++;
+		v = def;
+	}
+	*out = (int)v;
+}
+
+/* Reads an optional boolean under key (false when absent). */
+static bool get_bool(struct loader *L, yaml_node_t *map, const char *key)
+{
+	yaml_node_t *n = ytree_get(L->t, map, key);
+	bool v = false;
+
+	if (n && ytree_bool(L->t, n, &v, L->errs)) {
+		L->nerr++;
+		v = false;
+	}
+	return v;
+}
+
+/* Maps the text under key to the index of one of words; -1 if bad. */
+static int get_enum(struct loader *L, yaml_node_t *map, const char *key,
+		    bool required, int def, const char *const *words)
+{
+	yaml_node_t *n = ytree_get(L->t, map, key);
+	const char *s;
+	struct strbuf list = STRBUF_INIT;
+
+	if (!n) {
+		if (required) {
+			lerr(L, map, "missing key '%s'", key);
+			return -1;
+		}
+		return def;
+	}
+	s = ytree_scalar(n);
+	for (int i = 0; s && words[i]; i++)
+		if (!strcmp(s, words[i]))
+			return i;
+	for (int i = 0; words[i]; i++)
+		strbuf_addf(&list, "%s'%s'", i ? ", " : "", words[i]);
+	lerr(L, n, "unknown %s '%s' (expected one of %s)", key,
+	     s ? s : "(not a scalar)", strbuf_str(&list));
+	strbuf_release(&list);
+	return -1;
+}
+
+/* Fills src from a record node: position and its 'source' key. */
+static void get_source(struct loader *L, yaml_node_t *rec,
+		       struct data_source *src)
+{
+	const char *s = get_str(L, rec, "source", true);
+
+	src->file = L->file;
+	src->line = ytree_line(rec);
+	src->column = ytree_column(rec);
+	src->source = xstrdup(s ? s : "");
+}
+
+/* Index of a space by full name or alias (case-insensitive), or -1. */
+int data_space_index(const struct data *d, const char *full_name)
+{
+	if (!d || !full_name)
+		return -1;
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct data_space *s = &d->spaces[i];
+
+		if (!ascii_strcasecmp(s->full_name, full_name))
+			return i;
+		for (int j = 0; j < s->n_aliases; j++)
+			if (!ascii_strcasecmp(s->aliases[j], full_name))
+				return i;
+	}
+	return -1;
+}
+
+int data_general_index(const struct data *d, const char *name)
+{
+	if (!d || !name)
+		return -1;
+	for (int i = 0; i < d->n_generals; i++)
+		if (!ascii_strcasecmp(d->generals[i].name, name))
+			return i;
+	return -1;
+}
+
+int data_colony_index(const struct data *d, const char *name_or_code)
+{
+	if (!d || !name_or_code)
+		return -1;
+	for (int i = 0; i < d->n_colonies; i++)
+		if (!ascii_strcasecmp(d->colonies[i].name, name_or_code) ||
+		    !ascii_strcasecmp(d->colonies[i].code, name_or_code))
+			return i;
+	return -1;
+}
+
+int data_zone_index(const struct data *d, const char *name)
+{
+	if (!d || !name)
+		return -1;
+	for (int i = 0; i < d->n_zones; i++)
+		if (!ascii_strcasecmp(d->zones[i].name, name))
+			return i;
+	return -1;
+}
+
+bool data_adjacent(const struct data *d, int a, int b)
+{
+	if (!d || a < 0 || a >= d->n_spaces || b < 0 || b >= d->n_spaces)
+		return false;
+	for (int i = 0; i < d->spaces[a].n_adj; i++)
+		if (d->spaces[a].adj[i].to == b &&
+		    d->spaces[a].adj[i].only_general < 0)
+			return true;
+	return false;
+}
+
+/* Resolves a space name under key of rec; reports an unknown one. */
+static int get_space(struct loader *L, yaml_node_t *rec, const char *key,
+		     bool required)
+{
+	const char *s = get_str(L, rec, key, required);
+	int i;
+
+	if (!s)
+		return -1;
+	i = data_space_index(L->d, s);
+	if (i < 0)
+		lerr(L, ytree_get(L->t, rec, key), "unknown space '%s'", s);
+	return i;
+}
+
+/* Resolves a general name under key of rec; reports an unknown one. */
+static int get_general(struct loader *L, yaml_node_t *rec, const char *key,
+		       bool required)
+{
+	const char *s = get_str(L, rec, key, required);
+	int i;
+
+	if (!s)
+		return -1;
+	i = data_general_index(L->d, s);
+	if (i < 0)
+		lerr(L, ytree_get(L->t, rec, key), "unknown general '%s'", s);
+	return i;
+}
+
+static const char *const side_words[] = { "none", "american", "british", NULL };
+static const char *const nation_words[] = {
+	"american", "british", "french", NULL
+};
+static const char *const shape_words[] = {
+	"circle", "square", "star", NULL
+};
+static const char *const reshuffle_words[] = {
+	"never", "when_played", "when_discarded", NULL
+};
+
+/* colonies.yaml: the thirteen colonies and Canada. */
+static void load_colonies(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "colonies", NULL };
+	static const char *const keys[] = {
+		"name", "code", "canada", "south_of_winter_line", "source", NULL
+	};
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "colonies")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i);
+		struct data_colony *c;
+		const char *name, *code;
+
+		if (!need_map(L, rec, "a colony"))
+			continue;
+		check_keys(L, rec, keys);
+		name = get_str(L, rec, "name", true);
+		code = get_str(L, rec, "code", true);
+		if (!name || !code)
+			continue;
+		if (data_colony_index(d, name) >= 0 ||
+		    data_colony_index(d, code) >= 0) {
+			lerr(L, rec, "duplicate colony '%s'", name);
+			continue;
+		}
+		if (d->n_colonies == DATA_MAX_COLONIES) {
+			lerr(L, rec, "too many colonies (at most %d)",
+			     DATA_MAX_COLONIES);
+			return;
+		}
+		c = &d->colonies[d->n_colonies++];
+		c->name = xstrdup(name);
+		c->code = xstrdup(code);
+		c->canada = get_bool(L, rec, "canada");
+		c->south_of_winter_line =
+			get_bool(L, rec, "south_of_winter_line");
+		get_source(L, rec, &c->src);
+	}
+}
+
+/* Adds an alias to space s unless it is taken; reports a clash. */
+static void add_alias(struct loader *L, yaml_node_t *n, struct data_space *s,
+		      const char *full)
+{
+	if (data_space_index(L->d, full) >= 0) {
+		lerr(L, n, "alias '%s' is already a space name", full);
+		return;
+	}
+	if (s->n_aliases == DATA_MAX_ALIASES) {
+		lerr(L, n, "too many aliases (at most %d)", DATA_MAX_ALIASES);
+		return;
+	}
+	s->aliases[s->n_aliases++] = xstrdup(full);
+}
+
+/* The full name of a space: name, then " CODE" outside Canada. */
+static char *full_space_name(const struct data_colony *c, const char *name)
+{
+	return c->canada ? xstrdup(name) : xstrfmt("%s %s", name, c->code);
+}
+
+/* spaces.yaml: the spaces of the map. */
+static void load_spaces(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "spaces", NULL };
+	static const char *const keys[] = {
+		"name", "colony", "shape", "port", "x", "y", "aliases",
+		"source", NULL
+	};
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "spaces")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i), *al;
+		struct data_space *s;
+		const char *name, *col;
+		char *full;
+		int ci, shape, dup;
+
+		if (!need_map(L, rec, "a space"))
+			continue;
+		check_keys(L, rec, keys);
+		name = get_str(L, rec, "name", true);
+		col = get_str(L, rec, "colony", true);
+		if (!name || !col)
+			continue;
+		ci = data_colony_index(d, col);
+		if (ci < 0) {
+			lerr(L, ytree_get(L->t, rec, "colony"),
+			     "unknown colony '%s'", col);
+			continue;
+		}
+		full = full_space_name(&d->colonies[ci], name);
+		if ((dup = data_space_index(d, full)) >= 0) {
+			lerr(L, rec, "duplicate space '%s' (first at line %d)",
+			     full, d->spaces[dup].src.line);
+			free(full);
+			continue;
+		}
+		if (d->n_spaces == DATA_MAX_SPACES) {
+			lerr(L, rec, "too many spaces (at most %d)",
+			     DATA_MAX_SPACES);
+			free(full);
+			return;
+		}
+		s = &d->spaces[d->n_spaces++];
+		s->name = xstrdup(name);
+		s->full_name = full;
+		s->colony = ci;
+		shape = get_enum(L, rec, "shape", true, 0, shape_words);
+		s->shape = shape < 0 ? SHAPE_CIRCLE : (enum shape)shape;
+		s->port = get_bool(L, rec, "port");
+		s->fortified = s->shape == SHAPE_STAR;
+		s->winter_quarters = s->shape != SHAPE_CIRCLE;
+		s->zone = -1;
+		s->south_of_winter_line =
+			d->colonies[ci].south_of_winter_line;
+		get_int(L, rec, "x", true, 0, 4000, 0, &s->x);
+		get_int(L, rec, "y", true, 0, 4000, 0, &s->y);
+		get_source(L, rec, &s->src);
+		al = ytree_get(L->t, rec, "aliases");
+		if (al && al->type != YAML_SEQUENCE_NODE) {
+			lerr(L, al, "expected a list for 'aliases'");
+			continue;
+		}
+		for (int j = 0; j < ytree_len(al); j++) {
+			yaml_node_t *an = ytree_item(L->t, al, j);
+			const char *a = ytree_scalar(an);
+
+			if (!a || !*a) {
+				lerr(L, an, "expected a text for an alias");
+				continue;
+			}
+			full = full_space_name(&d->colonies[ci], a);
+			add_alias(L, an, s, full);
+			free(full);
+		}
+	}
+}
+
+/* generals.yaml: the generals and their ratings. */
+static void load_generals(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "generals", NULL };
+	static const char *const keys[] = {
+		"name", "side", "nation", "strategy", "battle", "agility",
+		"retreat_bonus", "never_to_reinforcements", "source", NULL
+	};
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "generals")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i);
+		struct data_general *g;
+		const char *name;
+		int side, nation;
+
+		if (!need_map(L, rec, "a general"))
+			continue;
+		check_keys(L, rec, keys);
+		if (!(name = get_str(L, rec, "name", true)))
+			continue;
+		if (data_general_index(d, name) >= 0) {
+			lerr(L, rec, "duplicate general '%s'", name);
+			continue;
+		}
+		if (d->n_generals == DATA_MAX_GENERALS) {
+			lerr(L, rec, "too many generals (at most %d)",
+			     DATA_MAX_GENERALS);
+			return;
+		}
+		g = &d->generals[d->n_generals++];
+		g->name = xstrdup(name);
+		side = get_enum(L, rec, "side", true, 0, side_words);
+		if (side == SIDE_NONE) {
+			lerr(L, ytree_get(L->t, rec, "side"),
+			     "a general's side must be 'american' or 'british'");
+			side = -1;
+		}
+		g->side = side < 0 ? SIDE_AMERICAN : (enum side)side;
+		nation = get_enum(L, rec, "nation", true, 0, nation_words);
+		g->nation = nation < 0 ? NATION_AMERICAN : (enum nation)nation;
+		get_int(L, rec, "strategy", true, 1, 3, 1, &g->strategy);
+		get_int(L, rec, "battle", true, 1, 6, 1, &g->battle);
+		get_int(L, rec, "agility", true, 1, 3, 1, &g->agility);
+		get_int(L, rec, "retreat_bonus", false, 0, 3, 0,
+			&g->retreat_bonus);
+		g->never_to_reinforcements =
+			get_bool(L, rec, "never_to_reinforcements");
+		get_source(L, rec, &g->src);
+	}
+}
+
+/* zones.yaml: the Blockade Zones and their ports. */
+static void load_zones(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "zones", NULL };
+	static const char *const keys[] = { "name", "ports", "source", NULL };
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "zones")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i), *ports;
+		struct data_zone *z;
+		const char *name;
+		int zi;
+
+		if (!need_map(L, rec, "a blockade zone"))
+			continue;
+		check_keys(L, rec, keys);
+		if (!(name = get_str(L, rec, "name", true)))
+			continue;
+		if (data_zone_index(d, name) >= 0) {
+			lerr(L, rec, "duplicate blockade zone '%s'", name);
+			continue;
+		}
+		if (d->n_zones == DATA_MAX_ZONES) {
+			lerr(L, rec, "too many blockade zones (at most %d)",
+			     DATA_MAX_ZONES);
+			return;
+		}
+		zi = d->n_zones++;
+		z = &d->zones[zi];
+		z->name = xstrdup(name);
+		get_source(L, rec, &z->src);
+		if (!(ports = need_seq(L, rec, "ports")))
+			continue;
+		for (int j = 0; j < ytree_len(ports); j++) {
+			yaml_node_t *pn = ytree_item(L->t, ports, j);
+			const char *p = ytree_scalar(pn);
+			int si = data_space_index(d, p);
+
+			if (si < 0) {
+				lerr(L, pn, "unknown space '%s'",
+				     p ? p : "(not a scalar)");
+			} else if (!d->spaces[si].port) {
+				lerr(L, pn, "space '%s' is not a port", p);
+			} else if (d->spaces[si].zone >= 0) {
+				lerr(L, pn, "port '%s' is already in zone '%s'",
+				     p, d->zones[d->spaces[si].zone].name);
+			} else {
+				d->spaces[si].zone = zi;
+			}
+		}
+	}
+}
+
+/* Adds b to the adjacency list of a; false if the list is full. */
+static bool add_adj(struct data_space *a, int b, bool wild, int only)
+{
+	if (a->n_adj == DATA_MAX_ADJ)
+		return false;
+	a->adj[a->n_adj].to = b;
+	a->adj[a->n_adj].wilderness = wild;
+	a->adj[a->n_adj].only_general = only;
+	a->n_adj++;
+	return true;
+}
+
+/* connections.yaml: adjacent spaces, each pair stored once. */
+static void load_connections(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "connections", NULL };
+	static const char *const keys[] = {
+		"from", "to", "wilderness", "only", "source", NULL
+	};
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "connections")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i);
+		struct data_connection *c;
+		int a, b, only = -1;
+		bool wild, dup = false;
+
+		if (!need_map(L, rec, "a connection"))
+			continue;
+		check_keys(L, rec, keys);
+		a = get_space(L, rec, "from", true);
+		b = get_space(L, rec, "to", true);
+		wild = get_bool(L, rec, "wilderness");
+		if (ytree_get(L->t, rec, "only") &&
+		    (only = get_general(L, rec, "only", false)) < 0)
+			continue;
+		if (a < 0 || b < 0)
+			continue;
+		if (a == b) {
+			lerr(L, rec, "space '%s' is connected to itself",
+			     d->spaces[a].full_name);
+			continue;
+		}
+		for (int j = 0; j < d->spaces[a].n_adj; j++)
+			if (d->spaces[a].adj[j].to == b)
+				dup = true;
+		if (dup) {
+			lerr(L, rec, "duplicate connection '%s' - '%s'",
+			     d->spaces[a].full_name, d->spaces[b].full_name);
+			continue;
+		}
+		if (d->n_connections == DATA_MAX_CONNECTIONS) {
+			lerr(L, rec, "too many connections (at most %d)",
+			     DATA_MAX_CONNECTIONS);
+			return;
+		}
+		if (!add_adj(&d->spaces[a], b, wild, only) ||
+		    !add_adj(&d->spaces[b], a, wild, only)) {
+			if (d->spaces[a].n_adj > 0 &&
+			    d->spaces[a].adj[d->spaces[a].n_adj - 1].to == b)
+				d->spaces[a].n_adj--;
+			lerr(L, rec, "too many connections at '%s' or '%s' "
+			     "(at most %d each)", d->spaces[a].full_name,
+			     d->spaces[b].full_name, DATA_MAX_ADJ);
+			continue;
+		}
+		c = &d->connections[d->n_connections++];
+		c->a = a;
+		c->b = b;
+		c->wilderness = wild;
+		c->only_general = only;
+		get_source(L, rec, &c->src);
+	}
+}
+
+/* setup.yaml: the pieces of rule 4.0 and the final PC placements. */
+static void load_setup(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = {
+		"pieces", "committees_of_correspondence", "for_the_king", NULL
+	};
+	static const char *const keys[] = {
+		"nation", "space", "box", "general", "cus", "pc", "congress",
+		"french_navy", "source", NULL
+	};
+	static const char *const box_words[] = {
+		"", "reinforcements", "french", NULL
+	};
+	static const char *const coc_keys[] = {
+		"pcs_per_colony", "source", NULL
+	};
+	static const char *const ftk_keys[] = { "pcs", "source", NULL };
+	struct data *d = L->d;
+	struct data_source tmp;
+	yaml_node_t *seq, *n;
+
+	check_keys(L, root, top);
+	if ((seq = need_seq(L, root, "pieces"))) {
+		for (int i = 0; i < ytree_len(seq); i++) {
+			yaml_node_t *rec = ytree_item(L->t, seq, i);
+			struct data_setup *p;
+			bool has_space, has_box;
+			int nation, box;
+
+			if (!need_map(L, rec, "a set-up line"))
+				continue;
+			check_keys(L, rec, keys);
+			if (d->n_setup == DATA_MAX_SETUP) {
+				lerr(L, rec, "too many set-up lines (at most %d)",
+				     DATA_MAX_SETUP);
+				break;
+			}
+			p = &d->setup[d->n_setup++];
+			nation = get_enum(L, rec, "nation", true, 0,
+					  nation_words);
+			p->nation = nation < 0 ? NATION_AMERICAN
+					       : (enum nation)nation;
+			has_space = ytree_get(L->t, rec, "space") != NULL;
+			has_box = ytree_get(L->t, rec, "box") != NULL;
+			p->space = -1;
+			if (has_space == has_box) {
+				lerr(L, rec, "expected one of 'space' or 'box'");
+			} else if (has_space) {
+				p->where = SETUP_SPACE;
+				p->space = get_space(L, rec, "space", true);
+			} else {
+				box = get_enum(L, rec, "box", true, 1,
+					       box_words);
+				if (box == 0) {
+					lerr(L, ytree_get(L->t, rec, "box"),
+					     "unknown box ''");
+					box = -1;
+				}
+				p->where = box < 0 ? SETUP_REINFORCEMENTS
+						   : (enum setup_where)box;
+			}
+			p->general = -1;
+			if (ytree_get(L->t, rec, "general"))
+				p->general = get_general(L, rec, "general",
+							 false);
+			get_int(L, rec, "cus", false, 0, 30, 0, &p->cus);
+			p->pc = get_bool(L, rec, "pc");
+			p->congress = get_bool(L, rec, "congress");
+			p->french_navy = get_bool(L, rec, "french_navy");
+			get_source(L, rec, &p->src);
+		}
+	}
+	n = ytree_get(L->t, root, "committees_of_correspondence");
+	if (!n)
+		lerr(L, root, "missing key 'committees_of_correspondence'");
+	else if (need_map(L, n, "committees_of_correspondence")) {
+		check_keys(L, n, coc_keys);
+		get_int(L, n, "pcs_per_colony", true, 0, 5, 0,
+			&d->committees_pcs_per_colony);
+		get_source(L, n, &tmp);
+		free(tmp.source);
+	}
+	n = ytree_get(L->t, root, "for_the_king");
+	if (!n)
+		lerr(L, root, "missing key 'for_the_king'");
+	else if (need_map(L, n, "for_the_king")) {
+		check_keys(L, n, ftk_keys);
+		get_int(L, n, "pcs", true, 0, 20, 0, &d->for_the_king_pcs);
+		get_source(L, n, &tmp);
+		free(tmp.source);
+	}
+}
+
+/* turns.yaml: the Game Turn track and British reinforcements. */
+static void load_turns(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "years", NULL };
+	static const char *const keys[] = {
+		"year", "british_reinforcements", "source", NULL
+	};
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "years")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i);
+		struct data_year *y;
+
+		if (!need_map(L, rec, "a year"))
+			continue;
+		check_keys(L, rec, keys);
+		if (d->n_years == DATA_MAX_YEARS) {
+			lerr(L, rec, "too many years (at most %d)",
+			     DATA_MAX_YEARS);
+			return;
+		}
+		y = &d->years[d->n_years++];
+		get_int(L, rec, "year", true, 1775, 1786, 1775, &y->year);
+		get_int(L, rec, "british_reinforcements", true, 0, 40, 0,
+			&y->british_reinforcements);
+		get_source(L, rec, &y->src);
+	}
+}
+
+/* counters.yaml: the counter mix. */
+static void load_counters(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "cus", "pc_markers", NULL };
+	static const char *const keys[] = {
+		"nation", "count", "source", NULL
+	};
+	static const char *const pc_keys[] = { "count", "source", NULL };
+	struct data *d = L->d;
+	struct data_source tmp;
+	bool seen[3] = { false, false, false };
+	yaml_node_t *seq, *n;
+
+	check_keys(L, root, top);
+	if ((seq = need_seq(L, root, "cus"))) {
+		for (int i = 0; i < ytree_len(seq); i++) {
+			yaml_node_t *rec = ytree_item(L->t, seq, i);
+			int nation, count;
+
+			if (!need_map(L, rec, "a CU count"))
+				continue;
+			check_keys(L, rec, keys);
+			nation = get_enum(L, rec, "nation", true, 0,
+					  nation_words);
+			get_int(L, rec, "count", true, 0, 200, 0, &count);
+			get_source(L, rec, &tmp);
+			free(tmp.source);
+			if (nation < 0)
+				continue;
+			if (seen[nation])
+				lerr(L, rec, "duplicate nation '%s'",
+				     nation_words[nation]);
+			seen[nation] = true;
+			d->cu_pool[nation] = count;
+		}
+		for (int i = 0; i < 3; i++)
+			if (!seen[i])
+				lerr(L, seq, "no CU count for nation '%s'",
+				     nation_words[i]);
+	}
+	n = ytree_get(L->t, root, "pc_markers");
+	if (!n)
+		lerr(L, root, "missing key 'pc_markers'");
+	else if (need_map(L, n, "pc_markers")) {
+		check_keys(L, n, pc_keys);
+		get_int(L, n, "count", true, 0, 500, 0, &d->pc_markers);
+		get_source(L, n, &tmp);
+		free(tmp.source);
+	}
+}
+
+/* Reads the effects list of an event into c. */
+static void load_effects(struct loader *L, yaml_node_t *seq,
+			 struct data_card *c)
+{
+	static const char *const keys[] = {
+		"verb", "count", "colonies", "where", "amount", NULL
+	};
+
+	if (seq->type != YAML_SEQUENCE_NODE) {
+		lerr(L, seq, "expected a list for 'effects'");
+		return;
+	}
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i), *cols;
+		struct data_effect *e;
+		const char *verb, *where;
+		bool known = false;
+
+		if (!need_map(L, rec, "an effect"))
+			continue;
+		check_keys(L, rec, keys);
+		if (c->n_effects == DATA_MAX_EFFECTS) {
+			lerr(L, rec, "too many effects (at most %d)",
+			     DATA_MAX_EFFECTS);
+			return;
+		}
+		if (!(verb = get_str(L, rec, "verb", true)))
+			continue;
+		for (int j = 0; effect_verbs[j]; j++)
+			if (!strcmp(verb, effect_verbs[j]))
+				known = true;
+		if (!known) {
+			lerr(L, ytree_get(L->t, rec, "verb"),
+			     "unknown verb '%s'", verb);
+			continue;
+		}
+		e = &c->effects[c->n_effects++];
+		e->verb = xstrdup(verb);
+		get_int(L, rec, "count", false, 0, 20, 0, &e->count);
+		get_int(L, rec, "amount", false, -10000, 10000, 0, &e->amount);
+		where = get_str(L, rec, "where", false);
+		e->where = where ? xstrdup(where) : NULL;
+		cols = ytree_get(L->t, rec, "colonies");
+		if (cols && cols->type != YAML_SEQUENCE_NODE) {
+			lerr(L, cols, "expected a list for 'colonies'");
+			continue;
+		}
+		for (int j = 0; j < ytree_len(cols); j++) {
+			yaml_node_t *cn = ytree_item(L->t, cols, j);
+			const char *code = ytree_scalar(cn);
+			int ci = data_colony_index(L->d, code);
+
+			if (ci < 0)
+				lerr(L, cn, "unknown colony '%s'",
+				     code ? code : "(not a scalar)");
+			else
+				e->colonies_mask |= 1 << ci;
+		}
+	}
+}
+
+/* cards.yaml: the 110 strategy cards. */
+static void load_cards(struct loader *L, yaml_node_t *root)
+{
+	static const char *const top[] = { "cards", NULL };
+	static const char *const keys[] = {
+		"number", "title", "ops", "side", "battle_card", "special",
+		"removed_after_play", "reshuffle", "war_ends_year",
+		"campaign", "set_aside_until_1776", "text", "handler",
+		"effects", "source", NULL
+	};
+	static const char *const event_keys[] = {
+		"side", "battle_card", "special", "removed_after_play",
+		"reshuffle", "war_ends_year", "campaign",
+		"set_aside_until_1776", "text", "handler", "effects", NULL
+	};
+	struct data *d = L->d;
+	yaml_node_t *seq;
+
+	check_keys(L, root, top);
+	if (!(seq = need_seq(L, root, "cards")))
+		return;
+	for (int i = 0; i < ytree_len(seq); i++) {
+		yaml_node_t *rec = ytree_item(L->t, seq, i), *n;
+		struct data_card *c;
+		const char *title, *text, *handler;
+		int number, side, resh;
+
+		if (!need_map(L, rec, "a card"))
+			continue;
+		check_keys(L, rec, keys);
+		get_int(L, rec, "number", true, 1, DATA_MAX_CARDS, 0, &number);
+		if (number == 0)
+			continue;
+		c = &d->cards[number];
+		if (c->number) {
+			lerr(L, rec, "duplicate card #%d (first at line %d)",
+			     number, c->src.line);
+			continue;
+		}
+		c->number = number;
+		d->n_cards++;
+		get_source(L, rec, &c->src);
+		get_int(L, rec, "ops", false, 0, 3, 0, &c->ops);
+		title = get_str(L, rec, "title", c->ops == 0);
+		if (c->ops > 0) {
+			for (int j = 0; event_keys[j]; j++)
+				if ((n = ytree_get(L->t, rec, event_keys[j])))
+					lerr(L, n, "card #%d is an OPS card: "
+					     "'%s' is for events only", number,
+					     event_keys[j]);
+			c->title = title ? xstrdup(title)
+					 : xstrfmt("%d OPS", c->ops);
+			continue;
+		}
+		c->title = xstrdup(title ? title : "");
+		side = get_enum(L, rec, "side", true, 0, side_words);
+		c->side = side < 0 ? CARD_SIDE_NONE : (enum card_side)side;
+		c->battle_card = get_bool(L, rec, "battle_card");
+		c->special = get_bool(L, rec, "special");
+		c->removed_after_play = get_bool(L, rec, "removed_after_play");
+		resh = get_enum(L, rec, "reshuffle", false, 0, reshuffle_words);
+		c->reshuffle = resh < 0 ? RESHUFFLE_NEVER
+					: (enum card_reshuffle)resh;
+		if (ytree_get(L->t, rec, "war_ends_year"))
+			get_int(L, rec, "war_ends_year", false, 1779, 1783, 0,
+				&c->war_ends_year);
+		if ((n = ytree_get(L->t, rec, "campaign"))) {
+			get_int(L, rec, "campaign", false, 2, 3, 0,
+				&c->campaign);
+		}
+		c->set_aside_until_1776 =
+			get_bool(L, rec, "set_aside_until_1776");
+		text = get_str(L, rec, "text", true);
+		c->text = xstrdup(text ? text : "");
+		handler = get_str(L, rec, "handler", false);
+		c->handler = handler ? xstrdup(handler) : NULL;
+		if ((n = ytree_get(L->t, rec, "effects")))
+			load_effects(L, n, c);
+	}
+}
+
+/* Joins dir and a file name ("dir/name", one slash). */
+static char *join_path(const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	if (n && dir[n - 1] == '/')
+		return xstrfmt("%s%s", dir, name);
+	return xstrfmt("%s/%s", dir, name);
+}
+
+/* Reads every data file into texts[]; reports unreadable files. */
+static int read_all(const char *dir, struct strbuf texts[F_COUNT],
+		    char *paths[F_COUNT], struct strbuf *errs)
+{
+	int bad = 0;
+
+	for (int f = 0; f < F_COUNT; f++) {
+		strbuf_init(&texts[f]);
+		paths[f] = join_path(dir, file_names[f]);
+		if (read_file(paths[f], &texts[f], MAX_FILE_SIZE)) {
+			strbuf_addf(errs, "%s: cannot read: %s\n", paths[f],
+				    strerror(errno));
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* SHA-256 of the files as documented in docs/data.md, into out (hex). */
+static int hash_texts(struct strbuf texts[F_COUNT], char out[65],
+		      struct strbuf *errs)
+{
+	int order[F_COUNT];
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	EVP_MD_CTX *ctx;
+	int ok;
+
+	for (int i = 0; i < F_COUNT; i++)
+		order[i] = i;
+	for (int i = 1; i < F_COUNT; i++)
+		for (int j = i; j > 0 && strcmp(file_names[order[j - 1]],
+						 file_names[order[j]]) > 0; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	if (!(ctx = EVP_MD_CTX_new())) {
+		strbuf_addstr(errs, "error: cannot allocate a digest\n");
+		return -1;
+	}
+	ok = EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
+	for (int i = 0; ok && i < F_COUNT; i++) {
+		const char *name = file_names[order[i]];
+		const struct strbuf *t = &texts[order[i]];
+		char len[32];
+
+		snprintf(len, sizeof(len), "%zu", t->len);
+		ok = EVP_DigestUpdate(ctx, name, strlen(name) + 1) &&
+		     EVP_DigestUpdate(ctx, len, strlen(len) + 1) &&
+		     EVP_DigestUpdate(ctx, strbuf_str(t), t->len);
+	}
+	if (ok)
+		ok = EVP_DigestFinal_ex(ctx, md, &mdlen);
+	EVP_MD_CTX_free(ctx);
+	if (!ok || mdlen != 32) {
+		strbuf_addstr(errs, "error: SHA-256 failed\n");
+		return -1;
+	}
+	hex_encode(md, mdlen, out);
+	return 0;
+}
+
+int data_hash(const char *dir, char out[65], struct strbuf *errs)
+{
+	struct strbuf texts[F_COUNT];
+	char *paths[F_COUNT];
+	int ret = -1;
+
+	if (!read_all(dir, texts, paths, errs))
+		ret = hash_texts(texts, out, errs);
+	for (int f = 0; f < F_COUNT; f++) {
+		strbuf_release(&texts[f]);
+		free(paths[f]);
+	}
+	return ret;
+}
+
+/* The last path component of dir, without trailing slashes. */
+static char *base_name(const char *dir)
+{
+	size_t n = strlen(dir), start;
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	start = n;
+	while (start > 0 && dir[start - 1] != '/')
+		start--;
+	return xstrndup(dir + start, n - start);
+}
+
+struct data *data_load(const char *dir, struct strbuf *errs)
+{
+	static void (*const loaders[F_COUNT])(struct loader *, yaml_node_t *) = {
+		load_colonies, load_spaces, load_generals, load_zones,
+		load_connections, load_setup, load_turns, load_counters,
+		load_cards,
+	};
+	struct strbuf texts[F_COUNT];
+	char *paths[F_COUNT];
+	struct loader L = { 0 };
+	struct data *d = xcalloc(1, sizeof(*d));
+	int bad, syntax_errors = 0;
+
+	d->dir = xstrdup(dir);
+	d->game = base_name(dir);
+	L.d = d;
+	L.errs = errs;
+	bad = read_all(dir, texts, paths, errs);
+	for (int f = 0; f < F_COUNT; f++) {
+		struct ytree t;
+		yaml_node_t *root;
+		bool broken = syntax_errors > 0;
+
+		d->files[d->n_files++] = paths[f];	/* d owns them now */
+		if (bad)
+			continue;
+		L.file = paths[f];
+		if (ytree_parse(&t, paths[f], strbuf_str(&texts[f]),
+				texts[f].len, errs)) {
+			L.nerr++;
+			syntax_errors++;
+			continue;
+		}
+		L.t = &t;
+		root = ytree_root(&t);
+		if (broken) {
+			/* An earlier file did not parse: its names are
+			 * unknown, so only check this file's syntax. */
+		} else if (!root) {
+			strbuf_addf(errs, "%s:1:1: empty file\n", paths[f]);
+			L.nerr++;
+		} else if (need_map(&L, root, "a file of keys")) {
+			loaders[f](&L, root);
+		}
+		ytree_free(&t);
+		L.t = NULL;
+	}
+	if (!bad && !L.nerr && hash_texts(texts, d->hash, errs))
+		bad++;
+	for (int f = 0; f < F_COUNT; f++)
+		strbuf_release(&texts[f]);
+	if (!bad && !L.nerr)
+		L.nerr = data_check(d, errs);
+	if (bad || L.nerr) {
+		data_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Frees the strings of a source record. */
+static void free_src(struct data_source *src)
+{
+	free(src->source);
+}
+
+void data_free(struct data *d)
+{
+	if (!d)
+		return;
+	for (int i = 0; i < d->n_colonies; i++) {
+		free(d->colonies[i].name);
+		free(d->colonies[i].code);
+		free_src(&d->colonies[i].src);
+	}
+	for (int i = 0; i < d->n_zones; i++) {
+		free(d->zones[i].name);
+		free_src(&d->zones[i].src);
+	}
+	for (int i = 0; i < d->n_spaces; i++) {
+		struct data_space *s = &d->spaces[i];
+
+		free(s->name);
+		free(s->full_name);
+		for (int j = 0; j < s->n_aliases; j++)
+			free(s->aliases[j]);
+		free_src(&s->src);
+	}
+	for (int i = 0; i < d->n_connections; i++)
+		free_src(&d->connections[i].src);
+	for (int i = 0; i < d->n_generals; i++) {
+		free(d->generals[i].name);
+		free_src(&d->generals[i].src);
+	}
+	for (int n = 1; n <= DATA_MAX_CARDS; n++) {
+		struct data_card *c = &d->cards[n];
+
+		if (!c->number)
+			continue;
+		free(c->title);
+		free(c->text);
+		free(c->handler);
+		for (int j = 0; j < c->n_effects; j++) {
+			free(c->effects[j].verb);
+			free(c->effects[j].where);
+		}
+		free_src(&c->src);
+	}
+	for (int i = 0; i < d->n_setup; i++)
+		free_src(&d->setup[i].src);
+	for (int i = 0; i < d->n_years; i++)
+		free_src(&d->years[i].src);
+	for (int i = 0; i < d->n_files; i++)
+		free(d->files[i]);
+	free(d->game);
+	free(d->dir);
+	free(d);
+}
+
+/* ---- data_check: the facts the rulebook pins ---- */
+
+/* Rule 12.3: the seven Blockade Zones and their ports. */
+static const struct {
+	const char *zone;
+	const char *ports[5];
+} rule_12_3[] = {
+	{ "St. Lawrence", { "Montreal", "Quebec" } },
+	{ "New England", { "Falmouth MA", "Boston MA", "Barnstable MA",
+			   "Newport RI" } },
+	{ "Long Island Sound", { "New York NY", "Long Island NY",
+				 "New Haven CT" } },
+	{ "Delaware", { "Philadelphia PA", "Wilmington DE" } },
+	{ "Chesapeake", { "Baltimore MD", "Alexandria VA", "Yorktown VA",
+			  "Norfolk VA" } },
+	{ "Carolinas", { "Wilmington NC", "New Bern NC", "Charleston SC" } },
+	{ "South Atlantic", { "Savannah GA", "St. Mary's GA" } },
+};
+
+/* Rule 2.1.C: the fortified ports, drawn as stars. */
+static const char *const rule_2_1_c[] = {
+	"Quebec", "Montreal", "Charleston SC", "Philadelphia PA",
+};
+
+/* Rule 4.0: the set-up. */
+static const struct setup_rule {
+	enum nation nation;
+	enum setup_where where;
+	const char *space, *general;
+	int cus;
+	bool pc, congress, navy;
+} rule_4_0[] = {
+	{ NATION_BRITISH, SETUP_SPACE, "Quebec", "Carleton", 2, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Montreal", NULL, 0, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Fort Detroit", NULL, 1, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Boston MA", "Howe", 5, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Norfolk VA", NULL, 0, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Gilbert Town NC", NULL, 0, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Wilmington NC", NULL, 0, true, false, false },
+	{ NATION_BRITISH, SETUP_SPACE, "Ninety Six SC", NULL, 0, true, false, false },
+	{ NATION_BRITISH, SETUP_REINFORCEMENTS, NULL, "Burgoyne", 0, false, false, false },
+	{ NATION_BRITISH, SETUP_REINFORCEMENTS, NULL, "Clinton", 0, false, false, false },
+	{ NATION_BRITISH, SETUP_REINFORCEMENTS, NULL, "Cornwallis", 0, false, false, false },
+	{ NATION_AMERICAN, SETUP_SPACE, "Lexington and Concord MA", "Washington", 5, true, false, false },
+	{ NATION_AMERICAN, SETUP_SPACE, "Newport RI", "Greene", 2, false, false, false },
+	{ NATION_AMERICAN, SETUP_SPACE, "Charleston SC", NULL, 2, true, false, false },
+	{ NATION_AMERICAN, SETUP_SPACE, "Philadelphia PA", NULL, 0, true, true, false },
+	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Arnold", 0, false, false, false },
+	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Lincoln", 0, false, false, false },
+	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Gates", 0, false, false, false },
+	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Lee", 0, false, false, false },
+	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Lafayette", 0, false, false, false },
+	{ NATION_FRENCH, SETUP_FRENCH_BOX, NULL, "Rochambeau", 5, false, false, true },
+};
+
+/* A position for a problem that has no record: the file's first line. */
+static struct data_source file_pos(const struct data *d, enum data_file f)
+{
+	struct data_source s = { NULL, 1, 1, NULL };
+
+	s.file = (int)f < d->n_files ? d->files[f] : file_names[f];
+	return s;
+}
+
+/* True if setup line p is the line r of rule 4.0. */
+static bool setup_matches(const struct data *d, const struct data_setup *p,
+			  const struct setup_rule *r)
+{
+	if (p->nation != r->nation || p->where != r->where ||
+	    p->cus != r->cus || p->pc != r->pc || p->congress != r->congress ||
+	    p->french_navy != r->navy)
+		return false;
+	if (r->space && (p->space < 0 ||
+			 ascii_strcasecmp(d->spaces[p->space].full_name,
+					  r->space)))
+		return false;
+	if (!r->space && p->space >= 0 && p->where == SETUP_SPACE)
+		return false;
+	if (!r->general != (p->general < 0))
+		return false;
+	if (r->general &&
+	    ascii_strcasecmp(d->generals[p->general].name, r->general))
+		return false;
+	return true;
+}
+
+/* Map checks: symmetry, connectivity, ports, zones, stars. */
+static void check_map(const struct data *d, struct strbuf *errs, int *n)
+{
+	int *queue, head = 0, tail = 0;
+	bool *seen;
+
+	for (int a = 0; a < d->n_spaces; a++) {
+		const struct data_space *s = &d->spaces[a];
+
+		if (s->colony < 0 || s->colony >= d->n_colonies)
+			src_err(errs, n, &s->src, "space '%s' has no colony",
+				s->full_name);
+		for (int i = 0; i < s->n_adj; i++) {
+			const struct data_adj *x = &s->adj[i];
+			bool back = false;
+
+			if (x->to < 0 || x->to >= d->n_spaces) {
+				src_err(errs, n, &s->src,
+					"space '%s' has a connection to an "
+					"unknown space", s->full_name);
+				continue;
+			}
+			for (int j = 0; j < d->spaces[x->to].n_adj; j++) {
+				const struct data_adj *y =
+					&d->spaces[x->to].adj[j];
+
+				if (y->to == a && y->wilderness == x->wilderness
+				    && y->only_general == x->only_general)
+					back = true;
+			}
+			if (!back)
+				src_err(errs, n, &s->src,
+					"connection '%s' - '%s' is not "
+					"symmetric", s->full_name,
+					d->spaces[x->to].full_name);
+			if (x->only_general >= d->n_generals)
+				src_err(errs, n, &s->src,
+					"connection '%s' - '%s' names an "
+					"unknown general", s->full_name,
+					d->spaces[x->to].full_name);
+		}
+	}
+	if (d->n_spaces > 0) {
+		queue = xcalloc(d->n_spaces, sizeof(*queue));
+		seen = xcalloc(d->n_spaces, sizeof(*seen));
+		seen[0] = true;
+		queue[tail++] = 0;
+		while (head < tail) {
+			const struct data_space *s = &d->spaces[queue[head++]];
+
+			for (int i = 0; i < s->n_adj; i++) {
+				int to = s->adj[i].to;
+
+				if (to >= 0 && to < d->n_spaces && !seen[to]) {
+					seen[to] = true;
+					queue[tail++] = to;
+				}
+			}
+		}
+		for (int i = 0; i < d->n_spaces; i++)
+			if (!seen[i])
+				src_err(errs, n, &d->spaces[i].src,
+					"space '%s' cannot be reached from "
+					"'%s' (the map must be connected)",
+					d->spaces[i].full_name,
+					d->spaces[0].full_name);
+		free(queue);
+		free(seen);
+	}
+
+	/* Rule 12.3: the ports and zones. */
+	if (d->n_zones != (int)ARRAY_SIZE(rule_12_3)) {
+		struct data_source p = file_pos(d, F_ZONES);
+
+		src_err(errs, n, &p, "expected %d blockade zones (rule 12.3), "
+			"found %d", (int)ARRAY_SIZE(rule_12_3), d->n_zones);
+	}
+	for (size_t z = 0; z < ARRAY_SIZE(rule_12_3); z++) {
+		int zi = data_zone_index(d, rule_12_3[z].zone);
+		struct data_source p = file_pos(d, F_ZONES);
+
+		if (zi < 0) {
+			src_err(errs, n, &p, "blockade zone '%s' of rule 12.3 "
+				"is missing", rule_12_3[z].zone);
+			continue;
+		}
+		for (int k = 0; k < 5 && rule_12_3[z].ports[k]; k++) {
+			const char *port = rule_12_3[z].ports[k];
+			int si = data_space_index(d, port);
+
+			if (si < 0 || !d->spaces[si].port ||
+			    d->spaces[si].zone != zi)
+				src_err(errs, n, &d->zones[zi].src,
+					"port '%s' must be in blockade zone "
+					"'%s' (rule 12.3)", port,
+					rule_12_3[z].zone);
+		}
+	}
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct data_space *s = &d->spaces[i];
+		bool listed = false;
+
+		if (!s->port) {
+			if (s->zone >= 0)
+				src_err(errs, n, &s->src, "space '%s' is in a "
+					"blockade zone but is not a port",
+					s->full_name);
+			continue;
+		}
+		for (size_t z = 0; z < ARRAY_SIZE(rule_12_3); z++)
+			for (int k = 0; k < 5 && rule_12_3[z].ports[k]; k++)
+				if (!ascii_strcasecmp(rule_12_3[z].ports[k],
+						      s->full_name))
+					listed = true;
+		if (!listed)
+			src_err(errs, n, &s->src, "space '%s' is not a port "
+				"of rule 12.3", s->full_name);
+		else if (s->zone < 0)
+			src_err(errs, n, &s->src, "port '%s' is in no "
+				"blockade zone", s->full_name);
+	}
+
+	/* Rule 2.1.C: exactly the four stars are the fortified ports. */
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct data_space *s = &d->spaces[i];
+		bool rule = false;
+
+		for (size_t k = 0; k < ARRAY_SIZE(rule_2_1_c); k++)
+			if (!ascii_strcasecmp(rule_2_1_c[k], s->full_name))
+				rule = true;
+		if (rule && s->shape != SHAPE_STAR)
+			src_err(errs, n, &s->src, "space '%s' must be a star "
+				"(fortified port, rule 2.1.C)", s->full_name);
+		else if (!rule && s->shape == SHAPE_STAR)
+			src_err(errs, n, &s->src, "space '%s' is a star but "
+				"not a fortified port of rule 2.1.C",
+				s->full_name);
+		if (s->fortified != (s->shape == SHAPE_STAR) ||
+		    s->winter_quarters != (s->shape != SHAPE_CIRCLE))
+			src_err(errs, n, &s->src, "space '%s': fortified and "
+				"winter quarters must follow the shape (2.1.B, "
+				"2.1.C)", s->full_name);
+	}
+}
+
+/* Colonies, generals, set-up, turns. */
+static void check_pieces(const struct data *d, struct strbuf *errs, int *n)
+{
+	int nat[3] = { 0, 0, 0 }, canada = 0;
+	bool *used;
+
+	for (int i = 0; i < d->n_colonies; i++)
+		canada += d->colonies[i].canada;
+	if (d->n_colonies != 14 || canada != 1) {
+		struct data_source p = file_pos(d, F_COLONIES);
+
+		src_err(errs, n, &p, "expected the thirteen colonies and "
+			"Canada, found %d colonies (%d Canada)",
+			d->n_colonies, canada);
+	}
+	for (int i = 0; i < d->n_generals; i++) {
+		const struct data_general *g = &d->generals[i];
+
+		nat[g->nation]++;
+		if ((g->nation == NATION_BRITISH) != (g->side == SIDE_BRITISH))
+			src_err(errs, n, &g->src, "general '%s': a British "
+				"general is on the British side, others on the "
+				"American side (12.2.C)", g->name);
+	}
+	if (d->n_generals != 13 || nat[NATION_BRITISH] != 5 ||
+	    nat[NATION_AMERICAN] != 7 || nat[NATION_FRENCH] != 1) {
+		struct data_source p = file_pos(d, F_GENERALS);
+
+		src_err(errs, n, &p, "expected 13 generals (5 British, 7 "
+			"American, 1 French), found %d (%d, %d, %d)",
+			d->n_generals, nat[NATION_BRITISH],
+			nat[NATION_AMERICAN], nat[NATION_FRENCH]);
+	}
+
+	used = xcalloc(d->n_setup + 1, sizeof(*used));
+	for (size_t r = 0; r < ARRAY_SIZE(rule_4_0); r++) {
+		bool found = false;
+
+		for (int i = 0; i < d->n_setup && !found; i++)
+			if (!used[i] && setup_matches(d, &d->setup[i],
+						      &rule_4_0[r]))
+				used[i] = found = true;
+		if (!found) {
+			struct data_source p = file_pos(d, F_SETUP);
+
+			src_err(errs, n, &p, "set-up of rule 4.0: no line for "
+				"%s%s%s", rule_4_0[r].space ? rule_4_0[r].space
+							    : "a box",
+				rule_4_0[r].general ? ", general " : "",
+				rule_4_0[r].general ? rule_4_0[r].general : "");
+		}
+	}
+	for (int i = 0; i < d->n_setup; i++)
+		if (!used[i])
+			src_err(errs, n, &d->setup[i].src, "set-up line not in "
+				"rule 4.0");
+	free(used);
+	if (d->committees_pcs_per_colony != 1 || d->for_the_king_pcs != 3) {
+		struct data_source p = file_pos(d, F_SETUP);
+
+		src_err(errs, n, &p, "rule 4.0 places 1 Committees of "
+			"Correspondence PC per colony and 3 For The King PCs");
+	}
+
+	for (int i = 0; i < d->n_years; i++)
+		if (d->years[i].year != 1775 + i)
+			src_err(errs, n, &d->years[i].src, "expected year %d",
+				1775 + i);
+	if (d->n_years != 9) {
+		struct data_source p = file_pos(d, F_TURNS);
+
+		src_err(errs, n, &p, "expected the years 1775 to 1783, found "
+			"%d years", d->n_years);
+	}
+}
+
+/* The cards: 110, seven specials, reshuffles, set-aside cards. */
+static void check_cards(const struct data *d, struct strbuf *errs, int *n)
+{
+	struct data_source p = file_pos(d, F_CARDS);
+	int specials = 0, other_specials = 0, aside = 0;
+	bool war_year[5] = { false };
+
+	for (int k = 1; k <= DATA_MAX_CARDS; k++) {
+		const struct data_card *c = &d->cards[k];
+
+		if (c->number != k) {
+			src_err(errs, n, &p, "card #%d is missing", k);
+			continue;
+		}
+		if (c->ops > 0 && (c->special || c->battle_card ||
+				   c->campaign || c->text || c->n_effects))
+			src_err(errs, n, &c->src, "card #%d is both an OPS "
+				"card and an event", k);
+		if (c->special) {
+			specials++;
+			if (c->side != CARD_SIDE_NONE)
+				src_err(errs, n, &c->src, "special card #%d "
+					"must have no flag (6.3.B)", k);
+			if (c->war_ends_year) {
+				int y = c->war_ends_year - 1779;
+
+				if (war_year[y])
+					src_err(errs, n, &c->src, "second "
+						"War Ends card for %d",
+						c->war_ends_year);
+				war_year[y] = true;
+			} else if (k != 99) {
+				other_specials++;
+			}
+		} else if (c->war_ends_year) {
+			src_err(errs, n, &c->src, "card #%d: a War Ends card "
+				"must be special (6.34.C)", k);
+		}
+		if (c->campaign && (c->side != CARD_SIDE_NONE || c->ops))
+			src_err(errs, n, &c->src, "campaign card #%d must be "
+				"an event without a flag (6.3.B)", k);
+		if (c->set_aside_until_1776)
+			aside++;
+		if ((k == 95 || k == 99) &&
+		    c->reshuffle != RESHUFFLE_WHEN_PLAYED)
+			src_err(errs, n, &c->src, "card #%d reshuffles the "
+				"deck when played (6.1.B)", k);
+		else if (k == 96 && c->reshuffle != RESHUFFLE_WHEN_DISCARDED)
+			src_err(errs, n, &c->src, "card #96 reshuffles the "
+				"deck when discarded (6.1.B)");
+		else if (k != 95 && k != 96 && k != 99 &&
+			 c->reshuffle != RESHUFFLE_NEVER)
+			src_err(errs, n, &c->src, "card #%d: only #95, #96 and "
+				"#99 reshuffle the deck (6.1.B)", k);
+	}
+	if (d->cards[99].number == 99 &&
+	    (!d->cards[99].special || !d->cards[99].set_aside_until_1776))
+		src_err(errs, n, &d->cards[99].src, "card #99 (Declaration of "
+			"Independence) is special and set aside until 1776 "
+			"(4.0, 6.34.C)");
+	for (int y = 0; y < 5; y++)
+		if (!war_year[y])
+			src_err(errs, n, &p, "no War Ends card for %d (6.34.C)",
+				1779 + y);
+	if (specials != 7 || other_specials != 1)
+		src_err(errs, n, &p, "expected seven special cards: #99, "
+			"Benjamin Franklin and five War Ends cards (6.34.C), "
+			"found %d", specials);
+	if (aside != 2)
+		src_err(errs, n, &p, "expected two cards set aside until 1776 "
+			"(4.0), found %d", aside);
+}
+
+int data_check(const struct data *d, struct strbuf *errs)
+{
+	int n = 0;
+
+	check_map(d, errs, &n);
+	check_pieces(d, errs, &n);
+	check_cards(d, errs, &n);
+	return n;
+}
+
+/* ---- data_dump ---- */
+
+/* Appends "<indent>key: value\n" with value as a YAML scalar. */
+static void emit_kv(struct strbuf *out, const char *indent, const char *key,
+		    const char *value)
+{
+	strbuf_addf(out, "%s%s: ", indent, key);
+	if (value)
+		ytree_emit_scalar(out, value);
+	else
+		strbuf_addstr(out, "null");
+	strbuf_addch(out, '\n');
+}
+
+/* Appends "<indent>key: true|false\n". */
+static void emit_bool(struct strbuf *out, const char *indent,
+		      const char *key, bool v)
+{
+	strbuf_addf(out, "%s%s: %s\n", indent, key, v ? "true" : "false");
+}
+
+/* Appends "<indent>key: N\n". */
+static void emit_int(struct strbuf *out, const char *indent, const char *key,
+		     int v)
+{
+	strbuf_addf(out, "%s%s: %d\n", indent, key, v);
+}
+
+void data_dump(const struct data *d, struct strbuf *out)
+{
+	static const char *const shapes[] = { "circle", "square", "star" };
+	static const char *const sides[] = { "none", "american", "british" };
+	static const char *const nations[] = {
+		"american", "british", "french"
+	};
+	static const char *const wheres[] = {
+		"space", "reinforcements", "french"
+	};
+	const char *I = "    ";
+
+	strbuf_addstr(out, "# postrider component data, schema: docs/data.md\n");
+	emit_kv(out, "", "game", d->game);
+	emit_kv(out, "", "hash", d->hash);
+
+	strbuf_addstr(out, "colonies:\n");
+	for (int i = 0; i < d->n_colonies; i++) {
+		const struct data_colony *c = &d->colonies[i];
+
+		emit_kv(out, "  - ", "name", c->name);
+		emit_kv(out, I, "code", c->code);
+		emit_bool(out, I, "canada", c->canada);
+		emit_bool(out, I, "south_of_winter_line",
+			  c->south_of_winter_line);
+		emit_kv(out, I, "source", c->src.source);
+	}
+
+	strbuf_addstr(out, "zones:\n");
+	for (int i = 0; i < d->n_zones; i++) {
+		emit_kv(out, "  - ", "name", d->zones[i].name);
+		strbuf_addf(out, "%sports:\n", I);
+		for (int s = 0; s < d->n_spaces; s++)
+			if (d->spaces[s].zone == i) {
+				strbuf_addstr(out, "      - ");
+				ytree_emit_scalar(out, d->spaces[s].full_name);
+				strbuf_addch(out, '\n');
+			}
+		emit_kv(out, I, "source", d->zones[i].src.source);
+	}
+
+	strbuf_addstr(out, "spaces:\n");
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct data_space *s = &d->spaces[i];
+
+		emit_kv(out, "  - ", "name", s->full_name);
+		emit_kv(out, I, "short_name", s->name);
+		emit_kv(out, I, "colony", d->colonies[s->colony].code);
+		emit_kv(out, I, "shape", shapes[s->shape]);
+		emit_bool(out, I, "port", s->port);
+		emit_bool(out, I, "fortified", s->fortified);
+		emit_bool(out, I, "winter_quarters", s->winter_quarters);
+		emit_kv(out, I, "blockade_zone",
+			s->zone >= 0 ? d->zones[s->zone].name : NULL);
+		emit_bool(out, I, "south_of_winter_line",
+			  s->south_of_winter_line);
+		emit_int(out, I, "x", s->x);
+		emit_int(out, I, "y", s->y);
+		strbuf_addf(out, "%saliases: [", I);
+		for (int j = 0; j < s->n_aliases; j++) {
+			if (j)
+				strbuf_addstr(out, ", ");
+			ytree_emit_scalar(out, s->aliases[j]);
+		}
+		strbuf_addstr(out, "]\n");
+		emit_kv(out, I, "source", s->src.source);
+	}
+
+	strbuf_addstr(out, "connections:\n");
+	for (int i = 0; i < d->n_connections; i++) {
+		const struct data_connection *c = &d->connections[i];
+
+		emit_kv(out, "  - ", "from", d->spaces[c->a].full_name);
+		emit_kv(out, I, "to", d->spaces[c->b].full_name);
+		emit_bool(out, I, "wilderness", c->wilderness);
+		emit_kv(out, I, "only", c->only_general >= 0
+			? d->generals[c->only_general].name : NULL);
+		emit_kv(out, I, "source", c->src.source);
+	}
+
+	strbuf_addstr(out, "generals:\n");
+	for (int i = 0; i < d->n_generals; i++) {
+		const struct data_general *g = &d->generals[i];
+
+		emit_kv(out, "  - ", "name", g->name);
+		emit_kv(out, I, "side", sides[g->side]);
+		emit_kv(out, I, "nation", nations[g->nation]);
+		emit_int(out, I, "strategy", g->strategy);
+		emit_int(out, I, "battle", g->battle);
+		emit_int(out, I, "agility", g->agility);
+		emit_int(out, I, "retreat_bonus", g->retreat_bonus);
+		emit_bool(out, I, "never_to_reinforcements",
+			  g->never_to_reinforcements);
+		emit_kv(out, I, "source", g->src.source);
+	}
+
+	strbuf_addstr(out, "setup:\n");
+	for (int i = 0; i < d->n_setup; i++) {
+		const struct data_setup *p = &d->setup[i];
+
+		emit_kv(out, "  - ", "nation", nations[p->nation]);
+		emit_kv(out, I, "where", wheres[p->where]);
+		emit_kv(out, I, "space", p->space >= 0
+			? d->spaces[p->space].full_name : NULL);
+		emit_kv(out, I, "general", p->general >= 0
+			? d->generals[p->general].name : NULL);
+		emit_int(out, I, "cus", p->cus);
+		emit_bool(out, I, "pc", p->pc);
+		emit_bool(out, I, "congress", p->congress);
+		emit_bool(out, I, "french_navy", p->french_navy);
+		emit_kv(out, I, "source", p->src.source);
+	}
+	emit_int(out, "", "committees_of_correspondence_pcs_per_colony",
+		 d->committees_pcs_per_colony);
+	emit_int(out, "", "for_the_king_pcs", d->for_the_king_pcs);
+
+	strbuf_addstr(out, "years:\n");
+	for (int i = 0; i < d->n_years; i++) {
+		emit_int(out, "  - ", "year", d->years[i].year);
+		emit_int(out, I, "british_reinforcements",
+			 d->years[i].british_reinforcements);
+		emit_kv(out, I, "source", d->years[i].src.source);
+	}
+
+	strbuf_addstr(out, "counters:\n");
+	emit_int(out, "  ", "american_cus", d->cu_pool[NATION_AMERICAN]);
+	emit_int(out, "  ", "british_cus", d->cu_pool[NATION_BRITISH]);
+	emit_int(out, "  ", "french_cus", d->cu_pool[NATION_FRENCH]);
+	emit_int(out, "  ", "pc_markers", d->pc_markers);
+
+	strbuf_addstr(out, "cards:\n");
+	for (int k = 1; k <= DATA_MAX_CARDS; k++) {
+		static const char *const resh[] = {
+			"never", "when_played", "when_discarded"
+		};
+		const struct data_card *c = &d->cards[k];
+
+		if (!c->number)
+			continue;
+		emit_int(out, "  - ", "number", c->number);
+		emit_kv(out, I, "title", c->title);
+		emit_int(out, I, "ops", c->ops);
+		emit_kv(out, I, "side", sides[c->side]);
+		emit_bool(out, I, "battle_card", c->battle_card);
+		emit_bool(out, I, "special", c->special);
+		emit_bool(out, I, "removed_after_play", c->removed_after_play);
+		emit_kv(out, I, "reshuffle", resh[c->reshuffle]);
+		emit_int(out, I, "war_ends_year", c->war_ends_year);
+		emit_int(out, I, "campaign", c->campaign);
+		emit_bool(out, I, "set_aside_until_1776",
+			  c->set_aside_until_1776);
+		emit_kv(out, I, "text", c->text);
+		emit_kv(out, I, "handler", c->handler);
+		strbuf_addf(out, "%seffects:%s\n", I, c->n_effects ? "" : " []");
+		for (int j = 0; j < c->n_effects; j++) {
+			const struct data_effect *e = &c->effects[j];
+
+			emit_kv(out, "      - ", "verb", e->verb);
+			emit_int(out, "        ", "count", e->count);
+			strbuf_addstr(out, "        colonies: [");
+			for (int ci = 0, first = 1; ci < d->n_colonies; ci++)
+				if (e->colonies_mask & (1 << ci)) {
+					if (!first)
+						strbuf_addstr(out, ", ");
+					first = 0;
+					ytree_emit_scalar(out,
+							  d->colonies[ci].code);
+				}
+			strbuf_addstr(out, "]\n");
+			emit_kv(out, "        ", "where", e->where);
+			emit_int(out, "        ", "amount", e->amount);
+		}
+		emit_kv(out, I, "source", c->src.source);
+	}
+}

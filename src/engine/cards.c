@@ -1,0 +1,343 @@
+/*
+ * cards.c - the Strategy Cards (6.0): the deck, dealing and reshuffling
+ * (6.1), card plays (6.2, 6.3), discards and the exchange (6.32), and the
+ * special events (6.34).
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct data_card *card(const struct data *d, int n)
+{
+	if (n < 1 || n > d->n_cards)
+		BUG("card number %d out of range", n);
+	return &d->cards[n];
+}
+
+/* Shuffles the deck as it is (draws from the stream). */
+static void shuffle_deck(struct state *s, struct rng *r, const char *purpose)
+{
+	rng_shuffle(r, s->deck, s->n_deck, purpose);
+}
+
+void cards_reshuffle(const struct data *d, struct state *s, struct rng *r,
+		     struct strbuf *log, const char *why)
+{
+	(void)d;
+	/* 6.1.B: the discards and what is left of the deck, without the
+	 * War Ends card in its box and removed cards (never in the discard). */
+	for (int i = 0; i < s->n_discard; i++)
+		s->deck[s->n_deck++] = s->discard[i];
+	s->n_discard = 0;
+	s->reshuffle = false;
+	elog(log, "The strategy deck is reshuffled (%s): %d cards.", why,
+	     s->n_deck);
+	shuffle_deck(s, r, "reshuffle of the strategy deck");
+}
+
+void cards_draw(const struct data *d, struct state *s, enum side side,
+		struct rng *r, struct strbuf *log)
+{
+	if (s->n_deck == 0)
+		cards_reshuffle(d, s, r, log, "the deck is empty, 6.1.A");
+	if (s->n_deck == 0)
+		BUG("no card left to draw: deck and discards are empty");
+	int c = s->deck[0];
+	memmove(s->deck, s->deck + 1, (size_t)(s->n_deck - 1) * sizeof(int));
+	s->n_deck--;
+	hand_add(s, side, c);
+}
+
+void cards_deal(const struct data *d, struct state *s, struct rng *r,
+		struct strbuf *log)
+{
+	if (s->n_set_aside && s->year >= 1776) {
+		/* 6.1.E: shuffled into the deck, not a reshuffle per se. */
+		for (int i = 0; i < s->n_set_aside; i++) {
+			s->deck[s->n_deck++] = s->set_aside[i];
+			elog(log, "#%d %s is shuffled into the deck (6.1.E).",
+			     s->set_aside[i], card(d, s->set_aside[i])->title);
+		}
+		s->n_set_aside = 0;
+		shuffle_deck(s, r, "set-aside cards into the strategy deck");
+	}
+	if (s->reshuffle)
+		cards_reshuffle(d, s, r, log, "an event asked for it, 6.3.D");
+	for (int i = 0; i < 7; i++) {
+		cards_draw(d, s, SIDE_AMERICAN, r, log);
+		cards_draw(d, s, SIDE_BRITISH, r, log);
+	}
+	elog(log, "Seven cards are dealt to each player; %d remain in the deck.",
+	     s->n_deck);
+}
+
+void cards_end_phase(const struct data *d, struct state *s, struct strbuf *log)
+{
+	(void)d;
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		for (int i = 0; i < s->n_reinf_cards[side]; i++)
+			discard_push(s, s->reinf_cards[side][i]);
+		s->n_reinf_cards[side] = 0;
+		for (int i = 0; i < s->n_queue[side]; i++)
+			discard_push(s, s->queue[side][i]);
+		if (s->n_queue[side])
+			elog(log, "The %s Operations Queue ends with the turn.",
+			     side_title(side));
+		s->n_queue[side] = 0;
+	}
+}
+
+/* The effect verbs this version of the engine carries out. */
+static bool verb_supported(const char *verb)
+{
+	static const char *const verbs[] = { "french_alliance", "place_pc", "reshuffle", NULL };
+
+	for (const char *const *v = verbs; *v; v++)
+		if (!strcmp(verb, *v))
+			return true;
+	return false;
+}
+
+/* Can the event of c be played as an event in this version? Its machine
+ * form must use only verbs the engine knows (docs/data.md). */
+static bool event_supported(const struct data_card *c)
+{
+	if (c->war_ends_year)
+		return true;
+	if (c->handler || !c->n_effects)
+		return false;
+	for (int i = 0; i < c->n_effects; i++) {
+		const struct data_effect *e = &c->effects[i];
+		if (!verb_supported(e->verb))
+			return false;
+		/* place_pc is known only in its "one in each colony" form (#99) */
+		if (!strcmp(e->verb, "place_pc") &&
+		    (!e->where || strcmp(e->where, "each_colony")))
+			return false;
+	}
+	return true;
+}
+
+bool doi_colony_possible(const struct data *d, const struct state *s,
+			 int colony)
+{
+	for (int i = 0; i < d->n_spaces; i++)
+		if (d->spaces[i].colony == colony &&
+		    pc_check(d, s, SIDE_AMERICAN, ACT_PLACE, i, PCX_DOI, NULL) == ENGINE_OK)
+			return true;
+	return false;
+}
+
+enum engine_result play_check(const struct data *d, const struct state *s,
+			      const struct action *a, struct strbuf *why)
+{
+	enum side side = s->prompt.side;
+	const struct data_card *c;
+
+	if (a->card < 1 || a->card > d->n_cards)
+		return illegal(why, "no card #%d", a->card);
+	c = card(d, a->card);
+	if (hand_find(s, side, a->card) < 0)
+		return illegal(why, "#%d %s is not in your hand", a->card, c->title);
+	switch (a->kind) {
+	case ACT_PC_CARD:
+		if (!c->ops)
+			return illegal(why, "#%d %s is an event, not an OPS card: discard it or play the event", a->card, c->title);
+		return ENGINE_OK;
+	case ACT_ACTIVATE:
+	case ACT_QUEUE:
+	case ACT_REINFORCE:
+		if (!c->ops)
+			return illegal(why, "#%d %s is an event, not an OPS card", a->card, c->title);
+		return illegal(why, "'%s' is not supported yet: this version plays OPS cards "
+			       "for PC markers only (see README, \"What is missing\")",
+			       action_verb(a->kind));
+	case ACT_DISCARD:
+		if (c->ops)
+			return illegal(why, "#%d %s is an OPS card: an OPS card is played, not discarded (6.32)", a->card, c->title);
+		if (c->special)
+			return illegal(why, "#%d %s must be played as the event (6.34.A)", a->card, c->title);
+		return ENGINE_OK;
+	case ACT_EVENT:
+		if (c->ops)
+			return illegal(why, "#%d %s is an OPS card, it has no event", a->card, c->title);
+		if (c->side != CARD_SIDE_NONE &&
+		    (int)c->side != (side == SIDE_AMERICAN ? CARD_SIDE_AMERICAN : CARD_SIDE_BRITISH))
+			return illegal(why, "#%d %s is a%s %s event: the %s can only discard it (6.32.A)",
+				       a->card, c->title,
+				       c->side == CARD_SIDE_AMERICAN ? "n" : "",
+				       c->side == CARD_SIDE_AMERICAN ? "American" : "British",
+				       side_title(side));
+		if (c->battle_card)
+			return illegal(why, "#%d %s is a battle card: its event is played in a battle (6.33.A)", a->card, c->title);
+		if (!event_supported(c))
+			return illegal(why, "the event of #%d %s is not supported yet (see README, \"What is missing\"): discard it instead", a->card, c->title);
+		return ENGINE_OK;
+	default:
+		BUG("play_check: kind %d", a->kind);
+	}
+}
+
+/* Where a played card goes once its play is over (6.3.C). */
+static void card_to_pile(const struct data *d, struct state *s, int n,
+			 bool as_event)
+{
+	if (as_event && card(d, n)->removed_after_play)
+		removed_push(s, n);
+	else
+		discard_push(s, n);
+}
+
+/* 6.34.C.iii: the War Ends box. */
+static void event_war_ends(const struct data *d, struct state *s, int n,
+			   struct strbuf *log)
+{
+	if (s->war_ends) {
+		elog(log, "#%d %s leaves the War Ends box for the discard pile.",
+		     s->war_ends, card(d, s->war_ends)->title);
+		discard_push(s, s->war_ends);
+	}
+	s->war_ends = n;
+	elog(log, "#%d %s goes into the War Ends box: the war ends at the end of %d at the latest.",
+	     n, card(d, n)->title, card(d, n)->war_ends_year);
+}
+
+/* Carries out an event's machine form; returns true if it finished,
+ * false if it waits for a prompt (the remaining effects of such an event
+ * must come before it: docs/data.md). */
+static bool play_event(const struct data *d, struct state *s, int n,
+		       struct strbuf *log)
+{
+	const struct data_card *c = card(d, n);
+	char why[160];
+
+	if (c->war_ends_year) {
+		event_war_ends(d, s, n, log);
+		return true;
+	}
+	for (int i = 0; i < c->n_effects; i++) {
+		const struct data_effect *e = &c->effects[i];
+		if (!strcmp(e->verb, "french_alliance")) {
+			snprintf(why, sizeof(why), "#%d %s", n, c->title);
+			french_alliance_move(s, e->amount, log, why);
+		} else if (!strcmp(e->verb, "reshuffle")) {
+			/* done through the card's reshuffle flag (6.3.D) */
+		} else if (!strcmp(e->verb, "place_pc")) {
+			/* One American PC in each colony where possible (6.34.C.i). */
+			uint32_t done = 0;
+			int left = 0;
+			for (int k = 0; k < d->n_colonies; k++) {
+				if (d->colonies[k].canada)
+					done |= 1u << k;
+				else if (doi_colony_possible(d, s, k))
+					left++;
+				else
+					done |= 1u << k;
+			}
+			if (!left) {
+				elog(log, "No colony has a space where an American PC may be placed.");
+				continue;
+			}
+			flow_prompt(s, PROMPT_DOI, SIDE_AMERICAN, n, left);
+			s->prompt.colonies_done = done;
+			return false;
+		} else {
+			BUG("play_event: verb '%s' of #%d is not supported", e->verb, n);
+		}
+	}
+	return true;
+}
+
+void play_apply(const struct data *d, struct state *s, const struct action *a,
+		struct rng *r, struct strbuf *log)
+{
+	enum side side = s->prompt.side;
+	const struct data_card *c = card(d, a->card);
+
+	hand_remove(s, side, a->card);
+	s->impulse++;
+	switch (a->kind) {
+	case ACT_PC_CARD:
+		elog(log, "%s plays #%d %s (%d OPS) to place PC markers.",
+		     side_title(side), a->card, c->title, c->ops);
+		discard_push(s, a->card);
+		remember_british_pcs(d, s);
+		flow_prompt(s, PROMPT_PC, side, a->card, c->ops);
+		return;
+	case ACT_DISCARD:
+		elog(log, "%s discards #%d %s.", side_title(side), a->card, c->title);
+		discard_push(s, a->card);
+		if (c->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
+			s->reshuffle = true;
+			elog(log, "#%d calls for a reshuffle at the next deal (6.1.B).", a->card);
+		}
+		flow_prompt(s, PROMPT_DISCARD, side, a->card, 1);
+		return;
+	case ACT_EVENT:
+		elog(log, "%s plays the event #%d %s.", side_title(side), a->card, c->title);
+		if (!c->war_ends_year)	/* that one goes to the War Ends box */
+			card_to_pile(d, s, a->card, true);
+		if (c->reshuffle == RESHUFFLE_WHEN_PLAYED) {
+			s->reshuffle = true;
+			elog(log, "#%d calls for a reshuffle at the next deal (6.3.D).", a->card);
+		}
+		if (play_event(d, s, a->card, log))
+			flow_end_card(d, s, r, log, 0);
+		return;
+	default:
+		BUG("play_apply: kind %d", a->kind);
+	}
+}
+
+/* 6.32.C: which OPS cards may be given in exchange. */
+static bool exchange_card_ok(const struct data *d, enum side side, int n)
+{
+	int ops = card(d, n)->ops;
+
+	return side == SIDE_AMERICAN ? ops >= 2 : ops >= 1;
+}
+
+bool exchange_possible(const struct data *d, const struct state *s,
+		       enum side side)
+{
+	for (int i = 0; i < s->n_hand[side]; i++)
+		if (exchange_card_ok(d, side, s->hand[side][i]))
+			return true;
+	return false;
+}
+
+enum engine_result exchange_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why)
+{
+	enum side side = s->prompt.side;
+
+	if (a->card < 1 || a->card > d->n_cards)
+		return illegal(why, "no card #%d", a->card);
+	if (hand_find(s, side, a->card) < 0)
+		return illegal(why, "#%d %s is not in your hand", a->card,
+			       card(d, a->card)->title);
+	if (!card(d, a->card)->ops)
+		return illegal(why, "#%d %s is not an OPS card (6.32.C)", a->card,
+			       card(d, a->card)->title);
+	if (!exchange_card_ok(d, side, a->card))
+		return illegal(why, "the American must give a 2 or 3 OPS card in exchange (6.32.C)");
+	return ENGINE_OK;
+}
+
+void exchange_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct strbuf *log)
+{
+	enum side side = s->prompt.side;
+	int taken = s->prompt.card;
+
+	if (s->n_discard == 0 || s->discard[s->n_discard - 1] != taken)
+		BUG("the discarded event #%d is not on top of the discard pile", taken);
+	s->n_discard--;
+	hand_remove(s, side, a->card);
+	discard_push(s, a->card);
+	hand_add(s, side, taken);
+	elog(log, "%s gives #%d %s (%d OPS) to take #%d %s (6.32.C).",
+	     side_title(side), a->card, card(d, a->card)->title,
+	     card(d, a->card)->ops, taken, card(d, taken)->title);
+}

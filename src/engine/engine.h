@@ -1,0 +1,129 @@
+/*
+ * engine.h - the rules of Washington's War as a pure state machine.
+ *
+ * The engine does no I/O, reads no clock or environment and never exits.
+ * Given the component data, a state, an action and the random stream, it
+ * returns the new state, appends what happened to a log, and leaves the
+ * next prompt (who decides what) in the state. Replaying the same actions
+ * with the same stream reproduces the same states: that is the audit.
+ *
+ * Ownership: the engine reads data and writes the caller's state, log and
+ * message buffers; it allocates nothing that outlives a call.
+ *
+ * Three kinds of failure: an illegal action is data (engine_apply returns
+ * ENGINE_ILLEGAL with the reason in `why`, the state untouched); the engine
+ * has no I/O to fail; a broken invariant is a BUG().
+ */
+#ifndef POSTRIDER_ENGINE_H
+#define POSTRIDER_ENGINE_H
+
+#include <stdbool.h>
+#include "data.h"
+#include "rng.h"
+#include "state.h"
+
+enum action_kind {
+	ACT_NONE = 0,
+	ACT_PLACE,	/* place a PC: space */
+	ACT_FLIP,	/* flip an enemy PC: space */
+	ACT_REMOVE,	/* remove an enemy PC: space */
+	ACT_DONE,	/* stop taking PC actions */
+	ACT_PASS,	/* take no discard action; decline an exchange */
+	ACT_FIRST,	/* choose who plays first: side */
+	ACT_PC_CARD,	/* play an OPS card to place/flip PCs: card */
+	ACT_DISCARD,	/* discard an event: card */
+	ACT_EVENT,	/* play a card's event: card */
+	ACT_EXCHANGE,	/* give an OPS card for the discarded event: card */
+	ACT_CONGRESS,	/* return the Congress: space */
+	/* Card uses that later rules bring; refused with a clear message. */
+	ACT_ACTIVATE,	/* activate a general with an OPS card: card, general */
+	ACT_QUEUE,	/* put an OPS card in the Operations Queue: card */
+	ACT_REINFORCE,	/* bring on reinforcements with an OPS card: card */
+	ACT__COUNT
+};
+
+struct action {
+	enum action_kind kind;
+	int card;	/* card number, 0 if none */
+	int space;	/* space index, -1 if none */
+	int general;	/* general index, -1 if none */
+	enum side side;	/* for ACT_FIRST */
+};
+
+#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE }
+
+enum engine_result {
+	ENGINE_OK = 0,
+	ENGINE_ILLEGAL = 1,
+};
+
+/* The verb of each kind as written in orders ("place", "pc", ...). */
+const char *action_verb(enum action_kind k);
+/* What arguments a kind takes. */
+bool action_takes_card(enum action_kind k);
+bool action_takes_space(enum action_kind k);
+bool action_takes_side(enum action_kind k);
+bool action_takes_general(enum action_kind k);
+
+/*
+ * Appends the canonical order text of an action, exactly as `postrider
+ * play --as` accepts it: "place Boston MA", "pc 12", "first british".
+ */
+void action_format(const struct data *d, const struct action *a,
+		   struct strbuf *out);
+
+/*
+ * Sets up a new game (rule 4.0) and runs to the first decision (the
+ * Committees of Correspondence). The stream is needed for the first deal
+ * only later; set-up itself draws nothing.
+ */
+void engine_new_game(const struct data *d, struct state *s, struct rng *r,
+		     struct strbuf *log);
+
+/*
+ * Legal actions for the current prompt, at most max written to out.
+ * Returns the total number (which may exceed max). 0 only when the game
+ * is over.
+ */
+int engine_legal(const struct data *d, const struct state *s,
+		 struct action *out, int max);
+
+/*
+ * Checks a single action against the current prompt without changing
+ * anything. Returns ENGINE_OK, or ENGINE_ILLEGAL with the reason (one
+ * lowercase sentence, no final full stop) appended to why.
+ */
+enum engine_result engine_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why);
+
+/*
+ * Applies one action. On ENGINE_OK the state has advanced through every
+ * automatic step to the next prompt, and the log has gained what happened.
+ * On ENGINE_ILLEGAL the state and the log are unchanged and `why` says why.
+ */
+enum engine_result engine_apply(const struct data *d, struct state *s,
+				const struct action *a, struct rng *r,
+				struct strbuf *log, struct strbuf *why);
+
+/*
+ * A one-line description of the current prompt for players: "American:
+ * play a card (1775, impulse 3)". Appended to out.
+ */
+void engine_describe_prompt(const struct data *d, const struct state *s,
+			    struct strbuf *out);
+
+/*
+ * Checks the invariants of a state (CU conservation, at most one general
+ * per side per space, no space with both sides' units, card count 110, the
+ * track in range, hands within size, a legal action unless the game is
+ * over). Appends each violation to why; returns their number.
+ */
+int engine_invariants(const struct data *d, const struct state *s,
+		      struct strbuf *why);
+
+/* Summary helpers used by reports. */
+enum side engine_colony_control(const struct data *d, const struct state *s,
+				int colony);
+bool engine_game_over(const struct state *s);
+
+#endif

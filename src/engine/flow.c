@@ -1,0 +1,417 @@
+/*
+ * flow.c - the sequence of play (5.0) and the dispatch of actions to the
+ * part of the rules that answers the current prompt. Every transition
+ * between phases is here.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
+		 int card, int left)
+{
+	s->prompt.kind = kind;
+	s->prompt.side = side;
+	s->prompt.card = card;
+	s->prompt.left = left;
+	s->prompt.colonies_done = 0;
+}
+
+static void end_phase(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log);
+
+/* 5.1 to 5.3: a new Game Turn up to the choice of the first player. */
+void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
+		     struct strbuf *log)
+{
+	int reinf = 0;
+
+	elog(log, "\n== %d ==", s->year);
+	/* 5.1 Reinforcements Phase (8.1.A, 8.2.A) */
+	for (int g = 0; g < d->n_generals; g++) {
+		if (s->general[g] == LOC_CAPTURED) {
+			s->general[g] = LOC_REINFORCEMENTS;
+			elog(log, "%s returns from captivity to the Reinforcements box.",
+			     d->generals[g].name);
+		}
+	}
+	for (int i = 0; i < d->n_years; i++)
+		if (d->years[i].year == s->year)
+			reinf = d->years[i].british_reinforcements;
+	if (d->cu_pool[NATION_BRITISH]) {
+		/* The counter mix limits them (docs/rulings.md, 8.1.A). */
+		int stock = d->cu_pool[NATION_BRITISH] - s->box_cu[NATION_BRITISH] -
+			    state_cus_on_map(s, d, NATION_BRITISH);
+		if (reinf > stock) {
+			elog(log, "Only %d British CUs are left in the counter mix for the %d due.",
+			     stock, reinf);
+			reinf = stock;
+		}
+	}
+	s->box_cu[NATION_BRITISH] += reinf;
+	elog(log, "British reinforcements: %d CUs to the Reinforcements box (now %d).",
+	     reinf, s->box_cu[NATION_BRITISH]);
+	/* 5.2 Strategy Cards Phase (6.1) */
+	cards_deal(d, s, r, log);
+	/* 5.3 Strategy Phase */
+	s->british_choose_first = s->dispersed_this_turn;
+	s->dispersed_this_turn = false;
+	s->mutinies = false;
+	s->impulse = 0;
+	s->first = SIDE_NONE;
+	s->active = SIDE_NONE;
+	flow_prompt(s, PROMPT_FIRST,
+		    s->british_choose_first ? SIDE_BRITISH : SIDE_AMERICAN, 0, 0);
+}
+
+/* 5.4 to 5.7, after the last card of the Strategy Phase. */
+static void end_strategy_phase(const struct data *d, struct state *s,
+			       struct rng *r, struct strbuf *log)
+{
+	elog(log, "The Strategy Phase of %d ends.", s->year);
+	/* 5.4 Winter Attrition (11.0) */
+	winter_attrition(d, s, r, log);
+	if (victory_automatic(d, s, log))
+		return;
+	/* 5.5 French Naval Phase: the navy stays where it is until the
+	 * French alliance rules land (README, "What is missing"). */
+	/* 5.6 Political Control Phase (10.2) */
+	if (s->congress < 0) {
+		if (congress_any_legal(d, s)) {
+			flow_prompt(s, PROMPT_CONGRESS, SIDE_AMERICAN, 0, 1);
+			return;
+		}
+		elog(log, "The Continental Congress has nowhere to return and stays out of play (10.2.1).");
+	}
+	flow_after_congress(d, s, r, log);
+}
+
+void flow_after_congress(const struct data *d, struct state *s, struct rng *r,
+			 struct strbuf *log)
+{
+	political_phase_place(d, s, log);
+	political_phase_isolation(d, s, log);
+	end_phase(d, s, r, log);
+}
+
+/* 5.7 End Phase. */
+static void end_phase(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log)
+{
+	if (s->alliance_this_turn) {
+		/* The European War (12.2.B.iii) lands with the French alliance
+		 * rules; the alliance cannot happen in this version. */
+		s->alliance_this_turn = false;
+	}
+	if (s->war_ends && d->cards[s->war_ends].war_ends_year <= s->year) {
+		victory_final(d, s, END_WAR_ENDS, log);
+		return;
+	}
+	if (s->year >= d->years[d->n_years - 1].year) {
+		victory_final(d, s, END_1783, log);
+		return;
+	}
+	cards_end_phase(d, s, log);
+	s->year++;
+	flow_start_turn(d, s, r, log);
+}
+
+void flow_next_impulse(const struct data *d, struct state *s, struct rng *r,
+		       struct strbuf *log)
+{
+	enum side next;
+
+	if (s->active == SIDE_NONE)
+		next = s->first;
+	else if (s->n_hand[OTHER_SIDE(s->active)] > 0)
+		next = OTHER_SIDE(s->active);
+	else
+		next = s->active;
+	if (s->n_hand[next] == 0) {
+		end_strategy_phase(d, s, r, log);
+		return;
+	}
+	s->active = next;
+	flow_prompt(s, PROMPT_PLAY, next, 0, 0);
+}
+
+/* After a card play is fully resolved (6.32.C, 12.2.B, 13.1). */
+void flow_end_card(const struct data *d, struct state *s, struct rng *r,
+		   struct strbuf *log, int discarded_event)
+{
+	if (victory_automatic(d, s, log))
+		return;
+	if (discarded_event) {
+		enum side opp = OTHER_SIDE(s->active);
+		if (exchange_possible(d, s, opp)) {
+			flow_prompt(s, PROMPT_EXCHANGE, opp, discarded_event, 0);
+			return;
+		}
+	}
+	flow_next_impulse(d, s, r, log);
+}
+
+void engine_new_game(const struct data *d, struct state *s, struct rng *r,
+		     struct strbuf *log)
+{
+	int n = 0;
+
+	(void)r;
+	memset(s, 0, sizeof(*s));
+	s->version = STATE_VERSION;
+	s->year = d->years[0].year;
+	s->regulars = true;
+	s->french_navy = NAVY_FRENCH_BOX;
+	s->congress = -1;
+	for (int g = 0; g < d->n_generals; g++)
+		s->general[g] = d->generals[g].nation == NATION_FRENCH
+			? LOC_FRENCH_BOX : LOC_REINFORCEMENTS;
+	for (int i = 0; i < d->n_setup; i++) {
+		const struct data_setup *e = &d->setup[i];
+		enum side side = e->nation == NATION_BRITISH ? SIDE_BRITISH : SIDE_AMERICAN;
+		if (e->where == SETUP_SPACE) {
+			s->space[e->space].cu[e->nation] += e->cus;
+			if (e->pc)
+				s->space[e->space].pc = side;
+			if (e->general >= 0)
+				s->general[e->general] = e->space;
+			if (e->congress)
+				s->congress = e->space;
+		} else {
+			s->box_cu[e->nation] += e->cus;
+			if (e->general >= 0)
+				s->general[e->general] = e->where == SETUP_FRENCH_BOX
+					? LOC_FRENCH_BOX : LOC_REINFORCEMENTS;
+		}
+	}
+	/* 4.0: two cards set aside until 1776, the rest is the deck. */
+	for (int c = 1; c <= d->n_cards; c++) {
+		if (d->cards[c].set_aside_until_1776)
+			s->set_aside[s->n_set_aside++] = c;
+		else
+			s->deck[n++] = c;
+	}
+	s->n_deck = n;
+	elog(log, "Washington's War: the pieces are set up (4.0).");
+	elog(log, "#%d and #%d are set aside until 1776 (4.0).",
+	     s->set_aside[0], s->n_set_aside > 1 ? s->set_aside[1] : 0);
+	flow_prompt(s, PROMPT_CC, SIDE_AMERICAN, 0, 0);
+	for (int k = 0; k < d->n_colonies; k++)
+		if (!d->colonies[k].canada)
+			s->prompt.left++;
+		else
+			s->prompt.colonies_done |= 1u << k;
+}
+
+/* The deck is shuffled once the set-up decisions are over, so that the
+ * placements cannot depend on it. */
+static void start_first_turn(const struct data *d, struct state *s,
+			     struct rng *r, struct strbuf *log)
+{
+	rng_shuffle(r, s->deck, s->n_deck, "the strategy deck (4.0)");
+	elog(log, "The strategy deck is shuffled: %d cards.", s->n_deck);
+	flow_start_turn(d, s, r, log);
+}
+
+/* Which context a PC action is taken in, from the prompt. */
+static enum pc_context prompt_pc_context(const struct state *s)
+{
+	switch (s->prompt.kind) {
+	case PROMPT_CC: return PCX_CC;
+	case PROMPT_FTK: return PCX_FTK;
+	case PROMPT_PC: return PCX_OPS;
+	case PROMPT_DISCARD: return PCX_DISCARD;
+	case PROMPT_DOI: return PCX_DOI;
+	default: BUG("no PC context for prompt %d", s->prompt.kind);
+	}
+}
+
+static const char *const prompt_verbs[PROMPT__COUNT][6] = {
+	[PROMPT_CC] = { "place" },
+	[PROMPT_FTK] = { "place", "done" },
+	[PROMPT_FIRST] = { "first" },
+	[PROMPT_PLAY] = { "pc", "discard", "event", "move", "queue", "reinforce" },
+	[PROMPT_PC] = { "place", "flip", "done" },
+	[PROMPT_DISCARD] = { "place", "flip", "remove", "pass" },
+	[PROMPT_EXCHANGE] = { "exchange", "pass" },
+	[PROMPT_DOI] = { "place" },
+	[PROMPT_CONGRESS] = { "congress" },
+};
+
+static enum engine_result wrong_kind(const struct data *d,
+				     const struct state *s,
+				     const struct action *a, struct strbuf *why)
+{
+	struct strbuf list = STRBUF_INIT;
+	(void)d;
+
+	for (int i = 0; i < 6 && prompt_verbs[s->prompt.kind][i]; i++)
+		strbuf_addf(&list, "%s'%s'", i ? ", " : "",
+			    prompt_verbs[s->prompt.kind][i]);
+	illegal(why, "'%s' does not answer this prompt; expected %s",
+		action_verb(a->kind), strbuf_str(&list));
+	strbuf_release(&list);
+	return ENGINE_ILLEGAL;
+}
+
+enum engine_result engine_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why)
+{
+	const struct prompt *p = &s->prompt;
+
+	switch (p->kind) {
+	case PROMPT_NONE:
+		return illegal(why, "the game is over");
+	case PROMPT_CC:
+	case PROMPT_DOI:
+		if (a->kind != ACT_PLACE)
+			return wrong_kind(d, s, a, why);
+		return pc_check(d, s, SIDE_AMERICAN, a->kind, a->space,
+				prompt_pc_context(s), why);
+	case PROMPT_FTK:
+	case PROMPT_PC:
+	case PROMPT_DISCARD:
+		if (a->kind == ACT_DONE && p->kind != PROMPT_DISCARD)
+			return ENGINE_OK;
+		if (a->kind == ACT_PASS && p->kind == PROMPT_DISCARD)
+			return ENGINE_OK;
+		if (a->kind != ACT_PLACE &&
+		    !(p->kind != PROMPT_FTK && a->kind == ACT_FLIP) &&
+		    !(p->kind == PROMPT_DISCARD && a->kind == ACT_REMOVE))
+			return wrong_kind(d, s, a, why);
+		return pc_check(d, s, p->side, a->kind, a->space,
+				prompt_pc_context(s), why);
+	case PROMPT_FIRST:
+		if (a->kind != ACT_FIRST)
+			return wrong_kind(d, s, a, why);
+		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
+			return illegal(why, "say 'first american' or 'first british'");
+		return ENGINE_OK;
+	case PROMPT_PLAY:
+		if (a->kind != ACT_PC_CARD && a->kind != ACT_DISCARD &&
+		    a->kind != ACT_EVENT && a->kind != ACT_ACTIVATE &&
+		    a->kind != ACT_QUEUE && a->kind != ACT_REINFORCE)
+			return wrong_kind(d, s, a, why);
+		return play_check(d, s, a, why);
+	case PROMPT_EXCHANGE:
+		if (a->kind == ACT_PASS)
+			return ENGINE_OK;
+		if (a->kind != ACT_EXCHANGE)
+			return wrong_kind(d, s, a, why);
+		return exchange_check(d, s, a, why);
+	case PROMPT_CONGRESS:
+		if (a->kind != ACT_CONGRESS)
+			return wrong_kind(d, s, a, why);
+		return congress_check(d, s, a->space, why);
+	default:
+		BUG("engine_check: prompt %d", p->kind);
+	}
+}
+
+/* Marks the colony of a CC or DOI placement and moves on when all are done. */
+static void colony_placement_done(const struct data *d, struct state *s,
+				  struct rng *r, struct strbuf *log, int space)
+{
+	s->prompt.colonies_done |= 1u << d->spaces[space].colony;
+	s->prompt.left--;
+	if (s->prompt.kind == PROMPT_DOI) {
+		/* Colonies where placement has become impossible are done too. */
+		s->prompt.left = 0;
+		for (int k = 0; k < d->n_colonies; k++) {
+			if (d->colonies[k].canada ||
+			    (s->prompt.colonies_done & (1u << k)))
+				continue;
+			if (doi_colony_possible(d, s, k))
+				s->prompt.left++;
+			else
+				s->prompt.colonies_done |= 1u << k;
+		}
+		if (!s->prompt.left)
+			flow_end_card(d, s, r, log, 0);
+		return;
+	}
+	if (s->prompt.left > 0)
+		return;
+	/* Committees of Correspondence done: For The King (4.0). */
+	remember_british_pcs(d, s);
+	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
+}
+
+enum engine_result engine_apply(const struct data *d, struct state *s,
+				const struct action *a, struct rng *r,
+				struct strbuf *log, struct strbuf *why)
+{
+	struct prompt p = s->prompt;
+
+	if (engine_check(d, s, a, why) != ENGINE_OK)
+		return ENGINE_ILLEGAL;
+	switch (p.kind) {
+	case PROMPT_CC:
+		pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
+			 "(Committees of Correspondence)");
+		colony_placement_done(d, s, r, log, a->space);
+		break;
+	case PROMPT_DOI:
+		pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
+			 "(Declaration of Independence)");
+		colony_placement_done(d, s, r, log, a->space);
+		break;
+	case PROMPT_FTK:
+		if (a->kind == ACT_PLACE) {
+			pc_apply(d, s, SIDE_BRITISH, a->kind, a->space, log,
+				 "(For The King)");
+			s->prompt.left--;
+		}
+		if (a->kind == ACT_DONE || s->prompt.left == 0) {
+			if (a->kind == ACT_DONE)
+				elog(log, "British places no more For The King PCs.");
+			start_first_turn(d, s, r, log);
+		}
+		break;
+	case PROMPT_FIRST:
+		elog(log, "%s chooses: the %s plays first (5.3).",
+		     side_title(p.side), side_title(a->side));
+		s->first = a->side;
+		s->active = SIDE_NONE;
+		flow_next_impulse(d, s, r, log);
+		break;
+	case PROMPT_PLAY:
+		play_apply(d, s, a, r, log);
+		break;
+	case PROMPT_PC:
+		if (a->kind != ACT_DONE) {
+			pc_apply(d, s, p.side, a->kind, a->space, log, NULL);
+			s->prompt.left--;
+		}
+		if (a->kind == ACT_DONE || s->prompt.left == 0)
+			flow_end_card(d, s, r, log, 0);
+		break;
+	case PROMPT_DISCARD:
+		if (a->kind != ACT_PASS)
+			pc_apply(d, s, p.side, a->kind, a->space, log, "(event discard, 6.32.B)");
+		flow_end_card(d, s, r, log, p.card);
+		break;
+	case PROMPT_EXCHANGE:
+		if (a->kind == ACT_EXCHANGE)
+			exchange_apply(d, s, a, log);
+		else
+			elog(log, "%s does not take #%d.", side_title(p.side), p.card);
+		flow_next_impulse(d, s, r, log);
+		break;
+	case PROMPT_CONGRESS:
+		s->congress = a->space;
+		elog(log, "The Continental Congress returns to %s (10.2.1).",
+		     space_name(d, a->space));
+		flow_after_congress(d, s, r, log);
+		break;
+	default:
+		BUG("engine_apply: prompt %d", p.kind);
+	}
+	s->draws = r ? r->next : s->draws;
+	return ENGINE_OK;
+}
+
+bool engine_game_over(const struct state *s)
+{
+	return s->prompt.kind == PROMPT_NONE;
+}

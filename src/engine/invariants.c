@@ -1,0 +1,103 @@
+/*
+ * invariants.c - what must hold in every state, whatever the rules did.
+ * Self-play and the tests check these after every action.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+
+static int bad(struct strbuf *why, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static int bad(struct strbuf *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why) {
+		va_start(ap, fmt);
+		strbuf_vaddf(why, fmt, ap);
+		va_end(ap);
+		strbuf_addch(why, '\n');
+	}
+	return 1;
+}
+
+int engine_invariants(const struct data *d, const struct state *s,
+		      struct strbuf *why)
+{
+	int n = 0, seen[DATA_MAX_CARDS + 1] = { 0 }, total = 0;
+	int on_map[3] = { 0, 0, 0 };
+
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct space_state *sp = &s->space[i];
+		for (int k = 0; k < 3; k++) {
+			if (sp->cu[k] < 0)
+				n += bad(why, "negative CUs in %s", space_name(d, i));
+			on_map[k] += sp->cu[k];
+		}
+		if ((int)sp->pc < 0 || sp->pc > SIDE_BRITISH)
+			n += bad(why, "bad PC value in %s", space_name(d, i));
+		int gen[3] = { 0, 0, 0 };
+		for (int g = 0; g < d->n_generals; g++)
+			if (s->general[g] == i)
+				gen[d->generals[g].side]++;
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+			if (gen[side] > 1)
+				n += bad(why, "%d %s generals in %s", gen[side],
+					 side_name(side), space_name(d, i));
+		if ((side_cus(s, i, SIDE_AMERICAN) || gen[SIDE_AMERICAN]) &&
+		    (side_cus(s, i, SIDE_BRITISH) || gen[SIDE_BRITISH]))
+			n += bad(why, "both sides' units in %s outside a battle",
+				 space_name(d, i));
+	}
+	for (int k = 0; k < 3; k++)
+		if (d->cu_pool[k] && on_map[k] + s->box_cu[k] > d->cu_pool[k])
+			n += bad(why, "%d CUs of nation %d in play, more than the %d counters",
+				 on_map[k] + s->box_cu[k], k, d->cu_pool[k]);
+	for (int g = 0; g < d->n_generals; g++)
+		if (s->general[g] < LOC_FRENCH_BOX || s->general[g] >= d->n_spaces)
+			n += bad(why, "general %s has a bad location %d",
+				 d->generals[g].name, s->general[g]);
+	if (s->congress < -1 || s->congress >= d->n_spaces)
+		n += bad(why, "bad Congress location %d", s->congress);
+	if (s->french_alliance < 0 || s->french_alliance > 9)
+		n += bad(why, "French Alliance track at %d, outside 0-9", s->french_alliance);
+
+#define COUNT(arr, len) \
+	for (int i = 0; i < (len); i++) { \
+		int c = (arr)[i]; \
+		if (c < 1 || c > d->n_cards) \
+			n += bad(why, "bad card number %d", c); \
+		else \
+			seen[c]++; \
+		total++; \
+	}
+	COUNT(s->deck, s->n_deck);
+	COUNT(s->discard, s->n_discard);
+	COUNT(s->removed, s->n_removed);
+	COUNT(s->set_aside, s->n_set_aside);
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		if (s->n_hand[side] > 7)
+			n += bad(why, "the %s hand holds %d cards", side_name(side),
+				 s->n_hand[side]);
+		COUNT(s->hand[side], s->n_hand[side]);
+		COUNT(s->reinf_cards[side], s->n_reinf_cards[side]);
+		COUNT(s->queue[side], s->n_queue[side]);
+	}
+#undef COUNT
+	if (s->war_ends) {
+		seen[s->war_ends]++;
+		total++;
+	}
+	if (s->prompt.kind == PROMPT_EXCHANGE || s->prompt.kind == PROMPT_DISCARD ||
+	    s->prompt.kind == PROMPT_PC || s->prompt.kind == PROMPT_DOI) {
+		/* the card being resolved is already on its pile */
+	}
+	if (total != d->n_cards)
+		n += bad(why, "%d cards accounted for instead of %d", total, d->n_cards);
+	for (int c = 1; c <= d->n_cards; c++)
+		if (seen[c] > 1)
+			n += bad(why, "card #%d is in %d places", c, seen[c]);
+	if (s->prompt.kind != PROMPT_NONE && engine_legal(d, s, NULL, 0) == 0)
+		n += bad(why, "no legal action at prompt '%s' (dead end)",
+			 prompt_kind_name(s->prompt.kind));
+	return n;
+}

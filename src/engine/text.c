@@ -1,0 +1,227 @@
+/*
+ * text.c - actions and prompts as words, and the enumeration of legal
+ * actions (one function serves options, error messages, self-play and the
+ * tests).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const char *const verbs[ACT__COUNT] = {
+	[ACT_NONE] = "(none)",
+	[ACT_PLACE] = "place",
+	[ACT_FLIP] = "flip",
+	[ACT_REMOVE] = "remove",
+	[ACT_DONE] = "done",
+	[ACT_PASS] = "pass",
+	[ACT_FIRST] = "first",
+	[ACT_PC_CARD] = "pc",
+	[ACT_DISCARD] = "discard",
+	[ACT_EVENT] = "event",
+	[ACT_EXCHANGE] = "exchange",
+	[ACT_CONGRESS] = "congress",
+	[ACT_ACTIVATE] = "move",
+	[ACT_QUEUE] = "queue",
+	[ACT_REINFORCE] = "reinforce",
+};
+
+const char *action_verb(enum action_kind k)
+{
+	if ((int)k < 0 || k >= ACT__COUNT)
+		BUG("action kind %d", k);
+	return verbs[k];
+}
+
+bool action_takes_card(enum action_kind k)
+{
+	return k == ACT_PC_CARD || k == ACT_DISCARD || k == ACT_EVENT ||
+	       k == ACT_EXCHANGE || k == ACT_ACTIVATE || k == ACT_QUEUE ||
+	       k == ACT_REINFORCE;
+}
+
+bool action_takes_space(enum action_kind k)
+{
+	return k == ACT_PLACE || k == ACT_FLIP || k == ACT_REMOVE ||
+	       k == ACT_CONGRESS;
+}
+
+bool action_takes_side(enum action_kind k)
+{
+	return k == ACT_FIRST;
+}
+
+bool action_takes_general(enum action_kind k)
+{
+	return k == ACT_ACTIVATE;
+}
+
+void action_format(const struct data *d, const struct action *a,
+		   struct strbuf *out)
+{
+	strbuf_addstr(out, action_verb(a->kind));
+	if (action_takes_card(a->kind))
+		strbuf_addf(out, " %d", a->card);
+	if (action_takes_general(a->kind) && a->general >= 0)
+		strbuf_addf(out, " %s", d->generals[a->general].name);
+	if (action_takes_space(a->kind))
+		strbuf_addf(out, " %s", space_name(d, a->space));
+	if (action_takes_side(a->kind))
+		strbuf_addf(out, " %s", side_name(a->side));
+}
+
+struct collect {
+	struct action *out;
+	int max, n;
+};
+
+static void try_add(const struct data *d, const struct state *s,
+		    struct collect *c, struct action a)
+{
+	if (engine_check(d, s, &a, NULL) != ENGINE_OK)
+		return;
+	if (c->n < c->max)
+		c->out[c->n] = a;
+	c->n++;
+}
+
+static void try_spaces(const struct data *d, const struct state *s,
+		       struct collect *c, enum action_kind kind)
+{
+	for (int i = 0; i < d->n_spaces; i++) {
+		struct action a = ACTION_INIT;
+		a.kind = kind;
+		a.space = i;
+		try_add(d, s, c, a);
+	}
+}
+
+static void try_hand(const struct data *d, const struct state *s,
+		     struct collect *c, enum action_kind kind)
+{
+	enum side side = s->prompt.side;
+	int cards[STATE_MAX_HAND], n = s->n_hand[side];
+
+	/* In card-number order, so the list reads well. */
+	memcpy(cards, s->hand[side], sizeof(int) * (size_t)n);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && cards[j - 1] > cards[j]; j--) {
+			int t = cards[j];
+			cards[j] = cards[j - 1];
+			cards[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		struct action a = ACTION_INIT;
+		a.kind = kind;
+		a.card = cards[i];
+		try_add(d, s, c, a);
+	}
+}
+
+static void try_simple(const struct data *d, const struct state *s,
+		       struct collect *c, enum action_kind kind)
+{
+	struct action a = ACTION_INIT;
+
+	a.kind = kind;
+	try_add(d, s, c, a);
+}
+
+int engine_legal(const struct data *d, const struct state *s,
+		 struct action *out, int max)
+{
+	struct collect c = { out, max, 0 };
+
+	switch (s->prompt.kind) {
+	case PROMPT_NONE:
+		break;
+	case PROMPT_CC:
+	case PROMPT_DOI:
+		try_spaces(d, s, &c, ACT_PLACE);
+		break;
+	case PROMPT_FTK:
+		try_spaces(d, s, &c, ACT_PLACE);
+		try_simple(d, s, &c, ACT_DONE);
+		break;
+	case PROMPT_FIRST:
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_FIRST;
+			a.side = side;
+			try_add(d, s, &c, a);
+		}
+		break;
+	case PROMPT_PLAY:
+		try_hand(d, s, &c, ACT_PC_CARD);
+		try_hand(d, s, &c, ACT_EVENT);
+		try_hand(d, s, &c, ACT_DISCARD);
+		break;
+	case PROMPT_PC:
+		try_spaces(d, s, &c, ACT_PLACE);
+		try_spaces(d, s, &c, ACT_FLIP);
+		try_simple(d, s, &c, ACT_DONE);
+		break;
+	case PROMPT_DISCARD:
+		try_spaces(d, s, &c, ACT_PLACE);
+		try_spaces(d, s, &c, ACT_FLIP);
+		try_spaces(d, s, &c, ACT_REMOVE);
+		try_simple(d, s, &c, ACT_PASS);
+		break;
+	case PROMPT_EXCHANGE:
+		try_hand(d, s, &c, ACT_EXCHANGE);
+		try_simple(d, s, &c, ACT_PASS);
+		break;
+	case PROMPT_CONGRESS:
+		try_spaces(d, s, &c, ACT_CONGRESS);
+		break;
+	default:
+		BUG("engine_legal: prompt %d", s->prompt.kind);
+	}
+	return c.n;
+}
+
+void engine_describe_prompt(const struct data *d, const struct state *s,
+			    struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+
+	switch (p->kind) {
+	case PROMPT_NONE:
+		strbuf_addf(out, "The game is over: the %s won (%s).",
+			    side_title(s->winner), game_end_name(s->end));
+		break;
+	case PROMPT_CC:
+		strbuf_addf(out, "American: place a Committees of Correspondence PC in each colony (%d to go).", p->left);
+		break;
+	case PROMPT_FTK:
+		strbuf_addf(out, "British: place For The King PCs (%d to go), or 'done'.", p->left);
+		break;
+	case PROMPT_FIRST:
+		strbuf_addf(out, "%s: choose who plays the first card of %d.", who, s->year);
+		break;
+	case PROMPT_PLAY:
+		strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
+			    who, s->year, s->impulse + 1, s->n_hand[p->side]);
+		break;
+	case PROMPT_PC:
+		strbuf_addf(out, "%s: place or flip PC markers with #%d (%d action%s left), or 'done'.",
+			    who, p->card, p->left, p->left == 1 ? "" : "s");
+		break;
+	case PROMPT_DISCARD:
+		strbuf_addf(out, "%s: for discarding #%d, place, flip or remove one PC, or 'pass'.",
+			    who, p->card);
+		break;
+	case PROMPT_EXCHANGE:
+		strbuf_addf(out, "%s: exchange an OPS card for the discarded #%d %s, or 'pass'.",
+			    who, p->card, d->cards[p->card].title);
+		break;
+	case PROMPT_DOI:
+		strbuf_addf(out, "American: place a Declaration of Independence PC in each colony where possible (%d to go).", p->left);
+		break;
+	case PROMPT_CONGRESS:
+		strbuf_addstr(out, "American: return the Continental Congress to a space.");
+		break;
+	default:
+		BUG("describe: prompt %d", p->kind);
+	}
+}

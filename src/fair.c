@@ -1,0 +1,519 @@
+/*
+ * fair.c - the seed, its commitment, tokens, sealing and hand commitments
+ * (docs/fairness.md). Only fair_new_seed() touches the operating system.
+ */
+#include "fair.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#define SEAL_MAX_PLAIN ((size_t)1 << 30)
+#define SEAL_TAG_BYTES 16
+#define SEAL_LINE_BYTES 57	/* 76 base64 characters a line */
+
+static const char commit_label[] = "postrider-commitment";
+static const char token_key_label[] = "postrider-key-token";
+static const char seal_key_label[] = "postrider-key-seal";
+static const char hand_key_label[] = "postrider-key-hand";
+static const char token_label[] = "postrider-token";
+static const char hand_label[] = "postrider-hand-salt";
+static const char seal_header[] = "postrider-sealed v1 seq ";
+static const char seal_aad_label[] = "postrider-sealed v1";
+_Static_assert(sizeof(seal_aad_label) - 1 == 19, "AAD label length");
+static const char base32_alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
+static const char base64_alphabet[] =
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* Stores v big-endian in p[0..7]. */
+static void put_u64be(unsigned char *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
+
+/* Stores v big-endian in p[0..3]. */
+static void put_u32be(unsigned char *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
+
+/* HMAC-SHA256(key, msg) into out[32]; a libcrypto failure is a BUG. */
+static void hmac_sha256(const unsigned char *key, size_t keylen,
+			const void *msg, size_t msglen, unsigned char out[32])
+{
+	unsigned char mac[EVP_MAX_MD_SIZE];
+	unsigned int maclen = 0;
+
+	if (!HMAC(EVP_sha256(), key, (int)keylen, msg, msglen, mac, &maclen) ||
+	    maclen != 32)
+		BUG("HMAC-SHA256 failed");
+	memcpy(out, mac, 32);
+	OPENSSL_cleanse(mac, sizeof(mac));
+}
+
+/* SHA-256(a || b) into out[32]; a libcrypto failure is a BUG. */
+static void sha256_2(const void *a, size_t alen, const void *b, size_t blen,
+		     unsigned char out[32])
+{
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int outlen = 0;
+
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL) ||
+	    !EVP_DigestUpdate(ctx, a, alen) ||
+	    !EVP_DigestUpdate(ctx, b, blen) ||
+	    !EVP_DigestFinal_ex(ctx, out, &outlen) || outlen != 32)
+		BUG("SHA-256 failed");
+	EVP_MD_CTX_free(ctx);
+}
+
+/* K = HMAC-SHA256(seed, label): the key of one purpose. */
+static void derive_key(const unsigned char seed[FAIR_SEED_BYTES],
+		       const char *label, unsigned char key[32])
+{
+	hmac_sha256(seed, FAIR_SEED_BYTES, label, strlen(label), key);
+}
+
+static void check_side(int side)
+{
+	if (side != 1 && side != 2)
+		BUG("side %d is neither 1 (American) nor 2 (British)", side);
+}
+
+static bool is_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '\v' || c == '\f';
+}
+
+/*
+ * Decodes exactly 2*len hex digits surrounded by optional white space.
+ * Returns 0 or -1.
+ */
+static int parse_hex_trimmed(const char *text, unsigned char *out, size_t len)
+{
+	size_t n = 0;
+
+	if (!text)
+		return -1;
+	while (is_space((unsigned char)*text))
+		text++;
+	while (text[n] && !is_space((unsigned char)text[n]))
+		n++;
+	if (n != 2 * len || hex_decode(text, out, len) < 0)
+		return -1;
+	for (text += n; *text; text++)
+		if (!is_space((unsigned char)*text))
+			return -1;
+	return 0;
+}
+
+int fair_new_seed(unsigned char seed[FAIR_SEED_BYTES])
+{
+	size_t got = 0;
+
+	while (got < FAIR_SEED_BYTES) {
+		ssize_t n = getrandom(seed + got, FAIR_SEED_BYTES - got, 0);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return error("cannot draw a random seed: getrandom: %s",
+				     strerror(errno));
+		}
+		got += (size_t)n;
+	}
+	return 0;
+}
+
+int fair_seed_parse(const char *text, unsigned char seed[FAIR_SEED_BYTES])
+{
+	return parse_hex_trimmed(text, seed, FAIR_SEED_BYTES);
+}
+
+void fair_seed_format(const unsigned char seed[FAIR_SEED_BYTES],
+		      char hex[FAIR_SEED_HEX])
+{
+	hex_encode(seed, FAIR_SEED_BYTES, hex);
+}
+
+void fair_commitment(const unsigned char seed[FAIR_SEED_BYTES],
+		     char hex[FAIR_COMMIT_HEX])
+{
+	unsigned char h[32];
+
+	sha256_2(commit_label, sizeof(commit_label) - 1, seed,
+		 FAIR_SEED_BYTES, h);
+	hex_encode(h, sizeof(h), hex);
+}
+
+bool fair_commitment_matches(const unsigned char seed[FAIR_SEED_BYTES],
+			     const char *hex)
+{
+	unsigned char want[32], h[32];
+
+	if (parse_hex_trimmed(hex, want, sizeof(want)) < 0)
+		return false;
+	sha256_2(commit_label, sizeof(commit_label) - 1, seed,
+		 FAIR_SEED_BYTES, h);
+	return CRYPTO_memcmp(want, h, sizeof(h)) == 0;
+}
+
+void fair_token(const unsigned char seed[FAIR_SEED_BYTES], const char *game_id,
+		uint64_t seq, int side, char out[FAIR_TOKEN_SIZE])
+{
+	size_t idlen = strlen(game_id);
+	size_t lablen = sizeof(token_label) - 1;
+	size_t msglen = lablen + 4 + idlen + 8 + 1;
+	unsigned char key[32], mac[32], *msg;
+	uint64_t x = 0;
+	char *o = out;
+
+	check_side(side);
+	if (idlen > UINT32_MAX)
+		BUG("game id of %zu bytes", idlen);
+	msg = xmalloc(msglen);
+	memcpy(msg, token_label, lablen);
+	put_u32be(msg + lablen, (uint32_t)idlen);
+	memcpy(msg + lablen + 4, game_id, idlen);
+	put_u64be(msg + lablen + 4 + idlen, seq);
+	msg[msglen - 1] = (unsigned char)side;
+
+	derive_key(seed, token_key_label, key);
+	hmac_sha256(key, sizeof(key), msg, msglen, mac);
+	OPENSSL_cleanse(key, sizeof(key));
+	free(msg);
+	for (int i = 0; i < 8; i++)
+		x = x << 8 | mac[i];
+	for (int k = 0; k < 12; k++) {
+		if (k == 4 || k == 8)
+			*o++ = '-';
+		*o++ = base32_alphabet[(x >> (59 - 5 * k)) & 31];
+	}
+	*o = '\0';
+}
+
+/*
+ * Copies the significant characters of a token (no '-', space or tab),
+ * lowercased, into buf[64] zero-padded. Returns their number, or -1 for
+ * more than 64.
+ */
+static int token_normalise(const char *s, unsigned char buf[64])
+{
+	int n = 0;
+
+	memset(buf, 0, 64);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '-' || c == ' ' || c == '\t')
+			continue;
+		if (n == 64)
+			return -1;
+		if (c >= 'A' && c <= 'Z')
+			c = (unsigned char)(c - 'A' + 'a');
+		buf[n++] = c;
+	}
+	return n;
+}
+
+bool fair_token_equal(const char *a, const char *b)
+{
+	unsigned char na[64], nb[64];
+	int la, lb;
+
+	if (!a || !b)
+		return false;
+	la = token_normalise(a, na);
+	lb = token_normalise(b, nb);
+	if (la <= 0 || lb <= 0 || la != lb)
+		return false;
+	return CRYPTO_memcmp(na, nb, sizeof(na)) == 0;
+}
+
+/* Appends the canonical sealed text of seq and the bytes data[0..len-1]. */
+static void seal_render(uint64_t seq, const unsigned char *data, size_t len,
+			struct strbuf *out)
+{
+	strbuf_addf(out, "%s%" PRIu64 "\n", seal_header, seq);
+	for (size_t line = 0; line < len; line += SEAL_LINE_BYTES) {
+		size_t end = line + SEAL_LINE_BYTES < len ?
+			line + SEAL_LINE_BYTES : len;
+
+		for (size_t i = line; i < end; i += 3) {
+			size_t n = end - i < 3 ? end - i : 3;
+			uint32_t v = (uint32_t)data[i] << 16;
+			char q[4];
+
+			if (n > 1)
+				v |= (uint32_t)data[i + 1] << 8;
+			if (n > 2)
+				v |= data[i + 2];
+			q[0] = base64_alphabet[v >> 18 & 63];
+			q[1] = base64_alphabet[v >> 12 & 63];
+			q[2] = n > 1 ? base64_alphabet[v >> 6 & 63] : '=';
+			q[3] = n > 2 ? base64_alphabet[v & 63] : '=';
+			strbuf_add(out, q, 4);
+		}
+		strbuf_addch(out, '\n');
+	}
+}
+
+/* The AAD and nonce of seq (docs/fairness.md, "Sealing"). */
+static void seal_params(uint64_t seq, unsigned char aad[19 + 8],
+			unsigned char nonce[12])
+{
+	memcpy(aad, seal_aad_label, sizeof(seal_aad_label) - 1);
+	put_u64be(aad + sizeof(seal_aad_label) - 1, seq);
+	memset(nonce, 0, 4);
+	put_u64be(nonce + 4, seq);
+}
+
+int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
+	      const char *plain, size_t len, struct strbuf *out)
+{
+	unsigned char key[32], aad[sizeof(seal_aad_label) - 1 + 8], nonce[12];
+	unsigned char *ct;
+	EVP_CIPHER_CTX *ctx;
+	int outl = 0, ok;
+
+	if (len > SEAL_MAX_PLAIN)
+		return error("private state of %zu bytes is too large to seal",
+			     len);
+	ct = xmalloc(len + SEAL_TAG_BYTES);
+	derive_key(seed, seal_key_label, key);
+	seal_params(seq, aad, nonce);
+	ctx = EVP_CIPHER_CTX_new();
+	ok = ctx &&
+	     EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) &&
+	     EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) &&
+	     EVP_EncryptInit_ex(ctx, NULL, NULL, key, nonce) &&
+	     EVP_EncryptUpdate(ctx, NULL, &outl, aad, (int)sizeof(aad));
+	if (ok && len) {
+		ok = EVP_EncryptUpdate(ctx, ct, &outl,
+				       (const unsigned char *)plain, (int)len) &&
+		     (size_t)outl == len;
+	}
+	if (ok)
+		ok = EVP_EncryptFinal_ex(ctx, ct + len, &outl) && outl == 0 &&
+		     EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG,
+					 SEAL_TAG_BYTES, ct + len);
+	EVP_CIPHER_CTX_free(ctx);
+	OPENSSL_cleanse(key, sizeof(key));
+	if (!ok) {
+		free(ct);
+		return error("cannot seal the private state: AES-256-GCM failed");
+	}
+	seal_render(seq, ct, len + SEAL_TAG_BYTES, out);
+	free(ct);
+	return 0;
+}
+
+/* Value of a base64 character, -1 if it is none. */
+static int base64_value(unsigned char c)
+{
+	const char *p = c ? strchr(base64_alphabet, c) : NULL;
+
+	return p ? (int)(p - base64_alphabet) : -1;
+}
+
+/*
+ * Decodes the body of a sealed text (base64 in lines, '=' padding) into
+ * *out (allocated, *outlen bytes). Loose: the caller checks the canonical
+ * form by rendering it again. Returns 0, or -1 with a message in err.
+ */
+static int seal_decode(const char *body, size_t len, unsigned char **out,
+		       size_t *outlen, struct strbuf *err)
+{
+	unsigned char *buf = xmalloc(len / 4 * 3 + 3);
+	size_t n = 0, line = 2;
+	uint32_t acc = 0;
+	int bits = 0;
+	bool padding = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)body[i];
+		int v;
+
+		if (c == '\n') {
+			line++;
+			continue;
+		}
+		if (c == '=') {
+			padding = true;
+			continue;
+		}
+		v = base64_value(c);
+		if (v < 0 || padding) {
+			strbuf_addf(err, "sealed text: invalid base64 on "
+				    "line %zu", line);
+			free(buf);
+			return -1;
+		}
+		acc = (acc << 6 | (uint32_t)v) & 0xffffff;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			buf[n++] = (unsigned char)(acc >> bits & 0xff);
+		}
+	}
+	*out = buf;
+	*outlen = n;
+	return 0;
+}
+
+/* Parses a canonical decimal u64 from s[0..len-1]; 0 or -1. */
+static int parse_u64(const char *s, size_t len, uint64_t *v)
+{
+	*v = 0;
+	if (!len || len > 20 || (len > 1 && s[0] == '0'))
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		unsigned d;
+
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		d = (unsigned)(s[i] - '0');
+		if (*v > (UINT64_MAX - d) / 10)
+			return -1;
+		*v = *v * 10 + d;
+	}
+	return 0;
+}
+
+int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
+	      const char *sealed, size_t len, struct strbuf *plain,
+	      struct strbuf *err)
+{
+	size_t hlen = sizeof(seal_header) - 1, ctlen, datalen = 0;
+	unsigned char key[32], aad[sizeof(seal_aad_label) - 1 + 8], nonce[12];
+	unsigned char *data = NULL, *pt;
+	struct strbuf canon = STRBUF_INIT;
+	const char *nl;
+	EVP_CIPHER_CTX *ctx;
+	uint64_t hseq;
+	int outl = 0, ok;
+
+	if (len < hlen || memcmp(sealed, seal_header, hlen)) {
+		strbuf_addf(err, "not a sealed private state (expected a "
+			    "'postrider-sealed v1' header)");
+		return -1;
+	}
+	nl = memchr(sealed + hlen, '\n', len - hlen);
+	if (!nl || parse_u64(sealed + hlen, (size_t)(nl - sealed) - hlen,
+			     &hseq) < 0) {
+		strbuf_addf(err, "sealed text: malformed header line");
+		return -1;
+	}
+	if (hseq != seq) {
+		strbuf_addf(err, "sealed text is for seq %" PRIu64
+			    ", expected seq %" PRIu64, hseq, seq);
+		return -1;
+	}
+	if (len > (size_t)INT_MAX) {
+		strbuf_addf(err, "sealed text of %zu bytes is too large", len);
+		return -1;
+	}
+	nl++;
+	if (seal_decode(nl, len - (size_t)(nl - sealed), &data, &datalen,
+			err) < 0)
+		return -1;
+	seal_render(seq, data, datalen, &canon);
+	if (canon.len != len || memcmp(canon.buf, sealed, len)) {
+		strbuf_release(&canon);
+		free(data);
+		strbuf_addf(err, "sealed text for seq %" PRIu64 " is damaged "
+			    "(not exactly as sealed)", seq);
+		return -1;
+	}
+	strbuf_release(&canon);
+	if (datalen < SEAL_TAG_BYTES) {
+		free(data);
+		strbuf_addf(err, "sealed text for seq %" PRIu64 " is truncated",
+			    seq);
+		return -1;
+	}
+
+	ctlen = datalen - SEAL_TAG_BYTES;
+	pt = xmalloc(ctlen + 1);
+	derive_key(seed, seal_key_label, key);
+	seal_params(seq, aad, nonce);
+	ctx = EVP_CIPHER_CTX_new();
+	ok = ctx &&
+	     EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) &&
+	     EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_IVLEN, 12, NULL) &&
+	     EVP_DecryptInit_ex(ctx, NULL, NULL, key, nonce) &&
+	     EVP_DecryptUpdate(ctx, NULL, &outl, aad, (int)sizeof(aad));
+	if (ok && ctlen)
+		ok = EVP_DecryptUpdate(ctx, pt, &outl, data, (int)ctlen) &&
+		     (size_t)outl == ctlen;
+	if (ok)
+		ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG,
+					 SEAL_TAG_BYTES, data + ctlen) &&
+		     EVP_DecryptFinal_ex(ctx, pt + ctlen, &outl) > 0;
+	EVP_CIPHER_CTX_free(ctx);
+	OPENSSL_cleanse(key, sizeof(key));
+	free(data);
+	if (!ok) {
+		OPENSSL_cleanse(pt, ctlen + 1);
+		free(pt);
+		strbuf_addf(err, "sealed private state for seq %" PRIu64
+			    " does not authenticate: tampered with, or sealed "
+			    "under another seed", seq);
+		return -1;
+	}
+	strbuf_add(plain, pt, ctlen);
+	OPENSSL_cleanse(pt, ctlen + 1);
+	free(pt);
+	return 0;
+}
+
+/* The 16-byte salt of side's hand at seq. */
+static void hand_salt(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
+		      int side, unsigned char salt[16])
+{
+	unsigned char key[32], mac[32];
+	unsigned char msg[sizeof(hand_label) - 1 + 8 + 1];
+
+	memcpy(msg, hand_label, sizeof(hand_label) - 1);
+	put_u64be(msg + sizeof(hand_label) - 1, seq);
+	msg[sizeof(msg) - 1] = (unsigned char)side;
+	derive_key(seed, hand_key_label, key);
+	hmac_sha256(key, sizeof(key), msg, sizeof(msg), mac);
+	memcpy(salt, mac, 16);
+	OPENSSL_cleanse(key, sizeof(key));
+	OPENSSL_cleanse(mac, sizeof(mac));
+}
+
+void fair_hand_commitment(const unsigned char seed[FAIR_SEED_BYTES],
+			  uint64_t seq, int side, const char *hand_text,
+			  char salt_hex[FAIR_SALT_HEX],
+			  char hash_hex[FAIR_HASH_HEX])
+{
+	unsigned char salt[16], h[32];
+
+	check_side(side);
+	hand_salt(seed, seq, side, salt);
+	sha256_2(salt, sizeof(salt), hand_text, strlen(hand_text), h);
+	hex_encode(salt, sizeof(salt), salt_hex);
+	hex_encode(h, sizeof(h), hash_hex);
+}
+
+bool fair_hand_proof_ok(const char *salt_hex, const char *hand_text,
+			const char *hash_hex)
+{
+	unsigned char salt[16], want[32], h[32];
+
+	if (!hand_text || parse_hex_trimmed(salt_hex, salt, sizeof(salt)) < 0 ||
+	    parse_hex_trimmed(hash_hex, want, sizeof(want)) < 0)
+		return false;
+	sha256_2(salt, sizeof(salt), hand_text, strlen(hand_text), h);
+	return CRYPTO_memcmp(want, h, sizeof(h)) == 0;
+}

@@ -1,0 +1,448 @@
+/*
+ * game.c - opening a game repository: game.yaml, the data copy, the state
+ * and the secret. See game.h for the layout.
+ */
+#include "game.h"
+#include "ytree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+long long game_now(void)
+{
+	const char *s = getenv("POSTRIDER_NOW");
+
+	if (s && *s)
+		return strtoll(s, NULL, 10);
+	return (long long)time(NULL);
+}
+
+char *game_data_dir(const char *override, const char *module)
+{
+	const char *env = getenv("POSTRIDER_GAMES");
+	struct stat st;
+	char *p;
+
+	if (override)
+		return xstrdup(override);
+	if (env && *env) {
+		p = xstrfmt("%s/%s", env, module);
+		if (!stat(p, &st))
+			return p;
+		free(p);
+	}
+	p = xstrfmt("games/%s", module);
+	if (!stat(p, &st))
+		return p;
+	free(p);
+	return xstrfmt("%s/games/%s", POSTRIDER_DATADIR, module);
+}
+
+void game_close(struct game *g)
+{
+	if (!g)
+		return;
+	repo_free(g->repo);
+	data_free(g->data);
+	free(g->dir);
+	free(g->id);
+	free(g->module);
+	free(g->data_hash);
+	for (int i = 0; i < g->n_data_files; i++)
+		free(g->data_files[i]);
+	for (int i = 0; i < 3; i++) {
+		free(g->player[i].name);
+		free(g->player[i].addr);
+	}
+	free(g->seed_source);
+	memset(g, 0, sizeof(*g));
+}
+
+static char *dup_scalar(struct ytree *t, yaml_node_t *map, const char *key,
+			struct strbuf *err, int *errors)
+{
+	yaml_node_t *n = ytree_get(t, map, key);
+	const char *v = ytree_scalar(n);
+
+	if (!v) {
+		ytree_error(t, n ? n : map, err, "missing or bad '%s'", key);
+		(*errors)++;
+		return NULL;
+	}
+	return xstrdup(v);
+}
+
+static int read_game_yaml(struct game *g, const char *text, size_t len,
+			  struct strbuf *err)
+{
+	static const char *const keys[] = {
+		"postrider", "id", "game", "data_hash", "data_files", "players",
+		"host", "options", "fairness", NULL
+	};
+	static const char *const player_keys[] = { "name", "address", NULL };
+	static const char *const fair_keys[] = {
+		"seed_commitment", "seed_source", "fixed_dice", "revealed_seed", NULL
+	};
+	static const char *const opt_keys[] = { "tournament_rule", NULL };
+	struct ytree t;
+	yaml_node_t *root, *n, *m;
+	int errors = 0;
+	long v;
+
+	if (ytree_parse(&t, "game.yaml", text, len, err) < 0)
+		return -1;
+	root = ytree_root(&t);
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		strbuf_addstr(err, "game.yaml: not a mapping\n");
+		ytree_free(&t);
+		return -1;
+	}
+	errors += ytree_check_keys(&t, root, keys, err);
+	n = ytree_get(&t, root, "postrider");
+	if (!n || ytree_int(&t, n, 1, 1000, &v, err) < 0 || v != GAME_FORMAT) {
+		ytree_error(&t, n ? n : root, err, "not a postrider game of format %d", GAME_FORMAT);
+		errors++;
+	}
+	g->id = dup_scalar(&t, root, "id", err, &errors);
+	g->module = dup_scalar(&t, root, "game", err, &errors);
+	g->data_hash = dup_scalar(&t, root, "data_hash", err, &errors);
+	n = ytree_get(&t, root, "data_files");
+	for (int i = 0; i < ytree_len(n) && i < DATA_MAX_FILES; i++) {
+		const char *f = ytree_scalar(ytree_item(&t, n, i));
+		if (!f || !*f || strchr(f, '/') || f[0] == '.') {
+			ytree_error(&t, ytree_item(&t, n, i), err, "bad data file name");
+			errors++;
+			continue;
+		}
+		g->data_files[g->n_data_files++] = xstrdup(f);
+	}
+	if (!g->n_data_files) {
+		ytree_error(&t, root, err, "no data_files");
+		errors++;
+	}
+	m = ytree_get(&t, root, "players");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		yaml_node_t *p = ytree_get(&t, m, side_name(side));
+		if (!p) {
+			ytree_error(&t, m ? m : root, err, "missing player '%s'", side_name(side));
+			errors++;
+			continue;
+		}
+		errors += ytree_check_keys(&t, p, player_keys, err);
+		g->player[side].name = dup_scalar(&t, p, "name", err, &errors);
+		g->player[side].addr = dup_scalar(&t, p, "address", err, &errors);
+	}
+	if ((m = ytree_get(&t, root, "host"))) {
+		errors += ytree_check_keys(&t, m, player_keys, err);
+		g->player[0].name = dup_scalar(&t, m, "name", err, &errors);
+		g->player[0].addr = dup_scalar(&t, m, "address", err, &errors);
+	} else {
+		ytree_error(&t, root, err, "missing 'host'");
+		errors++;
+	}
+	if ((m = ytree_get(&t, root, "options"))) {
+		errors += ytree_check_keys(&t, m, opt_keys, err);
+		if ((n = ytree_get(&t, m, "tournament_rule")) &&
+		    ytree_bool(&t, n, &g->tournament, err) < 0)
+			errors++;
+	}
+	if ((m = ytree_get(&t, root, "fairness"))) {
+		const char *c;
+		errors += ytree_check_keys(&t, m, fair_keys, err);
+		c = ytree_scalar(ytree_get(&t, m, "seed_commitment"));
+		if (!c || strlen(c) != 64) {
+			ytree_error(&t, m, err, "missing or bad 'seed_commitment'");
+			errors++;
+		} else {
+			memcpy(g->commitment, c, 65);
+		}
+		g->seed_source = dup_scalar(&t, m, "seed_source", err, &errors);
+		if ((n = ytree_get(&t, m, "fixed_dice")) &&
+		    ytree_bool(&t, n, &g->fixed_dice, err) < 0)
+			errors++;
+		if ((n = ytree_get(&t, m, "revealed_seed"))) {
+			unsigned char seed[FAIR_SEED_BYTES];
+			const char *s = ytree_scalar(n);
+			if (!s || fair_seed_parse(s, seed) < 0 ||
+			    !fair_commitment_matches(seed, g->commitment)) {
+				ytree_error(&t, n, err, "the revealed seed does not match the commitment");
+				errors++;
+			} else {
+				g->revealed = true;
+				memcpy(g->seed, seed, sizeof(seed));
+				g->have_seed = true;
+			}
+		}
+	} else {
+		ytree_error(&t, root, err, "missing 'fairness'");
+		errors++;
+	}
+	ytree_free(&t);
+	return errors ? -1 : 0;
+}
+
+void game_write_yaml(const struct game *g, struct strbuf *out)
+{
+	strbuf_addstr(out, "# A game of Washington's War adjudicated by postrider.\n");
+	strbuf_addf(out, "postrider: %d\n", GAME_FORMAT);
+	strbuf_addf(out, "id: %s\n", g->id);
+	strbuf_addf(out, "game: %s\n", g->module);
+	strbuf_addf(out, "data_hash: %s\n", g->data_hash);
+	strbuf_addstr(out, "data_files: [");
+	for (int i = 0; i < g->n_data_files; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", g->data_files[i]);
+	strbuf_addstr(out, "]\nplayers:\n");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		strbuf_addf(out, "  %s:\n    name: ", side_name(side));
+		ytree_emit_scalar(out, g->player[side].name);
+		strbuf_addstr(out, "\n    address: ");
+		ytree_emit_scalar(out, g->player[side].addr);
+		strbuf_addch(out, '\n');
+	}
+	strbuf_addstr(out, "host:\n  name: ");
+	ytree_emit_scalar(out, g->player[0].name);
+	strbuf_addstr(out, "\n  address: ");
+	ytree_emit_scalar(out, g->player[0].addr);
+	strbuf_addf(out, "\noptions:\n  tournament_rule: %s\n",
+		    g->tournament ? "true" : "false");
+	strbuf_addf(out, "fairness:\n  seed_commitment: %s\n  seed_source: %s\n",
+		    g->commitment, g->seed_source);
+	if (g->fixed_dice)
+		strbuf_addstr(out, "  fixed_dice: true\n");
+	if (g->revealed) {
+		char hex[FAIR_SEED_HEX];
+		fair_seed_format(g->seed, hex);
+		strbuf_addf(out, "  revealed_seed: %s\n", hex);
+	}
+}
+
+/* Reads the seed from <gitdir>/postrider/secret, if there. 1 = absent. */
+static int read_secret(struct game *g, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	int ret = 0;
+
+	if (repo_private_path(g->repo, "secret", &path) < 0) {
+		strbuf_addstr(err, "cannot find the host's private folder\n");
+		return -1;
+	}
+	if (read_file(path.buf, &text, 4096) < 0) {
+		if (errno == ENOENT) {
+			ret = 1;
+		} else {
+			strbuf_addf(err, "cannot read the game secret '%s': %s\n",
+				    path.buf, strerror(errno));
+			ret = -1;
+		}
+	} else if (fair_seed_parse(text.buf, g->seed) < 0) {
+		strbuf_addf(err, "the game secret '%s' is not a seed (64 hex digits)\n", path.buf);
+		ret = -1;
+	} else if (!fair_commitment_matches(g->seed, g->commitment)) {
+		strbuf_addf(err, "the game secret '%s' does not match the commitment in game.yaml\n", path.buf);
+		ret = -1;
+	} else {
+		g->have_seed = true;
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return ret;
+}
+
+/* Loads the data copy of the game, extracting it once into
+ * <gitdir>/postrider/data/<hash>/. */
+static int load_data(struct game *g, struct strbuf *err)
+{
+	struct strbuf dir = STRBUF_INIT, file = STRBUF_INIT, blob = STRBUF_INIT;
+	struct strbuf name = STRBUF_INIT, errs = STRBUF_INIT;
+	struct stat st;
+	int ret = -1;
+
+	strbuf_addf(&name, "data-%s", g->data_hash);
+	if (repo_private_path(g->repo, name.buf, &dir) < 0) {
+		strbuf_addstr(err, "cannot find the host's private folder\n");
+		goto out;
+	}
+	if (stat(dir.buf, &st) < 0) {
+		char *tmp = xstrfmt("%s.tmp%ld", dir.buf, (long)getpid());
+		if (mkdir_p(tmp) < 0) {
+			strbuf_addf(err, "cannot create '%s': %s\n", tmp, strerror(errno));
+			free(tmp);
+			goto out;
+		}
+		for (int i = 0; i < g->n_data_files; i++) {
+			char *path = xstrfmt("data/%s", g->data_files[i]);
+			strbuf_reset(&blob);
+			int r = repo_read(g->repo, g->head, path, &blob);
+			free(path);
+			if (r != 0) {
+				strbuf_addf(err, "the game's data file 'data/%s' is missing from the repository\n",
+					    g->data_files[i]);
+				free(tmp);
+				goto out;
+			}
+			strbuf_reset(&file);
+			strbuf_addf(&file, "%s/%s", tmp, g->data_files[i]);
+			if (write_file_atomic(file.buf, blob.buf, blob.len) < 0) {
+				free(tmp);
+				goto out;
+			}
+		}
+		if (rename(tmp, dir.buf) < 0 && errno != EEXIST && errno != ENOTEMPTY) {
+			strbuf_addf(err, "cannot rename '%s': %s\n", tmp, strerror(errno));
+			free(tmp);
+			goto out;
+		}
+		free(tmp);
+	}
+	g->data = data_load(dir.buf, &errs);
+	if (!g->data) {
+		strbuf_addf(err, "the game's data does not load:\n%s", errs.buf);
+		goto out;
+	}
+	if (strcmp(g->data->hash, g->data_hash)) {
+		strbuf_addf(err, "the game's data has hash %s, game.yaml says %s\n",
+			    g->data->hash, g->data_hash);
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&dir);
+	strbuf_release(&file);
+	strbuf_release(&blob);
+	strbuf_release(&name);
+	strbuf_release(&errs);
+	return ret;
+}
+
+int game_open(const char *dir, struct game *g, unsigned flags,
+	      struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, pub = STRBUF_INIT, sealed = STRBUF_INIT;
+	struct strbuf priv = STRBUF_INIT;
+	int r, ret = -1;
+
+	memset(g, 0, sizeof(*g));
+	g->dir = xstrdup(dir);
+	if (repo_open(dir, &g->repo) < 0) {
+		strbuf_addf(err, "'%s' is not a game repository\n", dir);
+		return -1;
+	}
+	if (flags & GAME_LOCK) {
+		r = repo_lock(g->repo, 10000);
+		if (r == REPO_BUSY) {
+			strbuf_addstr(err, "the game is busy: another postrider run holds its lock\n");
+			return GAME_BUSY;
+		}
+		if (r < 0) {
+			strbuf_addstr(err, "cannot lock the game\n");
+			return -1;
+		}
+	}
+	r = repo_head(g->repo, g->head);
+	if (r != 0) {
+		strbuf_addf(err, "'%s' has no game in it (no commit on main)\n", dir);
+		return -1;
+	}
+	if (!repo_head_on_main(g->repo)) {
+		strbuf_addf(err, "'%s': HEAD is not on branch main\n", dir);
+		return -1;
+	}
+	if (repo_read(g->repo, g->head, "game.yaml", &text) != 0) {
+		strbuf_addf(err, "'%s' is not a postrider game: no game.yaml\n", dir);
+		goto out;
+	}
+	if (read_game_yaml(g, text.buf, text.len, err) < 0)
+		goto out;
+	if (!g->have_seed) {
+		r = read_secret(g, err);
+		if (r < 0)
+			goto out;
+		if (r == 1 && (flags & GAME_NEED_SECRET)) {
+			strbuf_addf(err, "the game secret is missing: this is not the host's copy of %s (%s/postrider/secret)\n",
+				    g->id, repo_gitdir(g->repo));
+			goto out;
+		}
+	}
+	if (load_data(g, err) < 0)
+		goto out;
+	if (repo_read(g->repo, g->head, "state.yaml", &pub) != 0) {
+		strbuf_addstr(err, "the game has no state.yaml\n");
+		goto out;
+	}
+	if (g->have_seed) {
+		struct strbuf oerr = STRBUF_INIT;
+		struct state tmp;
+		/* the seq is needed to open the seal: read the public part first */
+		if (state_read(&tmp, g->data, pub.buf, pub.len, NULL, 0, err) < 0)
+			goto out;
+		if (repo_read(g->repo, g->head, "private/state.sealed", &sealed) != 0) {
+			strbuf_addstr(err, "the game has no private/state.sealed\n");
+			goto out;
+		}
+		if (fair_open(g->seed, tmp.seq, sealed.buf, sealed.len, &priv, &oerr) < 0) {
+			strbuf_addf(err, "private/state.sealed: %s\n", oerr.buf);
+			strbuf_release(&oerr);
+			goto out;
+		}
+		strbuf_release(&oerr);
+		if (state_read(&g->state, g->data, pub.buf, pub.len, priv.buf,
+			       priv.len, err) < 0)
+			goto out;
+		g->have_private = true;
+	} else if (state_read(&g->state, g->data, pub.buf, pub.len, NULL, 0, err) < 0) {
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&text);
+	strbuf_release(&pub);
+	strbuf_release(&sealed);
+	strbuf_release(&priv);
+	return ret;
+}
+
+void game_rng(const struct game *g, struct rng *r)
+{
+	if (g->have_seed)
+		rng_init(r, g->seed, g->state.draws);
+	else
+		rng_init_keyless(r, g->state.draws);
+}
+
+void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE])
+{
+	fair_token(g->seed, g->id, g->state.seq, (int)side, out);
+}
+
+void game_hand_salt(const struct game *g, const struct state *s, enum side side,
+		    char salt[FAIR_SALT_HEX], char hash[FAIR_HASH_HEX])
+{
+	struct strbuf hand = STRBUF_INIT;
+
+	state_write_hand(s, side, &hand);
+	fair_hand_commitment(g->seed, s->seq, (int)side, hand.buf, salt, hash);
+	strbuf_release(&hand);
+}
+
+int game_state_files(const struct game *g, const struct state *s,
+		     struct strbuf *state_yaml, struct strbuf *sealed)
+{
+	char salt[3][FAIR_SALT_HEX], hash[3][FAIR_HASH_HEX];
+	const char *commit[3] = { NULL, hash[1], hash[2] };
+	struct strbuf priv = STRBUF_INIT;
+	int ret;
+
+	if (!g->have_seed)
+		BUG("game_state_files without the seed");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+		game_hand_salt(g, s, side, salt[side], hash[side]);
+	state_write_public(s, g->data, commit, state_yaml);
+	state_write_private(s, g->data, &priv);
+	ret = fair_seal(g->seed, s->seq, priv.buf, priv.len, sealed);
+	strbuf_release(&priv);
+	return ret;
+}

@@ -1,0 +1,108 @@
+/*
+ * game.h - one game repository as the commands see it: game.yaml (who
+ * plays, the randomness commitment), the copy of the component data the
+ * game was created with, the current state (public and sealed private),
+ * and the host's secret seed kept outside the history.
+ *
+ * Layout of a game repository (docs/repository.md):
+ *   game.yaml              identity, players, options, seed commitment
+ *   data/NAME.yaml         the component data the game is played with
+ *   state.yaml             the public state, canonical
+ *   private/state.sealed   deck order and hands, sealed (fair_seal)
+ *   orders/NNNN-side.txt   every accepted order, verbatim
+ *   log.txt                the running log
+ * and, never committed, <gitdir>/postrider/secret (the seed).
+ *
+ * Ownership: struct game owns everything it points to; game_close()
+ * releases it (safe on a zeroed or half-opened game).
+ */
+#ifndef POSTRIDER_GAME_H
+#define POSTRIDER_GAME_H
+
+#include "data.h"
+#include "fair.h"
+#include "repo.h"
+#include "rng.h"
+#include "state.h"
+
+#define GAME_FORMAT 1
+
+struct game_player {
+	char *name;
+	char *addr;
+};
+
+struct game {
+	char *dir;
+	struct repo *repo;
+	struct data *data;
+	char head[41];			/* the commit the state was read from */
+
+	/* game.yaml */
+	char *id;			/* "ww-1a2b3c4d" */
+	char *module;			/* "washingtons-war" */
+	char *data_hash;
+	int n_data_files;
+	char *data_files[DATA_MAX_FILES];
+	struct game_player player[3];	/* [0] host, [SIDE_AMERICAN], [SIDE_BRITISH] */
+	char commitment[FAIR_COMMIT_HEX];
+	char *seed_source;		/* "random" or "given" */
+	bool tournament;		/* Optional Tournament Rule (6.34.C.i) */
+	bool fixed_dice;		/* some dice were fixed: never a fair game */
+	bool revealed;			/* the seed has been published */
+
+	/* the secret */
+	bool have_seed;
+	unsigned char seed[FAIR_SEED_BYTES];
+
+	/* the state at head */
+	struct state state;
+	bool have_private;
+};
+
+enum game_open_flags {
+	GAME_NEED_SECRET = 1,	/* fail without the seed (play, check) */
+	GAME_LOCK = 2,		/* take the run lock first (play) */
+};
+
+/*
+ * Opens the game in dir: locks it if asked (REPO_BUSY is returned as
+ * GAME_BUSY), reads game.yaml, the data copy and the state at HEAD, and
+ * the secret if it is there (or required). Returns 0, GAME_BUSY, or -1
+ * with the reason appended to err.
+ */
+#define GAME_BUSY 3
+int game_open(const char *dir, struct game *g, unsigned flags,
+	      struct strbuf *err);
+void game_close(struct game *g);
+
+/* A random stream for the game at its current draw index. */
+void game_rng(const struct game *g, struct rng *r);
+
+/* The one-time reply token of side for the state at head. */
+void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE]);
+
+/* Writes game.yaml from g. */
+void game_write_yaml(const struct game *g, struct strbuf *out);
+
+/*
+ * The files of a commit for state s: state.yaml (with hand commitments),
+ * private/state.sealed. Appends them to files (paths and contents owned by
+ * the caller's bufs). Needs the seed. Returns 0 or -1 (error printed).
+ */
+int game_state_files(const struct game *g, const struct state *s,
+		     struct strbuf *state_yaml, struct strbuf *sealed);
+
+/* The hand commitment salt of side for state s (mailed to that player). */
+void game_hand_salt(const struct game *g, const struct state *s, enum side side,
+		    char salt[FAIR_SALT_HEX], char hash[FAIR_HASH_HEX]);
+
+/* The current time: $POSTRIDER_NOW (seconds since the epoch, for tests) or
+ * the clock. */
+long long game_now(void);
+
+/* Finds the component data folder of a game module: --data, then
+ * $POSTRIDER_GAMES/<module>, ./games/<module>, the installed copy. */
+char *game_data_dir(const char *override, const char *module);
+
+#endif

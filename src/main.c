@@ -1,0 +1,49 @@
+/*
+ * main.c - the command line: finds the subcommand in the table and runs it.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "repo.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: postrider <command> [<args>]\n\n"
+	      "postrider adjudicates a game of Washington's War played by e-mail:\n"
+	      "each run reads a game (a git repository) and one order, applies it\n"
+	      "by the rules, commits the turn and mails the result.\n\ncommands:\n", f);
+	for (const struct cmd_entry *const *e = cmd_table; *e; e++)
+		fprintf(f, "  %-9s %s\n", (*e)->name, (*e)->summary);
+	fputs("\n'postrider <command> --help' describes a command; see also README.md.\n", f);
+}
+
+int main(int argc, char **argv)
+{
+	int ret;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("postrider %s\n", POSTRIDER_VERSION);
+		return 0;
+	}
+	for (const struct cmd_entry *const *e = cmd_table; *e; e++) {
+		if (strcmp((*e)->name, argv[1]))
+			continue;
+		if (cmd_wants_help(*e, argc - 1, argv + 1))
+			return 0;
+		ret = (*e)->exec(argc - 1, argv + 1);
+		repo_global_shutdown();
+		return ret;
+	}
+	fprintf(stderr, "postrider: '%s' is not a command; see 'postrider --help'\n", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,284 @@
+/*
+ * notify.c - composing the mail of a turn and moving it through the
+ * outbox around the commit (stage, publish the commit, publish the mail).
+ */
+#include "notify.h"
+#include "mail.h"
+#include "outbox.h"
+#include "report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void notify_init(struct notify *n, const struct game *g,
+		 const struct mail_config *cfg)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	memset(n, 0, sizeof(*n));
+	if (cfg && cfg->outbox) {
+		n->outbox = xstrdup(cfg->outbox);
+		return;
+	}
+	if (repo_private_path(g->repo, "outbox", &p) < 0)
+		BUG("no private path for the outbox");
+	n->outbox = strbuf_detach(&p, NULL);
+}
+
+void notify_release(struct notify *n)
+{
+	if (!n)
+		return;
+	free(n->outbox);
+	for (int i = 0; i < n->n_staged; i++)
+		free(n->staged[i]);
+	memset(n, 0, sizeof(*n));
+}
+
+static const char *host_domain(const struct game *g)
+{
+	const char *at = strrchr(g->player[0].addr, '@');
+	return at ? at + 1 : "localhost";
+}
+
+static char *address(const struct game_player *p)
+{
+	return xstrfmt("%s <%s>", p->name, p->addr);
+}
+
+static char *message_id(const struct game *g, uint32_t seq, enum side side)
+{
+	return xstrfmt("<postrider.%s.%u.%s@%s>", g->id, seq, side_name(side),
+		       host_domain(g));
+}
+
+/* The Reply-To address carrying the token: host+TOKEN@domain. */
+static char *reply_address(const struct game *g, const char *token)
+{
+	const char *at = strrchr(g->player[0].addr, '@');
+	return xstrfmt("%s <%.*s+%s@%s>", g->player[0].name,
+		       (int)(at - g->player[0].addr), g->player[0].addr, token,
+		       at + 1);
+}
+
+static int compose_report(const struct game *g, const struct state *s,
+			  enum side side, const char *commit,
+			  const char *patch, const char *happened,
+			  struct strbuf *msg, struct strbuf *err)
+{
+	const struct data *d = g->data;
+	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
+	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf svg = STRBUF_INIT;
+	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
+	char date[40], patch_name[64];
+	bool mine = !engine_game_over(s) && s->prompt.side == side;
+	char *from = address(&g->player[0]), *to = address(&g->player[side]);
+	char *mid = message_id(g, s->seq, side);
+	char *irt = s->seq ? message_id(g, s->seq - 1, side) : NULL;
+	char *first = message_id(g, 0, side), *refs = NULL, *reply_to = NULL;
+	int ret;
+
+	report_board(d, s, &board);
+	report_hand(d, s, side, &hand);
+	engine_describe_prompt(d, s, &prompt);
+	if (mine) {
+		fair_token(g->seed, g->id, s->seq, (int)side, token);
+		report_options(d, s, false, &options);
+		reply_to = reply_address(g, token);
+	}
+	game_hand_salt(g, s, side, salt, hash);
+	{
+		const char *vars[] = {
+			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
+			"british", g->player[SIDE_BRITISH].name,
+			"happened", happened ? happened : "",
+			"prompt", prompt.buf ? prompt.buf : "",
+			"your_move", mine ? "yes" : "",
+			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
+			"token", token, "options", options.buf ? options.buf : "",
+			"hand", s->n_hand[side] ? hand.buf : "", "salt", salt,
+			"board", board.buf, "commit", commit ? commit : "",
+			"version", POSTRIDER_VERSION, NULL
+		};
+		ret = report_render("turn.txt", vars, &body, err);
+	}
+	if (ret < 0)
+		goto out;
+	if (engine_game_over(s))
+		strbuf_addf(&subject, "[%s] %d: game over, the %s win", g->id,
+			    s->year, side_title(s->winner));
+	else if (mine)
+		strbuf_addf(&subject, "[%s] %d: your move, %s (token %s)", g->id,
+			    s->year, side_title(side), token);
+	else
+		strbuf_addf(&subject, "[%s] %d: %s to move", g->id, s->year,
+			    side_title(s->prompt.side));
+	if (irt)
+		refs = xstrfmt("%s %s", first, irt);
+	mail_format_date(game_now(), 0, date);
+	snprintf(patch_name, sizeof(patch_name), "%04u-%s.patch", s->seq,
+		 side_name(side));
+	report_svg(d, s, &svg);
+	{
+		struct mail_out m = {
+			.from = from, .to = to, .subject = subject.buf,
+			.message_id = mid, .in_reply_to = irt,
+			.references = irt ? refs : NULL, .date = date,
+			.game_id = g->id, .reply_to = reply_to, .text = body.buf,
+			.patch = patch, .patch_name = patch ? patch_name : NULL,
+			.svg = svg.buf,
+		};
+		ret = mail_compose(&m, msg, err);
+	}
+out:
+	free(from);
+	free(to);
+	free(mid);
+	free(irt);
+	free(first);
+	free(refs);
+	free(reply_to);
+	strbuf_release(&board);
+	strbuf_release(&hand);
+	strbuf_release(&prompt);
+	strbuf_release(&options);
+	strbuf_release(&body);
+	strbuf_release(&subject);
+	strbuf_release(&svg);
+	return ret;
+}
+
+int notify_turn(struct notify *n, const struct game *g, const struct state *s,
+		const char *commit, const char *patch, const char *happened,
+		struct strbuf *err)
+{
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
+		char hint[96];
+
+		if (compose_report(g, s, side, commit, patch, happened, &msg, err) < 0) {
+			strbuf_release(&msg);
+			notify_discard(n);
+			return -1;
+		}
+		snprintf(hint, sizeof(hint), "%s-%04u-%s", commit ? commit : "new",
+			 s->seq, side_name(side));
+		if (outbox_stage(n->outbox, hint, msg.buf, msg.len, &path) < 0) {
+			strbuf_addf(err, "cannot write to the outbox '%s'", n->outbox);
+			strbuf_release(&msg);
+			strbuf_release(&path);
+			notify_discard(n);
+			return -1;
+		}
+		n->staged[n->n_staged++] = strbuf_detach(&path, NULL);
+		strbuf_release(&msg);
+	}
+	return 0;
+}
+
+int notify_publish(struct notify *n)
+{
+	int bad = 0;
+
+	for (int i = 0; i < n->n_staged; i++) {
+		if (outbox_publish(n->outbox, n->staged[i]) < 0)
+			bad++;
+		free(n->staged[i]);
+	}
+	n->n_staged = 0;
+	return bad ? -1 : 0;
+}
+
+void notify_discard(struct notify *n)
+{
+	for (int i = 0; i < n->n_staged; i++) {
+		unlink(n->staged[i]);
+		free(n->staged[i]);
+	}
+	n->n_staged = 0;
+}
+
+int notify_reject(struct notify *n, const struct game *g, enum side side,
+		  const char *reason, const char *in_reply_to)
+{
+	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf options = STRBUF_INIT, subject = STRBUF_INIT;
+	char date[40], hint[96];
+	char *from = address(&g->player[0]), *to = address(&g->player[side]);
+	char *mid = xstrfmt("<postrider.%s.%u.%s.rejected.%lld@%s>", g->id,
+			    g->state.seq, side_name(side), game_now(), host_domain(g));
+	int ret;
+
+	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
+		report_options(g->data, &g->state, false, &options);
+	{
+		const char *vars[] = {
+			"game", g->id, "reason", reason,
+			"options", options.buf ? options.buf : "",
+			"version", POSTRIDER_VERSION, NULL
+		};
+		ret = report_render("rejected.txt", vars, &body, &err);
+	}
+	if (!ret) {
+		strbuf_addf(&subject, "[%s] order not accepted", g->id);
+		mail_format_date(game_now(), 0, date);
+		struct mail_out m = {
+			.from = from, .to = to, .subject = subject.buf,
+			.message_id = mid, .in_reply_to = in_reply_to,
+			.references = in_reply_to, .date = date, .game_id = g->id,
+			.text = body.buf,
+		};
+		ret = mail_compose(&m, &msg, &err);
+	}
+	if (!ret) {
+		snprintf(hint, sizeof(hint), "rejected-%04u-%s", g->state.seq,
+			 side_name(side));
+		ret = outbox_add(n->outbox, hint, msg.buf, msg.len, NULL);
+	} else {
+		error("cannot compose the rejection: %s", err.buf);
+	}
+	free(from);
+	free(to);
+	free(mid);
+	strbuf_release(&body);
+	strbuf_release(&msg);
+	strbuf_release(&err);
+	strbuf_release(&options);
+	strbuf_release(&subject);
+	return ret;
+}
+
+struct recover_ctx {
+	char (*history)[41];
+	size_t n;
+};
+
+static int keep_if_committed(const char *path, const char *msg, size_t len,
+			     void *vctx)
+{
+	struct recover_ctx *ctx = vctx;
+	const char *base = strrchr(path, '/');
+	(void)msg;
+	(void)len;
+
+	base = base ? base + 1 : path;
+	for (size_t i = 0; i < ctx->n; i++)
+		if (!strncmp(base, ctx->history[i], 40))
+			return 1;
+	return 0;
+}
+
+int notify_recover(struct notify *n, struct game *g)
+{
+	struct recover_ctx ctx = { NULL, 0 };
+	int ret;
+
+	if (repo_history(g->repo, &ctx.history, &ctx.n) < 0)
+		return -1;
+	ret = outbox_recover(n->outbox, keep_if_committed, &ctx);
+	free(ctx.history);
+	return ret;
+}

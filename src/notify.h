@@ -1,0 +1,52 @@
+/*
+ * notify.h - the mail a turn sends: a report to each player (with that
+ * player's hand, token and the commit as a patch), staged in the outbox
+ * before the commit is published and released after it; and the reply to
+ * a rejected order.
+ *
+ * Ownership: struct notify owns its strings; notify_release() frees them.
+ */
+#ifndef POSTRIDER_NOTIFY_H
+#define POSTRIDER_NOTIFY_H
+
+#include "config.h"
+#include "game.h"
+
+struct notify {
+	char *outbox;		/* the outbox folder */
+	int n_staged;
+	char *staged[4];	/* files staged in outbox/tmp/ */
+};
+
+/* Chooses the outbox: cfg->outbox, else <gitdir>/postrider/outbox. */
+void notify_init(struct notify *n, const struct game *g,
+		 const struct mail_config *cfg);
+void notify_release(struct notify *n);
+
+/*
+ * Stages one report per player for state s (committed as `commit`, whose
+ * patch text is given) into the outbox's tmp/. happened is the log of the
+ * turn. Returns 0, or -1 with the reason in err (nothing staged remains).
+ */
+int notify_turn(struct notify *n, const struct game *g, const struct state *s,
+		const char *commit, const char *patch, const char *happened,
+		struct strbuf *err);
+/* Moves the staged messages into new/ (after the commit is published). */
+int notify_publish(struct notify *n);
+/* Deletes the staged messages (the commit was not published). */
+void notify_discard(struct notify *n);
+
+/*
+ * Writes the reply to a rejected order to the outbox: to the player of
+ * side, with reason. in_reply_to may be NULL. Returns 0 or -1.
+ */
+int notify_reject(struct notify *n, const struct game *g, enum side side,
+		  const char *reason, const char *in_reply_to);
+
+/*
+ * Recovers from a run that died between staging and publishing: messages
+ * of a commit that is in the history are published, others deleted.
+ */
+int notify_recover(struct notify *n, struct game *g);
+
+#endif

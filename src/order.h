@@ -1,0 +1,63 @@
+/*
+ * order.h - the order language (docs/orders.md): one decision per line,
+ * case-insensitive, names by unique prefix, cards by number or title.
+ *
+ * Grammar (one line; '#' starts a comment; blank lines are ignored):
+ *
+ *   line     = [ action ] [ "#" comment ]
+ *   action   = verb [ argument ]
+ *   verb     = unique prefix of: place flip remove done pass first pc
+ *              discard event exchange congress move queue reinforce
+ *   argument = card | space | side
+ *   card     = [ "#" ] number | words of the title (unique prefixes)
+ *   space    = words of the full name ("Wilmington NC"; the colony may be
+ *              left out where the name alone is unique), each word a prefix
+ *   side     = "american" | "british" (or a prefix)
+ *
+ * Ownership: order_run fills a caller's struct order_result; release it
+ * with order_result_release().
+ */
+#ifndef POSTRIDER_ORDER_H
+#define POSTRIDER_ORDER_H
+
+#include "engine/engine.h"
+
+struct order_result {
+	int applied;		/* actions applied */
+	bool rejected;		/* a line was illegal: nothing may be committed */
+	int line, column;	/* where, 1-based, when rejected */
+	struct strbuf message;	/* the full error text (with the caret) */
+	struct strbuf log;	/* what happened (when not rejected) */
+	struct strbuf actions;	/* the canonical text of each applied action */
+};
+
+void order_result_init(struct order_result *res);
+void order_result_release(struct order_result *res);
+
+/*
+ * Parses one line (no newline) into an action for the state's prompt.
+ * Returns 0, or -1 with a message in err and the 1-based column of the
+ * offending word in *column.
+ */
+int order_parse_line(const struct data *d, const struct state *s,
+		     const char *line, struct action *out, struct strbuf *err,
+		     int *column);
+
+/*
+ * Applies the order text for `side` to s, line by line. Stops at the
+ * first illegal line (res->rejected, with line, column and a message that
+ * shows the line, a caret and what was expected) — the caller then keeps
+ * its copy of the old state. Lines after the decision passes to the other
+ * side are illegal too. An order with no action is rejected.
+ */
+void order_run(const struct data *d, struct state *s, struct rng *r,
+	       enum side side, const char *text, struct order_result *res);
+
+/*
+ * Resolves a space reference; returns the index, or -1 with a message
+ * (unknown, with suggestions; or ambiguous, with the candidates).
+ */
+int order_find_space(const struct data *d, const char *ref, struct strbuf *err);
+int order_find_card(const struct data *d, const char *ref, struct strbuf *err);
+
+#endif

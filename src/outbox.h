@@ -1,0 +1,87 @@
+/*
+ * outbox.h - the outbox, a Maildir-style folder of ready-to-send
+ * messages, and sending them by SMTP (libcurl).
+ *
+ *   DIR/tmp/  being written, or staged around a git commit
+ *   DIR/new/  ready to send
+ *   DIR/cur/  sent (the name gains ":2,S", as a seen Maildir message)
+ *
+ * A message is never lost: a file moves from tmp/ to new/ to cur/ only by
+ * rename(2) after its data is fsync'ed, and a failed send leaves it in new/.
+ * File names are the hint given by the caller, reduced to [A-Za-z0-9._-],
+ * plus "." and the smallest counter (1, 2, ...) not used in tmp/, new/ or
+ * cur/, so names are deterministic in tests.
+ *
+ * The lead's sequence for one run: outbox_stage() every message, commit,
+ * then outbox_publish() each; on start, outbox_recover() finishes or drops
+ * what a crash left in tmp/.
+ *
+ * I/O failures are printed with error() (an unwritable outbox says which
+ * folder and why) and return -1.
+ */
+#ifndef POSTRIDER_OUTBOX_H
+#define POSTRIDER_OUTBOX_H
+
+#include <stddef.h>
+#include "config.h"
+#include "util.h"
+
+/*
+ * Writes msg (len bytes) to DIR/tmp/, fsyncs it and renames it into
+ * DIR/new/, creating the three folders as needed. Appends the final path
+ * to path_out if path_out is not NULL. Returns 0 or -1.
+ */
+int outbox_add(const char *dir, const char *name_hint, const char *msg,
+	       size_t len, struct strbuf *path_out);
+
+/*
+ * Like outbox_add() but stops after the fsync in DIR/tmp/: appends the
+ * path of the staged file to tmp_path_out (required). Returns 0 or -1.
+ */
+int outbox_stage(const char *dir, const char *name_hint, const char *msg,
+		 size_t len, struct strbuf *tmp_path_out);
+
+/*
+ * Moves a file staged by outbox_stage() (tmp_path, as it returned it) into
+ * DIR/new/ and fsyncs the folder. Returns 0 or -1.
+ */
+int outbox_publish(const char *dir, const char *tmp_path);
+
+/*
+ * Called by outbox_recover() for each file left in DIR/tmp/, with its path
+ * and contents (borrowed for the call). Returns 1 to publish it, 0 to
+ * delete it, -1 to leave it (an error to report).
+ */
+typedef int outbox_keep_fn(const char *path, const char *msg, size_t len,
+			   void *ctx);
+
+/*
+ * Asks keep about every file in DIR/tmp/ (in name order) and publishes or
+ * deletes it. Returns the number of files that could not be dealt with
+ * (0 when all is well), or -1 if the folder cannot be read. A missing
+ * outbox is empty.
+ */
+int outbox_recover(const char *dir, outbox_keep_fn *keep, void *ctx);
+
+/*
+ * Sends every message in DIR/new/ (in name order) by SMTP as configured
+ * in cfg, moving each sent one to DIR/cur/. Appends one line per message
+ * to report: "sent 'NAME' to a@b.org, c@d.org" or "not sent 'NAME':
+ * REASON". Returns the number of messages not sent (0 = all sent; a
+ * failed message stays in new/ for the next try), or -1 if the outbox
+ * cannot be read. Without cfg->smtp_url nothing is sent and every message
+ * counts as not sent.
+ */
+int outbox_send(const char *dir, const struct mail_config *cfg,
+		struct strbuf *report);
+
+/*
+ * Sends one message (len bytes, CRLF or LF line endings) through
+ * cfg->smtp_url. The envelope sender is the address of cfg->from, else of
+ * the message's From:; the recipients are the addresses of its To: and
+ * Cc:. Returns 0, or -1 with a one-line reason appended to err.
+ */
+int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
+	      struct strbuf *err);
+
+#endif

@@ -1,0 +1,949 @@
+/*
+ * repo.c - the game repository through libgit2 (see repo.h and
+ * docs/repository.md).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "repo.h"
+
+struct repo {
+	git_repository *git;
+	char *gitdir;	/* absolute, no final '/' */
+	char *workdir;	/* absolute, no final '/'; NULL when bare */
+	int lock_fd;	/* -1 when the lock is not held */
+};
+
+static bool global_ready;
+
+void repo_global_init(void)
+{
+	if (global_ready)
+		return;
+	if (git_libgit2_init() < 0)
+		BUG("cannot initialise libgit2");
+	global_ready = true;
+	repo_set_durable(true);
+}
+
+void repo_global_shutdown(void)
+{
+	if (!global_ready)
+		return;
+	git_libgit2_shutdown();
+	global_ready = false;
+}
+
+void repo_set_durable(bool on)
+{
+	repo_global_init();
+	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, on ? 1 : 0);
+}
+
+/* Prints "error: <fmt ...>: <libgit2's reason>" and returns -1. */
+PRINTF_LIKE(1, 2)
+static int gitfail(const char *fmt, ...)
+{
+	const git_error *e = git_error_last();
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	if (e && e->message && *e->message) {
+		size_t len = strlen(e->message);
+
+		/* libgit2 messages may end with a newline, a full stop or ": " */
+		while (len && strchr("\n.: ", e->message[len - 1]))
+			len--;
+		strbuf_addstr(&sb, ": ");
+		strbuf_add(&sb, e->message, len);
+	}
+	error("%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	git_error_clear();
+	return -1;
+}
+
+/* Copies path without final '/' characters (keeps a lone "/"). */
+static char *strip_slash(const char *path)
+{
+	size_t len = strlen(path);
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	return xstrndup(path, len);
+}
+
+/* Wraps an opened libgit2 repository into a struct repo. */
+static int wrap(git_repository *git, const char *dir, struct repo **out)
+{
+	struct repo *r;
+	const char *wd = git_repository_workdir(git);
+	char *abs = realpath(git_repository_path(git), NULL);
+
+	if (!abs) {
+		error("cannot resolve the git dir of '%s': %s", dir,
+		      strerror(errno));
+		git_repository_free(git);
+		return -1;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->git = git;
+	r->gitdir = strip_slash(abs);
+	free(abs);
+	if (wd && !git_repository_is_bare(git)) {
+		abs = realpath(wd, NULL);
+		r->workdir = strip_slash(abs ? abs : wd);
+		free(abs);
+	}
+	r->lock_fd = -1;
+	*out = r;
+	return 0;
+}
+
+/* 1 if dir exists and is an empty folder, 0 if it does not exist, -1 otherwise. */
+static int check_new_dir(const char *dir)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *de;
+	int empty = 1;
+
+	if (stat(dir, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		return error("cannot create a game in '%s': %s", dir,
+			     strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return error("cannot create a game in '%s': not a folder", dir);
+	d = opendir(dir);
+	if (!d)
+		return error("cannot create a game in '%s': %s", dir,
+			     strerror(errno));
+	while ((de = readdir(d))) {
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			empty = 0;
+			break;
+		}
+	}
+	closedir(d);
+	if (!empty)
+		return error("cannot create a game in '%s': the folder is not empty",
+			     dir);
+	return 1;
+}
+
+int repo_create(const char *dir, struct repo **out)
+{
+	git_repository_init_options opts;
+	git_repository *git = NULL;
+
+	*out = NULL;
+	repo_global_init();
+	git_repository_init_options_init(&opts, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
+	if (check_new_dir(dir) < 0)
+		return -1;
+	opts.flags = GIT_REPOSITORY_INIT_MKPATH | GIT_REPOSITORY_INIT_NO_REINIT;
+	opts.initial_head = "main";
+	if (git_repository_init_ext(&git, dir, &opts) < 0)
+		return gitfail("cannot create a repository in '%s'", dir);
+	return wrap(git, dir, out);
+}
+
+int repo_open(const char *dir, struct repo **out)
+{
+	git_repository *git = NULL;
+	int rc;
+
+	*out = NULL;
+	repo_global_init();
+	rc = git_repository_open_ext(&git, dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
+				     NULL);
+	if (rc == GIT_EOWNER) {
+		git_error_clear();
+		return error("'%s' belongs to another user (run postrider as "
+			     "its owner, or list it in git's safe.directory)", dir);
+	}
+	if (rc < 0)
+		return gitfail("'%s' is not a game repository", dir);
+	return wrap(git, dir, out);
+}
+
+void repo_free(struct repo *r)
+{
+	if (!r)
+		return;
+	repo_unlock(r);
+	git_repository_free(r->git);
+	free(r->gitdir);
+	free(r->workdir);
+	free(r);
+}
+
+const char *repo_gitdir(const struct repo *r)
+{
+	return r->gitdir;
+}
+
+const char *repo_workdir(const struct repo *r)
+{
+	return r->workdir;
+}
+
+bool repo_is_bare(const struct repo *r)
+{
+	return r->workdir == NULL;
+}
+
+bool repo_head_on_main(struct repo *r)
+{
+	git_reference *head = NULL;
+	bool ok;
+
+	if (git_reference_lookup(&head, r->git, "HEAD") < 0) {
+		git_error_clear();
+		return false;
+	}
+	ok = git_reference_type(head) == GIT_REFERENCE_SYMBOLIC &&
+	     !strcmp(git_reference_symbolic_target(head), REPO_BRANCH);
+	git_reference_free(head);
+	return ok;
+}
+
+/* Parses exactly 40 hex digits. */
+static int parse_id(const char *hex, git_oid *id)
+{
+	if (!hex || strlen(hex) != GIT_OID_HEXSZ || git_oid_fromstr(id, hex) < 0)
+		return error("invalid commit id '%s'", hex ? hex : "(null)");
+	return 0;
+}
+
+/* The oid of refs/heads/main: 0, REPO_MISSING or -1. */
+static int head_id(struct repo *r, git_oid *id)
+{
+	int rc = git_reference_name_to_id(id, r->git, REPO_BRANCH);
+
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		return REPO_MISSING;
+	}
+	if (rc < 0)
+		return gitfail("cannot read %s in '%s'", REPO_BRANCH, r->gitdir);
+	return 0;
+}
+
+int repo_head(struct repo *r, char hex[41])
+{
+	git_oid id;
+	int rc = head_id(r, &id);
+
+	hex[0] = '\0';
+	if (rc)
+		return rc;
+	git_oid_tostr(hex, 41, &id);
+	return 0;
+}
+
+/*
+ * Looks up the commit named by rev (NULL: HEAD). Returns 0, REPO_MISSING
+ * (rev NULL and no commit yet) or -1.
+ */
+static int lookup_commit(struct repo *r, const char *rev, git_commit **out)
+{
+	git_object *obj = NULL;
+	int rc;
+
+	*out = NULL;
+	if (!rev) {
+		git_oid id;
+
+		rc = head_id(r, &id);
+		if (rc)
+			return rc;
+		if (git_commit_lookup(out, r->git, &id) < 0)
+			return gitfail("cannot read commit %s", git_oid_tostr_s(&id));
+		return 0;
+	}
+	if (git_revparse_single(&obj, r->git, rev) < 0)
+		return gitfail("unknown revision '%s'", rev);
+	rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+	git_object_free(obj);
+	if (rc < 0)
+		return gitfail("'%s' is not a commit", rev);
+	return 0;
+}
+
+/* Appends path to sb with control characters and backslashes escaped. */
+static void add_quoted(struct strbuf *sb, const char *path)
+{
+	for (; *path; path++) {
+		unsigned char c = *path;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			strbuf_addf(sb, "\\x%02x", c);
+		else
+			strbuf_addch(sb, c);
+	}
+}
+
+/* Prints "error: invalid path '<path>': <why>" and returns -1. */
+static int bad_path(const char *path, const char *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_quoted(&sb, path);
+	error("invalid path '%s': %s", strbuf_str(&sb), why);
+	strbuf_release(&sb);
+	return -1;
+}
+
+/*
+ * Whether a component is ".git" in any case, also as Windows and NTFS
+ * would read it (trailing dots and spaces ignored, the short name
+ * "git~1"), which libgit2's checkout refuses.
+ */
+static bool is_dotgit(const char *comp, size_t len)
+{
+	while (len && (comp[len - 1] == '.' || comp[len - 1] == ' '))
+		len--;
+	return (len == 4 && !ascii_strncasecmp(comp, ".git", 4)) ||
+	       (len == 5 && !ascii_strncasecmp(comp, "git~1", 5));
+}
+
+int repo_check_path(const char *path)
+{
+	const char *p, *comp;
+
+	if (!path || !*path)
+		return error("invalid path '%s': empty", path ? path : "(null)");
+	if (strlen(path) >= PATH_MAX)
+		return error("invalid path '%.40s...': too long", path);
+	for (p = path; *p; p++) {
+		unsigned char c = *p;
+
+		if (c < 0x20 || c == 0x7f)
+			return bad_path(path, "control character");
+		if (c == '\\')
+			return bad_path(path, "backslash (use '/' between folders)");
+	}
+	if (*path == '/')
+		return bad_path(path, "absolute (paths are relative to the top of the game)");
+	for (comp = path; ; comp = p + 1) {
+		size_t len;
+
+		p = strchrnul(comp, '/');
+		len = p - comp;
+		if (!len)
+			return bad_path(path, "empty component");
+		if (len == 1 && comp[0] == '.')
+			return bad_path(path, "'.' component");
+		if (len == 2 && comp[0] == '.' && comp[1] == '.')
+			return bad_path(path, "'..' component");
+		if (is_dotgit(comp, len))
+			return bad_path(path, "'.git' component");
+		if (!*p)
+			break;
+	}
+	return 0;
+}
+
+int repo_read(struct repo *r, const char *rev, const char *path,
+	      struct strbuf *out)
+{
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	git_tree_entry *entry = NULL;
+	git_blob *blob = NULL;
+	int rc;
+
+	if (repo_check_path(path) < 0)
+		return -1;
+	rc = lookup_commit(r, rev, &commit);
+	if (rc)
+		return rc;
+	if (git_commit_tree(&tree, commit) < 0) {
+		rc = gitfail("cannot read the tree of '%s'", rev ? rev : "HEAD");
+		goto done;
+	}
+	rc = git_tree_entry_bypath(&entry, tree, path);
+	if (rc == GIT_ENOTFOUND) {
+		git_error_clear();
+		rc = REPO_MISSING;
+		goto done;
+	}
+	if (rc < 0) {
+		rc = gitfail("cannot read '%s'", path);
+		goto done;
+	}
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		rc = error("cannot read '%s' at '%s': not a file", path,
+			   rev ? rev : "HEAD");
+		goto done;
+	}
+	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0) {
+		rc = gitfail("cannot read '%s'", path);
+		goto done;
+	}
+	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	rc = 0;
+done:
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return rc;
+}
+
+/* One change to the tree: a file to write, or a path to remove (file NULL). */
+struct edit {
+	const char *path;
+	const struct repo_file *file;
+};
+
+/* Compares paths component by component ('/' sorts before any other byte). */
+static int edit_cmp(const void *va, const void *vb)
+{
+	const unsigned char *a = (const unsigned char *)((const struct edit *)va)->path;
+	const unsigned char *b = (const unsigned char *)((const struct edit *)vb)->path;
+
+	for (; *a && *a == *b; a++, b++)
+		;
+	int ca = *a == '/' ? 1 : *a, cb = *b == '/' ? 1 : *b;
+	return ca - cb;
+}
+
+/*
+ * Applies edits e[0..n-1] (sorted, all below the folder whose name ends at
+ * offset off of their paths) to the tree base (NULL: empty). Writes the
+ * new tree into *out, or sets *empty when it has no entries left (and then
+ * writes nothing unless root).
+ */
+static int build_tree(struct repo *r, const git_tree *base, struct edit *e,
+		      size_t n, size_t off, bool root, git_oid *out, bool *empty)
+{
+	git_treebuilder *bld = NULL;
+	size_t i = 0;
+	int rc = -1;
+
+	if (git_treebuilder_new(&bld, r->git, base) < 0)
+		return gitfail("cannot build a tree");
+	while (i < n) {
+		const char *name = e[i].path + off;
+		const char *slash = strchr(name, '/');
+		const git_tree_entry *old;
+
+		if (!slash) {
+			old = git_treebuilder_get(bld, name);
+			if (!e[i].file) {
+				if (!old) {
+					error("cannot remove '%s': no such file",
+					      e[i].path);
+					goto done;
+				}
+				if (git_treebuilder_remove(bld, name) < 0) {
+					gitfail("cannot remove '%s'", e[i].path);
+					goto done;
+				}
+			} else {
+				git_oid blob;
+
+				if (old && git_tree_entry_type(old) == GIT_OBJECT_TREE) {
+					error("cannot write the file '%s': it is a folder",
+					      e[i].path);
+					goto done;
+				}
+				if (git_blob_create_from_buffer(&blob, r->git,
+						e[i].file->data, e[i].file->len) < 0 ||
+				    git_treebuilder_insert(NULL, bld, name, &blob,
+						GIT_FILEMODE_BLOB) < 0) {
+					gitfail("cannot write '%s'", e[i].path);
+					goto done;
+				}
+			}
+			i++;
+		} else {
+			size_t len = slash - name, j = i + 1;
+			char *dir = xstrndup(name, len);
+			git_tree *sub = NULL;
+			git_oid sub_id;
+			bool sub_empty = false;
+			int err;
+
+			while (j < n && !strncmp(e[j].path + off, name, len) &&
+			       e[j].path[off + len] == '/')
+				j++;
+			old = git_treebuilder_get(bld, dir);
+			if (old && git_tree_entry_type(old) != GIT_OBJECT_TREE) {
+				error("cannot write '%s': '%.*s' is a file",
+				      e[i].path, (int)(off + len), e[i].path);
+				free(dir);
+				goto done;
+			}
+			if (old && git_tree_lookup(&sub, r->git,
+						   git_tree_entry_id(old)) < 0) {
+				gitfail("cannot read the folder '%.*s'",
+					(int)(off + len), e[i].path);
+				free(dir);
+				goto done;
+			}
+			err = build_tree(r, sub, e + i, j - i, off + len + 1,
+					 false, &sub_id, &sub_empty);
+			git_tree_free(sub);
+			if (!err) {
+				if (sub_empty)
+					err = old ? git_treebuilder_remove(bld, dir) : 0;
+				else
+					err = git_treebuilder_insert(NULL, bld, dir,
+							&sub_id, GIT_FILEMODE_TREE);
+				if (err < 0)
+					gitfail("cannot update the folder '%.*s'",
+						(int)(off + len), e[i].path);
+			}
+			free(dir);
+			if (err)
+				goto done;
+			i = j;
+		}
+	}
+	*empty = git_treebuilder_entrycount(bld) == 0;
+	if ((!*empty || root) && git_treebuilder_write(out, bld) < 0) {
+		gitfail("cannot write a tree");
+		goto done;
+	}
+	rc = 0;
+done:
+	git_treebuilder_free(bld);
+	return rc;
+}
+
+/* Makes a git signature from an identity. */
+static int make_sig(git_signature **sig, const struct repo_ident *who,
+		    const char *role)
+{
+	if (!who || !who->name || !who->email)
+		return error("missing %s identity", role);
+	if (git_signature_new(sig, who->name, who->email,
+			      (git_time_t)who->time, who->tz_minutes) < 0)
+		return gitfail("invalid %s identity '%s <%s>'", role,
+			       who->name, who->email);
+	return 0;
+}
+
+int repo_commit_prepare(struct repo *r, const char *parent,
+			const struct repo_file *files, int n_files,
+			const char *const *remove,
+			const struct repo_ident *author,
+			const struct repo_ident *committer,
+			const char *message, char out_hex[41])
+{
+	struct edit *edits;
+	size_t n = 0, n_remove = 0, i;
+	git_commit *parent_commit = NULL;
+	git_tree *base = NULL, *tree = NULL;
+	git_signature *asig = NULL, *csig = NULL;
+	git_buf msg = GIT_BUF_INIT;
+	git_oid tree_id, commit_id, parent_id;
+	bool empty;
+	int rc = -1;
+
+	out_hex[0] = '\0';
+	if (n_files < 0)
+		BUG("negative file count %d", n_files);
+	while (remove && remove[n_remove])
+		n_remove++;
+	edits = xcalloc((size_t)n_files + n_remove + 1, sizeof(*edits));
+	for (i = 0; i < (size_t)n_files; i++) {
+		edits[n].path = files[i].path;
+		edits[n++].file = &files[i];
+	}
+	for (i = 0; i < n_remove; i++)
+		edits[n++].path = remove[i];
+	for (i = 0; i < n; i++)
+		if (repo_check_path(edits[i].path) < 0)
+			goto done;
+	qsort(edits, n, sizeof(*edits), edit_cmp);
+	for (i = 0; i + 1 < n; i++) {
+		const char *a = edits[i].path, *b = edits[i + 1].path;
+		size_t len = strlen(a);
+
+		if (!strcmp(a, b)) {
+			if (!edits[i].file != !edits[i + 1].file)
+				error("path '%s' is both written and removed", a);
+			else
+				error("path '%s' given twice", a);
+			goto done;
+		}
+		if (!strncmp(a, b, len) && b[len] == '/') {
+			error("path '%s' is both a file and the folder of '%s'",
+			      a, b);
+			goto done;
+		}
+	}
+
+	if (make_sig(&asig, author, "author") < 0 ||
+	    make_sig(&csig, committer, "committer") < 0)
+		goto done;
+	if (!message || git_message_prettify(&msg, message, 0, '#') < 0) {
+		if (message)
+			gitfail("invalid commit message");
+		else
+			error("missing commit message");
+		goto done;
+	}
+	if (!msg.size) {
+		error("empty commit message");
+		goto done;
+	}
+
+	if (parent) {
+		if (parse_id(parent, &parent_id) < 0)
+			goto done;
+		if (git_commit_lookup(&parent_commit, r->git, &parent_id) < 0) {
+			gitfail("cannot read the parent commit %s", parent);
+			goto done;
+		}
+		if (git_commit_tree(&base, parent_commit) < 0) {
+			gitfail("cannot read the tree of %s", parent);
+			goto done;
+		}
+	}
+	if (build_tree(r, base, edits, n, 0, true, &tree_id, &empty) < 0)
+		goto done;
+	if (git_tree_lookup(&tree, r->git, &tree_id) < 0) {
+		gitfail("cannot read the new tree");
+		goto done;
+	}
+	if (git_commit_create(&commit_id, r->git, NULL, asig, csig, NULL,
+			      msg.ptr, tree, parent ? 1 : 0,
+			      (const git_commit **)&parent_commit) < 0) {
+		gitfail("cannot create a commit in '%s'", r->gitdir);
+		goto done;
+	}
+	git_oid_tostr(out_hex, 41, &commit_id);
+	rc = 0;
+done:
+	git_buf_dispose(&msg);
+	git_signature_free(asig);
+	git_signature_free(csig);
+	git_tree_free(tree);
+	git_tree_free(base);
+	git_commit_free(parent_commit);
+	free(edits);
+	return rc;
+}
+
+int repo_checkout(struct repo *r)
+{
+	git_checkout_options opts;
+	git_index *baseline = NULL;
+	git_commit *commit = NULL;
+	git_tree *tree = NULL;
+	char *index_path;
+	int rc;
+
+	if (!r->workdir)
+		return 0;
+	rc = lookup_commit(r, NULL, &commit);
+	if (rc)
+		return rc == REPO_MISSING ? 0 : -1;
+	rc = -1;
+	if (git_commit_tree(&tree, commit) < 0) {
+		gitfail("cannot read the tree of HEAD");
+		goto done;
+	}
+	/*
+	 * The baseline is what the index says is checked out now (a separate
+	 * copy: the repository's own index is rewritten by the checkout), so
+	 * that files tracked there but gone from the new tree are deleted.
+	 */
+	index_path = xstrfmt("%s/index", r->gitdir);
+	if (git_index_open(&baseline, index_path) < 0) {
+		gitfail("cannot read the index '%s'", index_path);
+		free(index_path);
+		goto done;
+	}
+	free(index_path);
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
+	opts.baseline_index = baseline;
+	if (git_checkout_tree(r->git, (git_object *)tree, &opts) < 0) {
+		gitfail("cannot update the work tree '%s'", r->workdir);
+		goto done;
+	}
+	rc = 0;
+done:
+	git_index_free(baseline);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return rc;
+}
+
+int repo_commit_publish(struct repo *r, const char *expected,
+			const char *commit)
+{
+	git_oid new_id, old_id;
+	git_commit *c = NULL;
+	git_reference *ref = NULL;
+	const git_signature *who;
+	char *logmsg;
+	int rc;
+
+	if (parse_id(commit, &new_id) < 0)
+		return -1;
+	if (expected) {
+		if (parse_id(expected, &old_id) < 0)
+			return -1;
+	} else {
+		memset(&old_id, 0, sizeof(old_id));	/* the zero id: "must not exist" */
+	}
+	if (git_commit_lookup(&c, r->git, &new_id) < 0)
+		return gitfail("cannot publish %s", commit);
+	if (expected ? git_commit_parentcount(c) != 1 ||
+		       !git_oid_equal(git_commit_parent_id(c, 0), &old_id)
+		     : git_commit_parentcount(c) != 0) {
+		git_commit_free(c);
+		return error("cannot publish %s: its parent is not %s", commit,
+			     expected ? expected : "(none)");
+	}
+	/* the reflog (never committed) names the committer of the turn */
+	who = git_commit_committer(c);
+	if (git_repository_set_ident(r->git, who->name, who->email) < 0)
+		git_error_clear();
+	logmsg = xstrfmt("postrider: %s", git_commit_summary(c));
+	git_commit_free(c);
+
+	/*
+	 * With current_id given, libgit2 compares the ref's value under the
+	 * ref's lock file (refs/heads/main.lock) and writes it by rename: a
+	 * compare-and-swap. The zero id matches only a missing ref.
+	 */
+	rc = git_reference_create_matching(&ref, r->git, REPO_BRANCH, &new_id,
+					   1, &old_id, logmsg);
+	free(logmsg);
+	git_reference_free(ref);
+	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS ||
+	    (rc == GIT_ENOTFOUND && expected)) {
+		git_error_clear();
+		return REPO_STALE;
+	}
+	if (rc == GIT_ELOCKED) {
+		git_error_clear();
+		return error("cannot move %s: '%s/%s.lock' exists (another git "
+			     "command is running; if none is, a crashed one left "
+			     "it: remove it)", REPO_BRANCH, r->gitdir, REPO_BRANCH);
+	}
+	if (rc < 0)
+		return gitfail("cannot move %s in '%s'", REPO_BRANCH, r->gitdir);
+
+	if (r->workdir) {
+		if (!repo_head_on_main(r))
+			warning("HEAD of '%s' is not on %s; the work tree was not updated",
+				r->workdir, REPO_BRANCH);
+		else if (repo_checkout(r) < 0)
+			warning("commit %s is published, but the work tree '%s' "
+				"is out of date (run the repair, or `git reset --hard`)",
+				commit, r->workdir);
+	}
+	return 0;
+}
+
+int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out)
+{
+	git_email_create_options opts;
+	git_commit *commit = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	int rc = lookup_commit(r, rev, &commit);
+
+	/* GIT_EMAIL_CREATE_OPTIONS_INIT, spelled out for -Wextra */
+	memset(&opts, 0, sizeof(opts));
+	opts.version = GIT_EMAIL_CREATE_OPTIONS_VERSION;
+	opts.flags = GIT_EMAIL_CREATE_DEFAULT;
+	git_diff_options_init(&opts.diff_opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.diff_opts.flags = GIT_DIFF_SHOW_BINARY;
+	git_diff_find_options_init(&opts.diff_find_opts,
+				   GIT_DIFF_FIND_OPTIONS_VERSION);
+
+	if (rc == REPO_MISSING)
+		return error("cannot format a patch: no commit yet");
+	if (rc)
+		return -1;
+	if (git_email_create_from_commit(&buf, commit, &opts) < 0) {
+		rc = gitfail("cannot format commit %s as a patch",
+			     git_oid_tostr_s(git_commit_id(commit)));
+	} else {
+		strbuf_add(out, buf.ptr, buf.size);
+		rc = 0;
+	}
+	git_buf_dispose(&buf);
+	git_commit_free(commit);
+	return rc;
+}
+
+/* Milliseconds on the monotonic clock. */
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int repo_lock(struct repo *r, int timeout_ms)
+{
+	char *path;
+	int fd;
+	long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
+
+	if (r->lock_fd >= 0)
+		BUG("'%s' is already locked", r->gitdir);
+	path = xstrfmt("%s/postrider.lock", r->gitdir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		error("cannot open the lock '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	for (;;) {
+		struct timespec pause = { 0, 20 * 1000000 };
+
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			break;
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			error("cannot lock '%s': %s", path, strerror(errno));
+			goto fail;
+		}
+		if (now_ms() >= deadline) {
+			close(fd);
+			free(path);
+			return REPO_BUSY;
+		}
+		nanosleep(&pause, NULL);
+	}
+	free(path);
+	r->lock_fd = fd;
+	return 0;
+fail:
+	close(fd);
+	free(path);
+	return -1;
+}
+
+void repo_unlock(struct repo *r)
+{
+	if (r->lock_fd < 0)
+		return;
+	flock(r->lock_fd, LOCK_UN);
+	close(r->lock_fd);
+	r->lock_fd = -1;
+}
+
+int repo_history(struct repo *r, char (**out)[41], size_t *n)
+{
+	char (*ids)[41] = NULL;
+	size_t count = 0, alloc = 0, i;
+	git_commit *c = NULL;
+	int rc = lookup_commit(r, NULL, &c);
+
+	*out = NULL;
+	*n = 0;
+	if (rc == REPO_MISSING)
+		return 0;
+	if (rc)
+		return -1;
+	for (;;) {
+		git_commit *parent = NULL;
+
+		if (count == alloc) {
+			alloc = alloc ? 2 * alloc : 64;
+			ids = xrealloc(ids, alloc * sizeof(*ids));
+		}
+		git_oid_tostr(ids[count++], 41, git_commit_id(c));
+		if (!git_commit_parentcount(c))
+			break;
+		if (git_commit_parent(&parent, c, 0) < 0) {
+			gitfail("cannot read the parent of %s",
+				git_oid_tostr_s(git_commit_id(c)));
+			git_commit_free(c);
+			free(ids);
+			return -1;
+		}
+		git_commit_free(c);
+		c = parent;
+	}
+	git_commit_free(c);
+	for (i = 0; i < count / 2; i++) {	/* oldest first */
+		char tmp[41];
+
+		memcpy(tmp, ids[i], 41);
+		memcpy(ids[i], ids[count - 1 - i], 41);
+		memcpy(ids[count - 1 - i], tmp, 41);
+	}
+	*out = ids;
+	*n = count;
+	return 0;
+}
+
+int repo_commit_info(struct repo *r, const char *rev, struct strbuf *message,
+		     struct strbuf *author_name, struct strbuf *author_email,
+		     long long *time)
+{
+	git_commit *c = NULL;
+	const git_signature *a;
+	int rc = lookup_commit(r, rev, &c);
+
+	if (rc == REPO_MISSING)
+		return error("no commit yet in '%s'", r->gitdir);
+	if (rc)
+		return -1;
+	a = git_commit_author(c);
+	if (message)
+		strbuf_addstr(message, git_commit_message(c));
+	if (author_name)
+		strbuf_addstr(author_name, a->name);
+	if (author_email)
+		strbuf_addstr(author_email, a->email);
+	if (time)
+		*time = (long long)a->when.time;
+	git_commit_free(c);
+	return 0;
+}
+
+int repo_private_path(const struct repo *r, const char *name,
+		      struct strbuf *out)
+{
+	char *dir;
+	struct stat st;
+
+	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") ||
+	    !strcmp(name, ".."))
+		return error("invalid private file name '%s'", name ? name : "(null)");
+	dir = xstrfmt("%s/postrider", r->gitdir);
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+		error("cannot create '%s': %s", dir, strerror(errno));
+		free(dir);
+		return -1;
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		error("'%s' is not a folder", dir);
+		free(dir);
+		return -1;
+	}
+	strbuf_addf(out, "%s/%s", dir, name);
+	free(dir);
+	return 0;
+}

@@ -1,0 +1,245 @@
+/*
+ * repo.h - the game repository: a git repository read and written through
+ * libgit2 (docs/repository.md).
+ *
+ * The game lives on one branch, refs/heads/main (REPO_BRANCH). Every
+ * function below reads or moves that branch, never whatever HEAD happens
+ * to point to; "HEAD" in this file means "the commit refs/heads/main points
+ * to". A repository whose branch main is missing behaves like a repository
+ * without commits.
+ *
+ * One run that changes the game follows this protocol:
+ *
+ *	repo_open()            (or repo_create() for a new game)
+ *	repo_lock()            one run at a time per game
+ *	repo_head()            the commit the run starts from: `base`
+ *	repo_read(base, ...)   the state
+ *	... adjudicate ...
+ *	repo_commit_prepare(base, files, ...)   objects only, nothing visible
+ *	repo_commit_publish(base, commit)       the one atomic step
+ *	repo_unlock(), repo_free()
+ *
+ * A rejected order stops before repo_commit_prepare() (or after it: a
+ * prepared but unpublished commit is unreferenced garbage that changes
+ * neither a ref nor the work tree; `git gc` prunes it).
+ *
+ * Ids are passed as 40-character lowercase hex strings (char[41] buffers
+ * for results). Where a parameter is called `rev`, any git revision
+ * expression is accepted ("HEAD~2", "main", a full or abbreviated id) and
+ * NULL means HEAD (refs/heads/main).
+ *
+ * Return values: 0 on success, -1 on error after printing "error: ..." on
+ * stderr (with libgit2's reason), and the positive REPO_* codes below where
+ * a function documents them. Results given in a struct strbuf are
+ * appended to it.
+ *
+ * Ownership: struct repo is owned by the caller of repo_create() or
+ * repo_open() and freed with repo_free(), which also releases the lock.
+ * Strings returned by repo_gitdir() and repo_workdir() belong to the repo.
+ */
+#ifndef POSTRIDER_REPO_H
+#define POSTRIDER_REPO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "util.h"
+
+#define REPO_BRANCH "refs/heads/main"
+
+/* Positive results (never errors). */
+#define REPO_MISSING 1	/* repo_head: no commit yet; repo_read: no such file */
+#define REPO_STALE 2	/* repo_commit_publish: the branch moved meanwhile */
+#define REPO_BUSY 3	/* repo_lock: another run holds the game */
+
+struct repo;
+
+/*
+ * Initialises libgit2 and sets the options postrider relies on (fsync of
+ * objects and refs, see repo_set_durable()). Called lazily by
+ * repo_create() and repo_open(); calling it again does nothing.
+ */
+void repo_global_init(void);
+/* Releases libgit2's global state; call once at exit, after repo_free(). */
+void repo_global_shutdown(void);
+/*
+ * Durable writes (the default): object, ref and index files are fsync'd
+ * (with their folders) before they are renamed into place, so a power
+ * failure cannot leave a ref pointing to an object that was lost. Turning
+ * it off is only for tests and benchmarks on throwaway repositories.
+ */
+void repo_set_durable(bool on);
+
+/*
+ * Creates a new non-bare repository in dir (created with its parents if it
+ * does not exist; if it exists it must be an empty folder), with HEAD
+ * pointing to refs/heads/main and no commits. On success *out is a new
+ * repo; on error *out is NULL (a partly created dir may remain).
+ */
+int repo_create(const char *dir, struct repo **out);
+/*
+ * Opens the repository at dir: a work tree (dir/.git) or a bare repository
+ * (or a .git folder itself). dir itself must be the repository: parent
+ * folders are not searched. Any repository opens, also one that is not a
+ * game; the caller checks the contents. On error *out is NULL.
+ */
+int repo_open(const char *dir, struct repo **out);
+/* Frees r, releasing its lock if held. NULL is a no-op. */
+void repo_free(struct repo *r);
+
+/* The absolute path of the git dir (".../.git" or the bare repository), without a final '/'. */
+const char *repo_gitdir(const struct repo *r);
+/* The absolute path of the work tree without a final '/', NULL if bare. */
+const char *repo_workdir(const struct repo *r);
+bool repo_is_bare(const struct repo *r);
+/*
+ * Whether HEAD is a symbolic ref to refs/heads/main (always true for a
+ * repository made by repo_create()). When it is not, repo_commit_publish()
+ * still moves refs/heads/main but leaves the work tree alone.
+ */
+bool repo_head_on_main(struct repo *r);
+
+/*
+ * Writes the id of HEAD (refs/heads/main) into hex. Returns 0, REPO_MISSING
+ * if the branch has no commit yet (hex is then ""), or -1.
+ */
+int repo_head(struct repo *r, char hex[41]);
+
+/*
+ * Appends the contents of the file `path` in the tree of commit `rev` (NULL:
+ * HEAD) to out. Returns 0, REPO_MISSING if there is no such file (or no
+ * commit at all when rev is NULL), -1 on error (bad rev, invalid path,
+ * path names a folder).
+ */
+int repo_read(struct repo *r, const char *rev, const char *path,
+	      struct strbuf *out);
+
+/* An identity for a commit: time in seconds since the epoch, tz_minutes east of UTC (e.g. -300 for EST). */
+struct repo_ident {
+	const char *name, *email;
+	long long time;
+	int tz_minutes;
+};
+
+/*
+ * A file to add or replace. path is relative to the top of the tree, with
+ * '/' between folders ("orders/0001-american.txt"); see repo_check_path().
+ * data need not be NUL-terminated; len bytes are stored (mode 100644).
+ */
+struct repo_file {
+	const char *path;
+	const char *data;
+	size_t len;
+};
+
+/*
+ * Checks that path is a safe relative path inside the tree: not empty, not
+ * absolute, no empty, "." or ".." component, no component named ".git" (in
+ * any case, also with trailing dots or spaces, or as "git~1"), no
+ * backslash and no control character. Returns 0, or -1 after printing an
+ * error that quotes the path.
+ */
+int repo_check_path(const char *path);
+
+/*
+ * Creates (but does not publish) a commit. Its tree is the tree of `parent`
+ * (40-hex id, or NULL for a root commit with an empty starting tree) with
+ * the n_files `files` added or replaced, and the paths in `remove` (a
+ * NULL-terminated list, may be NULL) deleted; removing a folder deletes
+ * everything under it, and folders left empty disappear. Entries not
+ * mentioned keep their contents and modes.
+ *
+ * It is an error (-1, nothing referenced written) if a path is invalid
+ * (repo_check_path()), appears twice, is both a file and the folder of
+ * another path, replaces a folder by a file or the other way round, or is
+ * removed but does not exist.
+ *
+ * The message is cleaned up like `git commit` does (trailing whitespace
+ * and surrounding blank lines removed, one final newline); it must not be
+ * empty. author and committer give explicit names, emails, times and time
+ * zones, so the same inputs give the same commit id on every machine.
+ *
+ * Only objects (blobs, trees, the commit) are written: no ref, index or
+ * work tree file changes. On success the new commit's id is in out_hex.
+ */
+int repo_commit_prepare(struct repo *r, const char *parent,
+			const struct repo_file *files, int n_files,
+			const char *const *remove,
+			const struct repo_ident *author,
+			const struct repo_ident *committer,
+			const char *message, char out_hex[41]);
+
+/*
+ * Publishes a prepared commit: moves refs/heads/main from `expected` (40-hex
+ * id, or NULL when the branch must not exist yet) to `commit`, as one
+ * atomic compare-and-swap under git's ref lock. The commit's parent must
+ * be `expected` (no parent when expected is NULL).
+ *
+ * Returns 0; REPO_STALE if the branch is no longer at `expected` (nothing
+ * changed); -1 on error (nothing changed either, except that the ref may
+ * be locked by another git process, which the message names).
+ *
+ * After the ref moved, for a non-bare repository whose HEAD is on main,
+ * the index and work tree are updated to the new commit (repo_checkout()).
+ * A failure there only prints a warning and still returns 0: the commit
+ * stands.
+ */
+int repo_commit_publish(struct repo *r, const char *expected,
+			const char *commit);
+
+/*
+ * Forces the index and the work tree of a non-bare repository to match
+ * HEAD (refs/heads/main), as `git reset --hard` would for tracked files:
+ * changed files are overwritten, files no longer in the tree are deleted,
+ * untracked files are left alone. Used by repo_commit_publish(); call it
+ * to repair a work tree after a crash. Does nothing for a bare repository
+ * or one without commits. Returns 0 or -1.
+ */
+int repo_checkout(struct repo *r);
+
+/*
+ * Appends one commit `rev` as a `git format-patch` mbox message ("From
+ * <id> Mon Sep 17 00:00:00 2001", From:, Date:, "Subject: [PATCH] ...",
+ * the diff against its first parent, or against the empty tree for a root
+ * commit, with binary files as git binary patches) to out. `git am`
+ * applies it. Merge commits are an error.
+ */
+int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out);
+
+/*
+ * Takes the exclusive lock of this game for one run: flock(2) on
+ * <gitdir>/postrider.lock (created if needed, never deleted), so the
+ * kernel releases it when the process dies, however it dies. Waits up to
+ * timeout_ms milliseconds (0: do not wait). Returns 0, REPO_BUSY if another
+ * holder kept it for the whole wait, -1 on error. The lock is not
+ * inherited across exec. Locking a repo that is already locked is a BUG.
+ */
+int repo_lock(struct repo *r, int timeout_ms);
+/* Releases the lock if held (also done by repo_free()). */
+void repo_unlock(struct repo *r);
+
+/*
+ * The first-parent history from the root commit to HEAD, oldest first:
+ * *out is a malloc'd array of *n ids that the caller frees with free()
+ * (NULL and 0 when there are no commits). Returns 0 or -1.
+ */
+int repo_history(struct repo *r, char (**out)[41], size_t *n);
+
+/*
+ * The full message, the author's name and email, and the author time
+ * (seconds since the epoch) of commit `rev`. Any output may be NULL.
+ * Returns 0 or -1.
+ */
+int repo_commit_info(struct repo *r, const char *rev, struct strbuf *message,
+		     struct strbuf *author_name, struct strbuf *author_email,
+		     long long *time);
+
+/*
+ * Appends "<gitdir>/postrider/<name>" to out: a place for files that are
+ * never committed (caches, outgoing mail not yet sent). Creates the
+ * folder <gitdir>/postrider with mode 0700 if needed. name is one path
+ * component (no '/', not "." or ".."). Returns 0 or -1.
+ */
+int repo_private_path(const struct repo *r, const char *name,
+		      struct strbuf *out);
+
+#endif

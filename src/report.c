@@ -1,0 +1,283 @@
+/*
+ * report.c - the board, hands and legal orders as text and pictures.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *general_place(const struct data *d, int loc)
+{
+	switch (loc) {
+	case LOC_REINFORCEMENTS: return "Reinforcements box";
+	case LOC_CAPTURED: return "Captured Generals box";
+	case LOC_REMOVED: return "removed from the game";
+	case LOC_FRENCH_BOX: return "French Reinforcements box";
+	default: return d->spaces[loc].full_name;
+	}
+}
+
+void report_board(const struct data *d, const struct state *s,
+		  struct strbuf *out)
+{
+	strbuf_addf(out, "Year %d. French Alliance track %d of 9%s. British Regulars' Advantage: %s.\n",
+		    s->year, s->french_alliance, s->french_allied ? " (allied)" : "",
+		    s->regulars ? "in effect" : "lost");
+	strbuf_addf(out, "Continental Congress: %s. ",
+		    s->congress < 0 ? "dispersed" : d->spaces[s->congress].full_name);
+	strbuf_addf(out, "War Ends box: %s.\n",
+		    s->war_ends ? d->cards[s->war_ends].title : "empty");
+	strbuf_addf(out, "Cards: deck %d, discard %d (top: %s), removed %d; hands: American %d, British %d.\n",
+		    s->n_deck, s->n_discard,
+		    s->n_discard ? d->cards[s->discard[s->n_discard - 1]].title : "none",
+		    s->n_removed, s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
+	strbuf_addf(out, "Boxes: British reinforcements %d CUs; French %d CUs.\n",
+		    s->box_cu[NATION_BRITISH], s->box_cu[NATION_FRENCH]);
+
+	strbuf_addstr(out, "\nColonies (PCs American/British -> control):\n");
+	for (int k = 0; k < d->n_colonies; k++) {
+		int n[3] = { 0, 0, 0 };
+		for (int i = 0; i < d->n_spaces; i++)
+			if (d->spaces[i].colony == k)
+				n[s->space[i].pc]++;
+		enum side c = engine_colony_control(d, s, k);
+		strbuf_addf(out, "  %-3s %-15s %2d/%-2d -> %s\n", d->colonies[k].code,
+			    d->colonies[k].name, n[SIDE_AMERICAN], n[SIDE_BRITISH],
+			    c == SIDE_NONE ? "uncontrolled" : side_title(c));
+	}
+
+	strbuf_addstr(out, "\nGenerals:\n");
+	for (int g = 0; g < d->n_generals; g++)
+		strbuf_addf(out, "  %-12s %-8s %s\n", d->generals[g].name,
+			    side_title(d->generals[g].side),
+			    general_place(d, s->general[g]));
+
+	strbuf_addstr(out, "\nSpaces with PCs or units:\n");
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct space_state *sp = &s->space[i];
+		bool any = sp->pc || sp->cu[0] || sp->cu[1] || sp->cu[2] || s->congress == i;
+		for (int g = 0; g < d->n_generals && !any; g++)
+			any = s->general[g] == i;
+		if (!any)
+			continue;
+		strbuf_addf(out, "  %-24s", d->spaces[i].full_name);
+		strbuf_addf(out, " %-9s", sp->pc ? side_title(sp->pc) : "-");
+		if (sp->cu[NATION_AMERICAN])
+			strbuf_addf(out, " %d American CU", sp->cu[NATION_AMERICAN]);
+		if (sp->cu[NATION_FRENCH])
+			strbuf_addf(out, " %d French CU", sp->cu[NATION_FRENCH]);
+		if (sp->cu[NATION_BRITISH])
+			strbuf_addf(out, " %d British CU", sp->cu[NATION_BRITISH]);
+		for (int g = 0; g < d->n_generals; g++)
+			if (s->general[g] == i)
+				strbuf_addf(out, " %s", d->generals[g].name);
+		if (s->congress == i)
+			strbuf_addstr(out, " Congress");
+		strbuf_addch(out, '\n');
+	}
+}
+
+void report_hand(const struct data *d, const struct state *s, enum side side,
+		 struct strbuf *out)
+{
+	if (!s->n_hand[side])
+		strbuf_addstr(out, "  (empty)\n");
+	for (int i = 0; i < s->n_hand[side]; i++) {
+		const struct data_card *c = &d->cards[s->hand[side][i]];
+		strbuf_addf(out, "  #%-3d %s", c->number, c->title);
+		if (c->ops)
+			strbuf_addf(out, " (%d OPS)", c->ops);
+		else
+			strbuf_addf(out, " (%s%s%s)",
+				    c->special ? "special event, must be played" :
+				    c->side == CARD_SIDE_AMERICAN ? "American event" :
+				    c->side == CARD_SIDE_BRITISH ? "British event" : "event",
+				    c->battle_card ? ", battle card" : "",
+				    c->removed_after_play ? ", removed after play" : "");
+		strbuf_addch(out, '\n');
+	}
+}
+
+void report_options(const struct data *d, const struct state *s, bool plain,
+		    struct strbuf *out)
+{
+	int n = engine_legal(d, s, NULL, 0);
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+
+	engine_legal(d, s, acts, n);
+	if (plain) {
+		strbuf_addf(out, "%s\n", engine_game_over(s) ? "none" : side_name(s->prompt.side));
+	} else {
+		engine_describe_prompt(d, s, out);
+		strbuf_addch(out, '\n');
+		if (n)
+			strbuf_addf(out, "%d legal order%s:\n", n, n == 1 ? "" : "s");
+	}
+	for (int i = 0; i < n; i++) {
+		if (!plain)
+			strbuf_addstr(out, "  ");
+		action_format(d, &acts[i], out);
+		if (!plain && acts[i].card > 0) {
+			const struct data_card *c = &d->cards[acts[i].card];
+			strbuf_addf(out, "    # %s", c->title);
+			if (c->ops)
+				strbuf_addf(out, " (%d OPS)", c->ops);
+		}
+		strbuf_addch(out, '\n');
+	}
+	free(acts);
+}
+
+static const char *pc_color(enum side pc)
+{
+	return pc == SIDE_AMERICAN ? "#3b6fb6" : pc == SIDE_BRITISH ? "#c0392b" : "#f4f1e8";
+}
+
+void report_svg(const struct data *d, const struct state *s,
+		struct strbuf *out)
+{
+	int w = 0, h = 0;
+
+	for (int i = 0; i < d->n_spaces; i++) {
+		if (d->spaces[i].x > w)
+			w = d->spaces[i].x;
+		if (d->spaces[i].y > h)
+			h = d->spaces[i].y;
+	}
+	w += 160;
+	h += 60;
+	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		    "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"10\">\n",
+		    w, h, w, h);
+	strbuf_addf(out, "<title>Washington's War, %d</title>\n", s->year);
+	strbuf_addstr(out, "<rect width=\"100%\" height=\"100%\" fill=\"#e8e2cf\"/>\n");
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct data_space *a = &d->spaces[i];
+		for (int k = 0; k < a->n_adj; k++) {
+			const struct data_space *b = &d->spaces[a->adj[k].to];
+			if (a->adj[k].to < i)
+				continue;
+			strbuf_addf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#777\"%s/>\n",
+				    a->x, a->y, b->x, b->y,
+				    a->adj[k].wilderness ? " stroke-dasharray=\"4 3\"" : "");
+		}
+	}
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct data_space *a = &d->spaces[i];
+		const struct space_state *sp = &s->space[i];
+		const char *fill = pc_color(sp->pc);
+		if (a->shape == SHAPE_CIRCLE)
+			strbuf_addf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"9\" fill=\"%s\" stroke=\"#222\"/>\n",
+				    a->x, a->y, fill);
+		else
+			strbuf_addf(out, "<rect x=\"%d\" y=\"%d\" width=\"18\" height=\"18\" fill=\"%s\" stroke=\"#222\"%s/>\n",
+				    a->x - 9, a->y - 9, fill,
+				    a->shape == SHAPE_STAR ? " stroke-width=\"3\"" : "");
+		strbuf_addf(out, "<text x=\"%d\" y=\"%d\">", a->x + 12, a->y + 4);
+		for (const char *p = a->full_name; *p; p++) {
+			if (*p == '&')
+				strbuf_addstr(out, "&amp;");
+			else if (*p == '<')
+				strbuf_addstr(out, "&lt;");
+			else
+				strbuf_addch(out, *p);
+		}
+		int am = sp->cu[NATION_AMERICAN] + sp->cu[NATION_FRENCH], br = sp->cu[NATION_BRITISH];
+		if (am)
+			strbuf_addf(out, " [A%d]", am);
+		if (br)
+			strbuf_addf(out, " [B%d]", br);
+		for (int g = 0; g < d->n_generals; g++)
+			if (s->general[g] == i)
+				strbuf_addf(out, " %s", d->generals[g].name);
+		if (s->congress == i)
+			strbuf_addstr(out, " (Congress)");
+		strbuf_addstr(out, "</text>\n");
+	}
+	strbuf_addstr(out, "</svg>\n");
+}
+
+char *report_templates_dir(void)
+{
+	const char *env = getenv("POSTRIDER_TEMPLATES");
+	struct stat st;
+
+	if (env && *env)
+		return xstrdup(env);
+	if (!stat("templates/turn.txt", &st))
+		return xstrdup("templates");
+	return xstrfmt("%s/templates", POSTRIDER_DATADIR);
+}
+
+static const char *lookup(const char *const *vars, const char *name, size_t len)
+{
+	for (; vars[0]; vars += 2)
+		if (strlen(vars[0]) == len && !strncmp(vars[0], name, len))
+			return vars[1] ? vars[1] : "";
+	return NULL;
+}
+
+int report_render(const char *name, const char *const *vars,
+		  struct strbuf *out, struct strbuf *err)
+{
+	char *dir = report_templates_dir(), *path = xstrfmt("%s/%s", dir, name);
+	struct strbuf t = STRBUF_INIT;
+	const char *p;
+	int skip = 0, ret = 0;
+
+	free(dir);
+	if (read_file(path, &t, 1 << 20) < 0) {
+		strbuf_addf(err, "cannot read template '%s': %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	for (p = t.buf; *p;) {
+		const char *open = strstr(p, "{{"), *close;
+		if (!open) {
+			if (!skip)
+				strbuf_addstr(out, p);
+			break;
+		}
+		if (!skip)
+			strbuf_add(out, p, (size_t)(open - p));
+		close = strstr(open, "}}");
+		if (!close) {
+			strbuf_addf(err, "template '%s': '{{' without '}}'", path);
+			ret = -1;
+			break;
+		}
+		const char *nm = open + 2;
+		size_t len = (size_t)(close - nm);
+		p = close + 2;
+		if (*nm == '#' || *nm == '/') {
+			const char *v = lookup(vars, nm + 1, len - 1);
+			if (!v) {
+				strbuf_addf(err, "template '%s': unknown variable '%.*s'", path, (int)len - 1, nm + 1);
+				ret = -1;
+				break;
+			}
+			if (*nm == '#') {
+				if (skip || !*v)
+					skip++;
+			} else if (skip) {
+				skip--;
+			}
+			if (*p == '\n')
+				p++;
+			continue;
+		}
+		const char *v = lookup(vars, nm, len);
+		if (!v) {
+			strbuf_addf(err, "template '%s': unknown variable '%.*s'", path, (int)len, nm);
+			ret = -1;
+			break;
+		}
+		if (!skip)
+			strbuf_addstr(out, v);
+	}
+	free(path);
+	strbuf_release(&t);
+	return ret;
+}

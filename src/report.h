@@ -1,0 +1,40 @@
+/*
+ * report.h - what players read: the board as text, a hand, the legal
+ * orders, the map as SVG, and mail bodies rendered from templates/.
+ *
+ * Ownership: every function appends to a caller's strbuf.
+ */
+#ifndef POSTRIDER_REPORT_H
+#define POSTRIDER_REPORT_H
+
+#include "engine/engine.h"
+
+/* The public board: tracks, boxes, colonies, every space with pieces. */
+void report_board(const struct data *d, const struct state *s,
+		  struct strbuf *out);
+/* A hand, one card a line ("  #12  Three OPS card (3 OPS)"). */
+void report_hand(const struct data *d, const struct state *s, enum side side,
+		 struct strbuf *out);
+/*
+ * The legal orders now. plain: the side to decide on the first line
+ * ("american", "british" or "none"), then one order a line exactly as
+ * `postrider play --as` accepts it. Otherwise a readable list.
+ */
+void report_options(const struct data *d, const struct state *s, bool plain,
+		    struct strbuf *out);
+/* The map as an SVG picture (positions from the data). */
+void report_svg(const struct data *d, const struct state *s,
+		struct strbuf *out);
+
+/* Finds the templates folder: $POSTRIDER_TEMPLATES, ./templates, the
+ * installed copy. Returns a malloc'd path. */
+char *report_templates_dir(void);
+/*
+ * Renders templates/<name> with vars (NULL-terminated pairs of name and
+ * value): {{name}} is replaced by the value; {{#name}}...{{/name}} is kept
+ * only if the value is not empty. Returns 0, or -1 with a message in err.
+ */
+int report_render(const char *name, const char *const *vars,
+		  struct strbuf *out, struct strbuf *err);
+
+#endif

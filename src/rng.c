@@ -1,0 +1,217 @@
+/*
+ * rng.c - the random stream of a game, as specified in docs/fairness.md.
+ *
+ * Pure computation: HMAC-SHA256 from libcrypto, no I/O, no clock, no
+ * environment. A failure of libcrypto itself is a BUG (it cannot fail for
+ * these inputs).
+ */
+#include "rng.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+static const char key_label[] = "postrider-key-draw";
+static const char draw_label[] = "postrider-draw";
+
+/* Stores v big-endian in p[0..7]. */
+static void put_u64be(unsigned char *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
+
+/* Stores v big-endian in p[0..3]. */
+static void put_u32be(unsigned char *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
+
+/* Reads a big-endian u64 from p[0..7]. */
+static uint64_t get_u64be(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* HMAC-SHA256(key, msg) into out[32]; a libcrypto failure is a BUG. */
+static void hmac_sha256(const unsigned char *key, size_t keylen,
+			const unsigned char *msg, size_t msglen,
+			unsigned char out[32])
+{
+	unsigned char mac[EVP_MAX_MD_SIZE];
+	unsigned int maclen = 0;
+
+	if (!HMAC(EVP_sha256(), key, (int)keylen, msg, msglen, mac, &maclen) ||
+	    maclen != 32)
+		BUG("HMAC-SHA256 failed");
+	memcpy(out, mac, 32);
+	OPENSSL_cleanse(mac, sizeof(mac));
+}
+
+void rng_derive_key(const unsigned char seed[RNG_SEED_BYTES],
+		    unsigned char key[32])
+{
+	hmac_sha256(seed, RNG_SEED_BYTES, (const unsigned char *)key_label,
+		    sizeof(key_label) - 1, key);
+}
+
+uint64_t rng_raw_at(const unsigned char key[32], uint64_t index,
+		    uint32_t attempt)
+{
+	unsigned char msg[sizeof(draw_label) - 1 + 8 + 4], mac[32];
+	uint64_t x;
+
+	memcpy(msg, draw_label, sizeof(draw_label) - 1);
+	put_u64be(msg + sizeof(draw_label) - 1, index);
+	put_u32be(msg + sizeof(draw_label) - 1 + 8, attempt);
+	hmac_sha256(key, 32, msg, sizeof(msg), mac);
+	x = get_u64be(mac);
+	OPENSSL_cleanse(mac, sizeof(mac));
+	return x;
+}
+
+uint64_t rng_uniform64_at(const unsigned char key[32], uint64_t index,
+			  uint64_t n, uint32_t *attempts)
+{
+	uint64_t rem, limit;
+
+	if (!n)
+		BUG("uniform draw with bound 0");
+	/* rem = 2^64 mod n; limit = 2^64 - rem (0 standing for 2^64) */
+	rem = (UINT64_MAX % n + 1) % n;
+	limit = (uint64_t)0 - rem;
+	for (uint32_t attempt = 0;; attempt++) {
+		uint64_t x = rng_raw_at(key, index, attempt);
+
+		if (!rem || x < limit) {
+			if (attempts)
+				*attempts = attempt + 1;
+			return x % n;
+		}
+		if (attempt == UINT32_MAX)
+			BUG("draw %" PRIu64 ": 2^32 rejections in a row", index);
+	}
+}
+
+int rng_value_at(const unsigned char key[32], uint64_t index, int n)
+{
+	if (n < 1)
+		BUG("uniform draw with bound %d", n);
+	return (int)rng_uniform64_at(key, index, (uint64_t)n, NULL);
+}
+
+void rng_init(struct rng *r, const unsigned char seed[RNG_SEED_BYTES],
+	      uint64_t next_index)
+{
+	memset(r, 0, sizeof(*r));
+	rng_derive_key(seed, r->key);
+	r->have_key = true;
+	r->next = next_index;
+}
+
+void rng_init_keyless(struct rng *r, uint64_t next_index)
+{
+	memset(r, 0, sizeof(*r));
+	r->have_key = false;
+	r->next = next_index;
+}
+
+/* Takes the index of the next draw; a keyless stream is a BUG. */
+static uint64_t take_index(struct rng *r, const char *purpose)
+{
+	if (!r->have_key)
+		BUG("random draw without the game secret (%s)",
+		    purpose ? purpose : "no purpose");
+	if (r->next == UINT64_MAX)
+		BUG("random draw index overflow");
+	return r->next++;
+}
+
+/* Ends a log line: " (purpose)\n", control characters made spaces. */
+static void log_purpose(struct strbuf *log, const char *purpose)
+{
+	if (purpose && *purpose) {
+		strbuf_addstr(log, " (");
+		for (const char *p = purpose; *p; p++) {
+			unsigned char c = (unsigned char)*p;
+			strbuf_addch(log, c < 0x20 || c == 0x7f ? ' ' : c);
+		}
+		strbuf_addch(log, ')');
+	}
+	strbuf_addch(log, '\n');
+}
+
+int rng_uniform(struct rng *r, int n, const char *purpose)
+{
+	uint64_t index;
+	int v;
+
+	if (n < 1)
+		BUG("uniform draw with bound %d (%s)", n,
+		    purpose ? purpose : "no purpose");
+	index = take_index(r, purpose);
+	v = rng_value_at(r->key, index, n);
+	if (r->log) {
+		strbuf_addf(r->log, "draw %" PRIu64 ": uniform(%d) -> %d",
+			    index, n, v);
+		log_purpose(r->log, purpose);
+	}
+	return v;
+}
+
+int rng_die(struct rng *r, const char *purpose)
+{
+	uint64_t index = take_index(r, purpose);
+	int v = rng_value_at(r->key, index, 6) + 1;
+
+	if (r->forced_pos < r->n_forced) {
+		int f = r->forced[r->forced_pos++];
+
+		if (f < 1 || f > 6)
+			BUG("forced die value %d is not 1-6", f);
+		if (r->log) {
+			strbuf_addf(r->log,
+				    "draw %" PRIu64 ": d6 -> %d forced, stream %d",
+				    index, f, v);
+			log_purpose(r->log, purpose);
+		}
+		return f;
+	}
+	if (r->log) {
+		strbuf_addf(r->log, "draw %" PRIu64 ": d6 -> %d", index, v);
+		log_purpose(r->log, purpose);
+	}
+	return v;
+}
+
+void rng_shuffle(struct rng *r, int *items, int n, const char *purpose)
+{
+	uint64_t first;
+
+	if (n < 0)
+		BUG("shuffle of %d items", n);
+	if (n < 2)
+		return;
+	first = r->next;
+	for (int i = n - 1; i >= 1; i--) {
+		uint64_t index = take_index(r, purpose);
+		int j = rng_value_at(r->key, index, i + 1);
+		int t = items[i];
+
+		items[i] = items[j];
+		items[j] = t;
+	}
+	if (r->log) {
+		strbuf_addf(r->log, "draws %" PRIu64 "-%" PRIu64
+			    ": shuffle of %d", first, r->next - 1, n);
+		log_purpose(r->log, purpose);
+	}
+}

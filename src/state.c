@@ -1,0 +1,607 @@
+/*
+ * state.c - names of the state's enums, and the canonical YAML form of a
+ * state (public and private parts). The writer emits keys in one fixed
+ * order; the reader accepts exactly that schema and checks every value.
+ */
+#include "state.h"
+#include "ytree.h"
+
+#include <string.h>
+
+static const char *const side_names[] = { "none", "american", "british" };
+static const char *const side_titles[] = { "Nobody", "American", "British" };
+static const char *const prompt_names[PROMPT__COUNT] = {
+	[PROMPT_NONE] = "none", [PROMPT_CC] = "cc", [PROMPT_FTK] = "ftk",
+	[PROMPT_FIRST] = "first", [PROMPT_PLAY] = "play", [PROMPT_PC] = "pc",
+	[PROMPT_DISCARD] = "discard", [PROMPT_EXCHANGE] = "exchange",
+	[PROMPT_DOI] = "doi", [PROMPT_CONGRESS] = "congress",
+};
+static const char *const end_names[] = {
+	"none", "british automatic victory", "american automatic victory",
+	"war ends card", "end of 1783",
+};
+static const char *const nation_keys[] = { "american", "british", "french" };
+
+const char *side_name(enum side s)
+{
+	return (unsigned)s < 3 ? side_names[s] : "?";
+}
+
+const char *side_title(enum side s)
+{
+	return (unsigned)s < 3 ? side_titles[s] : "?";
+}
+
+int side_parse(const char *s)
+{
+	for (int i = 0; i < 3; i++)
+		if (!ascii_strcasecmp(s, side_names[i]))
+			return i;
+	return -1;
+}
+
+const char *prompt_kind_name(enum prompt_kind k)
+{
+	return (unsigned)k < PROMPT__COUNT ? prompt_names[k] : "?";
+}
+
+const char *game_end_name(enum game_end e)
+{
+	return (unsigned)e < ARRAY_SIZE(end_names) ? end_names[e] : "?";
+}
+
+int state_cus_on_map(const struct state *s, const struct data *d,
+		     enum nation n)
+{
+	int total = 0;
+
+	for (int i = 0; i < d->n_spaces; i++)
+		total += s->space[i].cu[n];
+	return total;
+}
+
+/* ---- writing ---- */
+
+static void emit_bool(struct strbuf *out, const char *indent, const char *key,
+		      bool v)
+{
+	strbuf_addf(out, "%s%s: %s\n", indent, key, v ? "true" : "false");
+}
+
+static void emit_cards(struct strbuf *out, const int *cards, int n)
+{
+	strbuf_addch(out, '[');
+	for (int i = 0; i < n; i++)
+		strbuf_addf(out, "%s%d", i ? ", " : "", cards[i]);
+	strbuf_addstr(out, "]\n");
+}
+
+static const char *general_location(const struct data *d, int loc)
+{
+	switch (loc) {
+	case LOC_REINFORCEMENTS: return "reinforcements";
+	case LOC_CAPTURED: return "captured";
+	case LOC_REMOVED: return "removed";
+	case LOC_FRENCH_BOX: return "french-box";
+	default: return d->spaces[loc].full_name;
+	}
+}
+
+void state_write_public(const struct state *s, const struct data *d,
+			const char *const hand_commitment[3], struct strbuf *out)
+{
+	strbuf_addstr(out, "# Washington's War: the public state of the game (postrider).\n");
+	strbuf_addf(out, "version: %d\n", s->version);
+	strbuf_addf(out, "seq: %u\n", s->seq);
+	strbuf_addf(out, "draws: %llu\n", (unsigned long long)s->draws);
+	strbuf_addf(out, "year: %d\n", s->year);
+
+	strbuf_addstr(out, "prompt:\n");
+	strbuf_addf(out, "  kind: %s\n", prompt_kind_name(s->prompt.kind));
+	strbuf_addf(out, "  side: %s\n", side_name(s->prompt.side));
+	strbuf_addf(out, "  card: %d\n", s->prompt.card);
+	strbuf_addf(out, "  left: %d\n", s->prompt.left);
+	strbuf_addstr(out, "  colonies_done: [");
+	for (int k = 0, first = 1; k < d->n_colonies; k++) {
+		if (!(s->prompt.colonies_done & (1u << k)))
+			continue;
+		strbuf_addf(out, "%s%s", first ? "" : ", ", d->colonies[k].code);
+		first = 0;
+	}
+	strbuf_addstr(out, "]\n");
+
+	strbuf_addstr(out, "turn:\n");
+	strbuf_addf(out, "  first: %s\n", side_name(s->first));
+	strbuf_addf(out, "  active: %s\n", side_name(s->active));
+	strbuf_addf(out, "  impulse: %d\n", s->impulse);
+	emit_bool(out, "  ", "british_choose_first", s->british_choose_first);
+	emit_bool(out, "  ", "line_mutinies", s->mutinies);
+	strbuf_addstr(out, "  british_pcs_at_card_start: [");
+	for (int i = 0, first = 1; i < d->n_spaces; i++) {
+		if (!((s->british_pc_at_start[i / 64] >> (i % 64)) & 1))
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->spaces[i].full_name);
+		first = 0;
+	}
+	strbuf_addstr(out, "]\n");
+
+	emit_bool(out, "", "british_regulars", s->regulars);
+	strbuf_addf(out, "french_alliance: %d\n", s->french_alliance);
+	emit_bool(out, "", "french_allied", s->french_allied);
+	emit_bool(out, "", "alliance_this_turn", s->alliance_this_turn);
+	strbuf_addstr(out, "french_navy: ");
+	if (s->french_navy == NAVY_FRENCH_BOX)
+		strbuf_addstr(out, "french-box");
+	else if (s->french_navy == NAVY_TURN_TRACK)
+		strbuf_addstr(out, "turn-track");
+	else
+		ytree_emit_scalar(out, d->zones[s->french_navy].name);
+	strbuf_addstr(out, "\ncongress: ");
+	ytree_emit_scalar(out, s->congress < 0 ? "dispersed"
+			  : d->spaces[s->congress].full_name);
+	strbuf_addch(out, '\n');
+	emit_bool(out, "", "congress_dispersed_this_turn", s->dispersed_this_turn);
+
+	strbuf_addstr(out, "boxes:\n");
+	strbuf_addf(out, "  british_cus: %d\n", s->box_cu[NATION_BRITISH]);
+	strbuf_addf(out, "  american_cus: %d\n", s->box_cu[NATION_AMERICAN]);
+	strbuf_addf(out, "  french_cus: %d\n", s->box_cu[NATION_FRENCH]);
+
+	strbuf_addstr(out, "generals:\n");
+	for (int g = 0; g < d->n_generals; g++) {
+		strbuf_addstr(out, "  ");
+		ytree_emit_scalar(out, d->generals[g].name);
+		strbuf_addstr(out, ": ");
+		ytree_emit_scalar(out, general_location(d, s->general[g]));
+		strbuf_addch(out, '\n');
+	}
+
+	strbuf_addstr(out, "spaces:\n");
+	for (int i = 0; i < d->n_spaces; i++) {
+		const struct space_state *sp = &s->space[i];
+		if (!sp->pc && !sp->cu[0] && !sp->cu[1] && !sp->cu[2])
+			continue;
+		strbuf_addstr(out, "  ");
+		ytree_emit_scalar(out, d->spaces[i].full_name);
+		strbuf_addstr(out, ": {");
+		const char *sep = "";
+		if (sp->pc) {
+			strbuf_addf(out, "pc: %s", side_name(sp->pc));
+			sep = ", ";
+		}
+		for (int k = 0; k < 3; k++)
+			if (sp->cu[k]) {
+				strbuf_addf(out, "%s%s: %d", sep, nation_keys[k], sp->cu[k]);
+				sep = ", ";
+			}
+		strbuf_addstr(out, "}\n");
+	}
+
+	strbuf_addstr(out, "cards:\n");
+	strbuf_addf(out, "  deck: %d\n", s->n_deck);
+	strbuf_addf(out, "  hands: {american: %d, british: %d}\n",
+		    s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
+	if (hand_commitment) {
+		strbuf_addstr(out, "  hand_commitments:\n");
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+			strbuf_addf(out, "    %s: %s\n", side_name(side),
+				    hand_commitment[side] ? hand_commitment[side] : "none");
+	}
+	strbuf_addstr(out, "  discard: ");
+	emit_cards(out, s->discard, s->n_discard);
+	strbuf_addstr(out, "  removed: ");
+	emit_cards(out, s->removed, s->n_removed);
+	strbuf_addstr(out, "  set_aside: ");
+	emit_cards(out, s->set_aside, s->n_set_aside);
+	strbuf_addf(out, "  war_ends: %d\n", s->war_ends);
+	emit_bool(out, "  ", "reshuffle", s->reshuffle);
+	strbuf_addstr(out, "  reinforcement_boxes:\n");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		strbuf_addf(out, "    %s: ", side_name(side));
+		emit_cards(out, s->reinf_cards[side], s->n_reinf_cards[side]);
+	}
+	strbuf_addstr(out, "  queues:\n");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		strbuf_addf(out, "    %s: ", side_name(side));
+		emit_cards(out, s->queue[side], s->n_queue[side]);
+	}
+
+	strbuf_addstr(out, "result:\n");
+	strbuf_addf(out, "  winner: %s\n", side_name(s->winner));
+	strbuf_addf(out, "  end: %s\n", game_end_name(s->end));
+	strbuf_addf(out, "  colonies: {american: %d, british: %d}\n",
+		    s->colonies[SIDE_AMERICAN], s->colonies[SIDE_BRITISH]);
+}
+
+void state_write_hand(const struct state *s, enum side side,
+		      struct strbuf *out)
+{
+	emit_cards(out, s->hand[side], s->n_hand[side]);
+}
+
+void state_write_private(const struct state *s, const struct data *d,
+			 struct strbuf *out)
+{
+	(void)d;
+	strbuf_addstr(out, "# Washington's War: the host's private state (postrider).\n");
+	strbuf_addf(out, "seq: %u\n", s->seq);
+	strbuf_addstr(out, "deck: ");
+	emit_cards(out, s->deck, s->n_deck);
+	strbuf_addstr(out, "hands:\n");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		strbuf_addf(out, "  %s: ", side_name(side));
+		state_write_hand(s, side, out);
+	}
+}
+
+/* ---- reading ---- */
+
+struct reader {
+	struct ytree t;
+	const struct data *d;
+	struct strbuf *err;
+	int errors;
+};
+
+#define FAIL(n, ...) do { ytree_error(&rd->t, (n), rd->err, __VA_ARGS__); rd->errors++; } while (0)
+
+static yaml_node_t *need(struct reader *rd, yaml_node_t *map, const char *key)
+{
+	yaml_node_t *n = ytree_get(&rd->t, map, key);
+
+	if (!n)
+		FAIL(map, "missing key '%s'", key);
+	return n;
+}
+
+static long get_int(struct reader *rd, yaml_node_t *map, const char *key,
+		    long min, long max)
+{
+	yaml_node_t *n = need(rd, map, key);
+	long v = 0;
+
+	if (n && ytree_int(&rd->t, n, min, max, &v, rd->err) < 0)
+		rd->errors++;
+	return v;
+}
+
+static bool get_bool(struct reader *rd, yaml_node_t *map, const char *key)
+{
+	yaml_node_t *n = need(rd, map, key);
+	bool v = false;
+
+	if (n && ytree_bool(&rd->t, n, &v, rd->err) < 0)
+		rd->errors++;
+	return v;
+}
+
+static enum side get_side(struct reader *rd, yaml_node_t *map, const char *key)
+{
+	yaml_node_t *n = need(rd, map, key);
+	const char *v = ytree_scalar(n);
+	int side;
+
+	if (!n)
+		return SIDE_NONE;
+	side = v ? side_parse(v) : -1;
+	if (side < 0) {
+		FAIL(n, "expected american, british or none, found '%s'", v ? v : "?");
+		return SIDE_NONE;
+	}
+	return (enum side)side;
+}
+
+static int space_by_name(struct reader *rd, yaml_node_t *n)
+{
+	const char *v = ytree_scalar(n);
+	int i = v ? data_space_index(rd->d, v) : -1;
+
+	if (i < 0)
+		FAIL(n, "unknown space '%s'", v ? v : "?");
+	return i;
+}
+
+static int get_cards(struct reader *rd, yaml_node_t *map, const char *key,
+		     int *cards, int max)
+{
+	yaml_node_t *n = need(rd, map, key);
+	int len;
+
+	if (!n)
+		return 0;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		FAIL(n, "'%s' must be a list of card numbers", key);
+		return 0;
+	}
+	len = ytree_len(n);
+	if (len > max) {
+		FAIL(n, "'%s' holds %d cards, at most %d", key, len, max);
+		return 0;
+	}
+	for (int i = 0; i < len; i++) {
+		long v = 0;
+		if (ytree_int(&rd->t, ytree_item(&rd->t, n, i), 1,
+			      rd->d->n_cards, &v, rd->err) < 0)
+			rd->errors++;
+		cards[i] = (int)v;
+	}
+	return len;
+}
+
+static yaml_node_t *get_map(struct reader *rd, yaml_node_t *map,
+			    const char *key, const char *const *allowed)
+{
+	yaml_node_t *n = need(rd, map, key);
+
+	if (!n)
+		return NULL;
+	if (n->type != YAML_MAPPING_NODE) {
+		FAIL(n, "'%s' must be a mapping", key);
+		return NULL;
+	}
+	if (allowed)
+		rd->errors += ytree_check_keys(&rd->t, n, allowed, rd->err);
+	return n;
+}
+
+static int parse_prompt_kind(struct reader *rd, yaml_node_t *n)
+{
+	const char *v = ytree_scalar(n);
+
+	for (int k = 0; v && k < PROMPT__COUNT; k++)
+		if (!strcmp(v, prompt_names[k]))
+			return k;
+	FAIL(n, "unknown prompt kind '%s'", v ? v : "?");
+	return PROMPT_NONE;
+}
+
+static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const top_keys[] = {
+		"version", "seq", "draws", "year", "prompt", "turn",
+		"british_regulars", "french_alliance", "french_allied",
+		"alliance_this_turn", "french_navy", "congress",
+		"congress_dispersed_this_turn", "boxes", "generals", "spaces",
+		"cards", "result", NULL
+	};
+	static const char *const prompt_keys[] = {
+		"kind", "side", "card", "left", "colonies_done", NULL
+	};
+	static const char *const turn_keys[] = {
+		"first", "active", "impulse", "british_choose_first",
+		"line_mutinies", "british_pcs_at_card_start", NULL
+	};
+	static const char *const box_keys[] = {
+		"british_cus", "american_cus", "french_cus", NULL
+	};
+	static const char *const card_keys[] = {
+		"deck", "hands", "hand_commitments", "discard", "removed",
+		"set_aside", "war_ends", "reshuffle", "reinforcement_boxes",
+		"queues", NULL
+	};
+	static const char *const side_keys[] = { "american", "british", NULL };
+	static const char *const result_keys[] = { "winner", "end", "colonies", NULL };
+	const struct data *d = rd->d;
+	yaml_node_t *n, *m;
+
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		FAIL(root, "the state must be a mapping");
+		return;
+	}
+	rd->errors += ytree_check_keys(&rd->t, root, top_keys, rd->err);
+	s->version = (int)get_int(rd, root, "version", 1, 1000);
+	if (s->version != STATE_VERSION)
+		FAIL(root, "state version %d is not supported (this postrider reads version %d)",
+		     s->version, STATE_VERSION);
+	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
+	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
+	s->year = (int)get_int(rd, root, "year", d->years[0].year,
+			       d->years[d->n_years - 1].year);
+
+	if ((m = get_map(rd, root, "prompt", prompt_keys))) {
+		if ((n = need(rd, m, "kind")))
+			s->prompt.kind = parse_prompt_kind(rd, n);
+		s->prompt.side = get_side(rd, m, "side");
+		s->prompt.card = (int)get_int(rd, m, "card", 0, d->n_cards);
+		s->prompt.left = (int)get_int(rd, m, "left", 0, 100);
+		if ((n = need(rd, m, "colonies_done"))) {
+			for (int i = 0; i < ytree_len(n); i++) {
+				yaml_node_t *c = ytree_item(&rd->t, n, i);
+				int k = ytree_scalar(c) ? data_colony_index(d, ytree_scalar(c)) : -1;
+				if (k < 0)
+					FAIL(c, "unknown colony '%s'", ytree_scalar(c) ? ytree_scalar(c) : "?");
+				else
+					s->prompt.colonies_done |= 1u << k;
+			}
+		}
+	}
+	if ((m = get_map(rd, root, "turn", turn_keys))) {
+		s->first = get_side(rd, m, "first");
+		s->active = get_side(rd, m, "active");
+		s->impulse = (int)get_int(rd, m, "impulse", 0, 100);
+		s->british_choose_first = get_bool(rd, m, "british_choose_first");
+		s->mutinies = get_bool(rd, m, "line_mutinies");
+		if ((n = need(rd, m, "british_pcs_at_card_start"))) {
+			for (int i = 0; i < ytree_len(n); i++) {
+				int sp = space_by_name(rd, ytree_item(&rd->t, n, i));
+				if (sp >= 0)
+					s->british_pc_at_start[sp / 64] |= (uint64_t)1 << (sp % 64);
+			}
+		}
+	}
+	s->regulars = get_bool(rd, root, "british_regulars");
+	s->french_alliance = (int)get_int(rd, root, "french_alliance", 0, 9);
+	s->french_allied = get_bool(rd, root, "french_allied");
+	s->alliance_this_turn = get_bool(rd, root, "alliance_this_turn");
+	if ((n = need(rd, root, "french_navy"))) {
+		const char *v = ytree_scalar(n);
+		if (v && !strcmp(v, "french-box"))
+			s->french_navy = NAVY_FRENCH_BOX;
+		else if (v && !strcmp(v, "turn-track"))
+			s->french_navy = NAVY_TURN_TRACK;
+		else if ((s->french_navy = v ? data_zone_index(d, v) : -1) < 0)
+			FAIL(n, "unknown French Navy place '%s'", v ? v : "?");
+	}
+	if ((n = need(rd, root, "congress"))) {
+		const char *v = ytree_scalar(n);
+		s->congress = v && !strcmp(v, "dispersed") ? -1 : space_by_name(rd, n);
+	}
+	s->dispersed_this_turn = get_bool(rd, root, "congress_dispersed_this_turn");
+	if ((m = get_map(rd, root, "boxes", box_keys))) {
+		s->box_cu[NATION_BRITISH] = (int)get_int(rd, m, "british_cus", 0, 200);
+		s->box_cu[NATION_AMERICAN] = (int)get_int(rd, m, "american_cus", 0, 200);
+		s->box_cu[NATION_FRENCH] = (int)get_int(rd, m, "french_cus", 0, 200);
+	}
+	if ((m = get_map(rd, root, "generals", NULL))) {
+		bool seen[DATA_MAX_GENERALS] = { false };
+		for (int i = 0; i < ytree_map_len(m); i++) {
+			yaml_node_t *kn, *vn = ytree_map_value(&rd->t, m, i);
+			const char *k = ytree_map_key(&rd->t, m, i, &kn);
+			const char *v = ytree_scalar(vn);
+			int g = k ? data_general_index(d, k) : -1;
+			if (g < 0) {
+				FAIL(kn, "unknown general '%s'", k ? k : "?");
+				continue;
+			}
+			seen[g] = true;
+			if (!v)
+				FAIL(vn, "expected a location for %s", k);
+			else if (!strcmp(v, "reinforcements"))
+				s->general[g] = LOC_REINFORCEMENTS;
+			else if (!strcmp(v, "captured"))
+				s->general[g] = LOC_CAPTURED;
+			else if (!strcmp(v, "removed"))
+				s->general[g] = LOC_REMOVED;
+			else if (!strcmp(v, "french-box"))
+				s->general[g] = LOC_FRENCH_BOX;
+			else
+				s->general[g] = space_by_name(rd, vn);
+		}
+		for (int g = 0; g < d->n_generals; g++)
+			if (!seen[g])
+				FAIL(m, "general %s is missing", d->generals[g].name);
+	}
+	if ((m = get_map(rd, root, "spaces", NULL))) {
+		static const char *const sp_keys[] = { "pc", "american", "british", "french", NULL };
+		for (int i = 0; i < ytree_map_len(m); i++) {
+			yaml_node_t *kn, *vn = ytree_map_value(&rd->t, m, i);
+			int sp;
+			ytree_map_key(&rd->t, m, i, &kn);
+			if ((sp = space_by_name(rd, kn)) < 0)
+				continue;
+			if (vn->type != YAML_MAPPING_NODE) {
+				FAIL(vn, "expected a mapping for a space");
+				continue;
+			}
+			rd->errors += ytree_check_keys(&rd->t, vn, sp_keys, rd->err);
+			if ((n = ytree_get(&rd->t, vn, "pc"))) {
+				int side = ytree_scalar(n) ? side_parse(ytree_scalar(n)) : -1;
+				if (side <= 0)
+					FAIL(n, "expected a PC of american or british");
+				else
+					s->space[sp].pc = (enum side)side;
+			}
+			for (int k = 0; k < 3; k++) {
+				long v = 0;
+				if ((n = ytree_get(&rd->t, vn, nation_keys[k]))) {
+					if (ytree_int(&rd->t, n, 0, 200, &v, rd->err) < 0)
+						rd->errors++;
+					s->space[sp].cu[k] = (int)v;
+				}
+			}
+		}
+	}
+	if ((m = get_map(rd, root, "cards", card_keys))) {
+		yaml_node_t *h;
+		s->n_deck = (int)get_int(rd, m, "deck", 0, d->n_cards);
+		if ((h = get_map(rd, m, "hands", side_keys))) {
+			s->n_hand[SIDE_AMERICAN] = (int)get_int(rd, h, "american", 0, STATE_MAX_HAND);
+			s->n_hand[SIDE_BRITISH] = (int)get_int(rd, h, "british", 0, STATE_MAX_HAND);
+		}
+		s->n_discard = get_cards(rd, m, "discard", s->discard, DATA_MAX_CARDS);
+		s->n_removed = get_cards(rd, m, "removed", s->removed, DATA_MAX_CARDS);
+		s->n_set_aside = get_cards(rd, m, "set_aside", s->set_aside, 4);
+		s->war_ends = (int)get_int(rd, m, "war_ends", 0, d->n_cards);
+		s->reshuffle = get_bool(rd, m, "reshuffle");
+		if ((h = get_map(rd, m, "reinforcement_boxes", side_keys))) {
+			s->n_reinf_cards[SIDE_AMERICAN] = get_cards(rd, h, "american", s->reinf_cards[SIDE_AMERICAN], 2);
+			s->n_reinf_cards[SIDE_BRITISH] = get_cards(rd, h, "british", s->reinf_cards[SIDE_BRITISH], 1);
+		}
+		if ((h = get_map(rd, m, "queues", side_keys))) {
+			s->n_queue[SIDE_AMERICAN] = get_cards(rd, h, "american", s->queue[SIDE_AMERICAN], STATE_MAX_QUEUE);
+			s->n_queue[SIDE_BRITISH] = get_cards(rd, h, "british", s->queue[SIDE_BRITISH], STATE_MAX_QUEUE);
+		}
+	}
+	if ((m = get_map(rd, root, "result", result_keys))) {
+		yaml_node_t *c;
+		s->winner = get_side(rd, m, "winner");
+		if ((n = need(rd, m, "end"))) {
+			const char *v = ytree_scalar(n);
+			int e = -1;
+			for (unsigned k = 0; v && k < ARRAY_SIZE(end_names); k++)
+				if (!strcmp(v, end_names[k]))
+					e = (int)k;
+			if (e < 0)
+				FAIL(n, "unknown end '%s'", v ? v : "?");
+			else
+				s->end = (enum game_end)e;
+		}
+		if ((c = get_map(rd, m, "colonies", side_keys))) {
+			s->colonies[SIDE_AMERICAN] = (int)get_int(rd, c, "american", 0, 14);
+			s->colonies[SIDE_BRITISH] = (int)get_int(rd, c, "british", 0, 14);
+		}
+	}
+}
+
+static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const keys[] = { "seq", "deck", "hands", NULL };
+	static const char *const side_keys[] = { "american", "british", NULL };
+	yaml_node_t *h;
+	int n_deck = s->n_deck, n_hand[3];
+
+	n_hand[SIDE_AMERICAN] = s->n_hand[SIDE_AMERICAN];
+	n_hand[SIDE_BRITISH] = s->n_hand[SIDE_BRITISH];
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		FAIL(root, "the private state must be a mapping");
+		return;
+	}
+	rd->errors += ytree_check_keys(&rd->t, root, keys, rd->err);
+	if ((uint32_t)get_int(rd, root, "seq", 0, 100000000) != s->seq)
+		FAIL(root, "the private state belongs to another turn than state.yaml (seq differs)");
+	s->n_deck = get_cards(rd, root, "deck", s->deck, DATA_MAX_CARDS);
+	if (s->n_deck != n_deck)
+		FAIL(root, "the deck holds %d cards, state.yaml says %d", s->n_deck, n_deck);
+	if ((h = get_map(rd, root, "hands", side_keys))) {
+		s->n_hand[SIDE_AMERICAN] = get_cards(rd, h, "american", s->hand[SIDE_AMERICAN], STATE_MAX_HAND);
+		s->n_hand[SIDE_BRITISH] = get_cards(rd, h, "british", s->hand[SIDE_BRITISH], STATE_MAX_HAND);
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+			if (s->n_hand[side] != n_hand[side])
+				FAIL(h, "the %s hand holds %d cards, state.yaml says %d",
+				     side_name(side), s->n_hand[side], n_hand[side]);
+	}
+}
+
+int state_read(struct state *s, const struct data *d,
+	       const char *pub, size_t pub_len,
+	       const char *priv, size_t priv_len, struct strbuf *err)
+{
+	struct reader rd = { .d = d, .err = err };
+
+	memset(s, 0, sizeof(*s));
+	s->congress = -1;
+	if (ytree_parse(&rd.t, "state.yaml", pub, pub_len, err) < 0)
+		return -1;
+	read_public(&rd, s, ytree_root(&rd.t));
+	ytree_free(&rd.t);
+	if (rd.errors)
+		return -1;
+	if (!priv)
+		return 0;
+	if (ytree_parse(&rd.t, "private state", priv, priv_len, err) < 0)
+		return -1;
+	read_private(&rd, s, ytree_root(&rd.t));
+	ytree_free(&rd.t);
+	return rd.errors ? -1 : 0;
+}

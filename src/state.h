@@ -1,0 +1,159 @@
+/*
+ * state.h - the whole state of one game of Washington's War, as the engine
+ * sees it, and its canonical YAML form.
+ *
+ * struct state is a plain value: no pointers, so it is copied with
+ * assignment (the engine applies an action to a copy and keeps it only if
+ * the action was legal). Indices refer to the loaded struct data.
+ *
+ * On disk the state is split in two: the public part (state.yaml, written
+ * canonically: fixed key order, no timestamps, so `git diff` shows what a
+ * turn changed) and the private part (deck order and hands), which the
+ * host keeps sealed (fair_seal) in private/state.sealed.
+ *
+ * Ownership: state_write_* append to a caller's strbuf; state_read fills a
+ * caller's struct and allocates nothing that outlives the call.
+ */
+#ifndef POSTRIDER_STATE_H
+#define POSTRIDER_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "data.h"
+
+#define STATE_VERSION 1
+#define STATE_MAX_HAND 16
+#define STATE_MAX_QUEUE 8
+
+/* Where a general is when not on a space (space indices are >= 0). */
+enum general_box {
+	LOC_REINFORCEMENTS = -1,	/* his side's Reinforcements box */
+	LOC_CAPTURED = -2,		/* Captured Generals box (7.6) */
+	LOC_REMOVED = -3,		/* out of the game (Washington 7.6.B, Arnold 6.33) */
+	LOC_FRENCH_BOX = -4,		/* French Reinforcement box until the alliance */
+};
+
+/* The French Navy when not in a blockade zone (zone indices are >= 0). */
+enum navy_box {
+	NAVY_FRENCH_BOX = -1,		/* before the alliance */
+	NAVY_TURN_TRACK = -2,		/* d'Estaing (12.3) */
+};
+
+/* Every kind of decision the engine can wait for (architecture, 3). */
+enum prompt_kind {
+	PROMPT_NONE = 0,	/* the game is over */
+	PROMPT_CC,		/* American: Committees of Correspondence (4.0) */
+	PROMPT_FTK,		/* British: For The King (4.0) */
+	PROMPT_FIRST,		/* who plays the first card this turn (5.3) */
+	PROMPT_PLAY,		/* play a card from the hand (5.3) */
+	PROMPT_PC,		/* PC actions with an OPS card (10.11) */
+	PROMPT_DISCARD,		/* the minor action of a discard (6.32.B) */
+	PROMPT_EXCHANGE,	/* take the discarded event for an OPS card (6.32.C) */
+	PROMPT_DOI,		/* Declaration of Independence placements (6.34.C.i) */
+	PROMPT_CONGRESS,	/* return the dispersed Congress (10.2.1) */
+	PROMPT__COUNT
+};
+
+enum game_end {
+	END_NONE = 0,
+	END_AUTO_BRITISH,	/* no American or French CU on the map (13.1) */
+	END_AUTO_AMERICAN,	/* no British CU in the thirteen colonies (13.1) */
+	END_WAR_ENDS,		/* the War Ends card (13.2) */
+	END_1783,		/* no War Ends card came (5.7) */
+};
+
+struct prompt {
+	enum prompt_kind kind;
+	enum side side;		/* who decides */
+	int card;		/* the card being resolved, 0 if none */
+	int left;		/* PC actions left, placements left */
+	uint32_t colonies_done;	/* PROMPT_CC / PROMPT_DOI: bit per colony */
+};
+
+struct space_state {
+	enum side pc;		/* SIDE_NONE, SIDE_AMERICAN, SIDE_BRITISH */
+	int cu[3];		/* by enum nation */
+};
+
+struct state {
+	int version;
+	uint32_t seq;		/* accepted orders so far */
+	uint64_t draws;		/* index of the next random draw */
+
+	int year;
+	bool regulars;		/* British Regulars' Advantage in effect (9.41) */
+	int french_alliance;	/* the track, 0-9 (12.1) */
+	bool french_allied;	/* the alliance has happened */
+	bool alliance_this_turn; /* European War at this End Phase (12.2.B.iii) */
+	int french_navy;	/* zone index or enum navy_box */
+	int congress;		/* space, or -1 while dispersed (7.7) */
+	bool dispersed_this_turn; /* 5.3.b next turn */
+	bool british_choose_first; /* set at the start of the Strategy Phase */
+	bool mutinies;		/* Line Mutinies played this turn (10.11.A.iv) */
+
+	struct space_state space[DATA_MAX_SPACES];
+	int general[DATA_MAX_GENERALS];	/* space index or enum general_box */
+	int box_cu[3];		/* CUs in the British Reinforcements box,
+				   and the French CUs waiting (by nation) */
+
+	/* Cards. The deck's top is deck[0]; the discard's top is last. */
+	int n_deck, deck[DATA_MAX_CARDS];
+	int n_discard, discard[DATA_MAX_CARDS];
+	int n_removed, removed[DATA_MAX_CARDS];
+	int n_set_aside, set_aside[4];
+	int n_hand[3], hand[3][STATE_MAX_HAND];		/* by enum side */
+	int n_reinf_cards[3], reinf_cards[3][2];	/* 1 British, 2 American */
+	int n_queue[3], queue[3][STATE_MAX_QUEUE];	/* Operations Queues */
+	int war_ends;		/* card in the War Ends box, 0 if none */
+	bool reshuffle;		/* a reshuffle waits for the next deal (6.3.D) */
+
+	/* The Strategy Phase. */
+	enum side first;	/* who played first this turn */
+	enum side active;	/* whose impulse it is */
+	int impulse;		/* cards played this turn */
+	uint64_t british_pc_at_start[2]; /* bitset: no daisy-chaining (10.11.B.ii) */
+
+	struct prompt prompt;
+
+	/* The end. */
+	enum side winner;
+	enum game_end end;
+	int colonies[3];	/* colonies (with Canada) each side controls at the end */
+};
+
+/* Names used in YAML, reports and orders. */
+const char *side_name(enum side s);		/* "american", "british", "none" */
+const char *side_title(enum side s);		/* "American", "British" */
+int side_parse(const char *s);			/* -1 if unknown */
+const char *prompt_kind_name(enum prompt_kind k); /* "play", "pc", ... */
+const char *game_end_name(enum game_end e);
+
+/* The number of CUs of a nation on the map. */
+int state_cus_on_map(const struct state *s, const struct data *d,
+		     enum nation n);
+
+/*
+ * Appends the public state as canonical YAML. hand_commitment[side] (hex)
+ * may be NULL to omit the commitments.
+ */
+void state_write_public(const struct state *s, const struct data *d,
+			const char *const hand_commitment[3], struct strbuf *out);
+/* Appends the private part (deck order, hands) as YAML. */
+void state_write_private(const struct state *s, const struct data *d,
+			 struct strbuf *out);
+/* The canonical text of one side's hand, the input of hand commitments. */
+void state_write_hand(const struct state *s, enum side side,
+		      struct strbuf *out);
+
+/*
+ * Reads a state back: public YAML text and private YAML text (the latter
+ * may be NULL: then the deck and hands are unknown and left empty, which
+ * is enough for reports and options that need no hidden card).
+ * Returns 0, or -1 with positioned messages ("state.yaml:12:3: ...")
+ * appended to err. Checks every name and range; never trusts the file.
+ */
+int state_read(struct state *s, const struct data *d,
+	       const char *pub, size_t pub_len,
+	       const char *priv, size_t priv_len, struct strbuf *err);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * turn.c - one accepted order becomes one commit and its mail.
+ */
+#include "turn.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int turn_commit(struct game *g, const struct turn *t, struct notify *n,
+		char commit[41], struct strbuf *err)
+{
+	struct strbuf state_yaml = STRBUF_INIT, sealed = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT, msg = STRBUF_INIT, patch = STRBUF_INIT;
+	struct repo_file files[24];
+	char order_path[64];
+	int nf = 0, ret = -1, r;
+	const bool first = !g->head[0];
+	const struct game_player *who = &g->player[t->side];
+	long long now = game_now();
+	struct repo_ident author = { who->name, who->addr, now, 0 };
+	struct repo_ident committer = { g->player[0].name, g->player[0].addr, now, 0 };
+
+	if (game_state_files(g, t->next, &state_yaml, &sealed) < 0) {
+		strbuf_addstr(err, "cannot seal the private state");
+		goto out;
+	}
+	if (!first && repo_read(g->repo, g->head, "log.txt", &log) < 0) {
+		strbuf_addstr(err, "cannot read log.txt");
+		goto out;
+	}
+	strbuf_addstr(&log, t->happened);
+	if (log.len && log.buf[log.len - 1] != '\n')
+		strbuf_addch(&log, '\n');
+	files[nf++] = (struct repo_file){ "state.yaml", state_yaml.buf, state_yaml.len };
+	files[nf++] = (struct repo_file){ "private/state.sealed", sealed.buf, sealed.len };
+	files[nf++] = (struct repo_file){ "log.txt", log.buf, log.len };
+	if (t->order_text) {
+		snprintf(order_path, sizeof(order_path), "orders/%04u-%s.txt",
+			 t->next->seq, side_name(t->side));
+		files[nf++] = (struct repo_file){ order_path, t->order_text, strlen(t->order_text) };
+	}
+	for (int i = 0; i < t->n_extra && nf < (int)ARRAY_SIZE(files); i++)
+		files[nf++] = t->extra[i];
+
+	strbuf_addf(&msg, "%s\n\n", t->subject);
+	if (t->body && *t->body)
+		strbuf_addf(&msg, "%s\n", t->body);
+	strbuf_addf(&msg, "Postrider-Game: %s\nPostrider-Seq: %u\nPostrider-Side: %s\n",
+		    g->id, t->next->seq, side_name(t->side));
+	if (t->next->draws > g->state.draws || first)
+		strbuf_addf(&msg, "Postrider-Draws: %llu-%llu\n",
+			    (unsigned long long)(first ? 0 : g->state.draws),
+			    (unsigned long long)t->next->draws);
+	if (t->trailers)
+		strbuf_addstr(&msg, t->trailers);
+
+	if (repo_commit_prepare(g->repo, first ? NULL : g->head, files, nf, NULL,
+				&author, &committer, msg.buf, commit) < 0) {
+		strbuf_addstr(err, "cannot write the commit");
+		goto out;
+	}
+	if (repo_format_patch(g->repo, commit, &patch) < 0) {
+		strbuf_addstr(err, "cannot format the commit as a patch");
+		goto out;
+	}
+	if (notify_turn(n, g, t->next, commit, patch.buf, t->happened, err) < 0)
+		goto out;
+	r = repo_commit_publish(g->repo, first ? NULL : g->head, commit);
+	if (r == REPO_STALE) {
+		notify_discard(n);
+		strbuf_addstr(err, "the game moved on while this order was adjudicated");
+		ret = TURN_STALE;
+		goto out;
+	}
+	if (r < 0) {
+		notify_discard(n);
+		strbuf_addstr(err, "cannot publish the commit");
+		goto out;
+	}
+	if (notify_publish(n) < 0)
+		warning("the turn is committed but its mail stays in '%s/tmp'; "
+			"the next run releases it", n->outbox);
+	ret = 0;
+out:
+	strbuf_release(&state_yaml);
+	strbuf_release(&sealed);
+	strbuf_release(&log);
+	strbuf_release(&msg);
+	strbuf_release(&patch);
+	return ret;
+}

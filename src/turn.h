@@ -1,0 +1,37 @@
+/*
+ * turn.h - committing one turn: the new state, the order verbatim and the
+ * log as exactly one commit, with the mail staged before the commit is
+ * published and released after it (architecture, 1).
+ *
+ * Ownership: struct turn only points to the caller's data.
+ */
+#ifndef POSTRIDER_TURN_H
+#define POSTRIDER_TURN_H
+
+#include "game.h"
+#include "notify.h"
+
+#define TURN_STALE 2	/* the game moved on meanwhile: nothing changed */
+
+struct turn {
+	const struct state *next;	/* the state after the turn */
+	enum side side;			/* who gave the order (SIDE_NONE: the host) */
+	const char *order_text;		/* verbatim, or NULL (new game) */
+	const char *happened;		/* the log of this turn */
+	const char *subject;		/* the commit subject line */
+	const char *body;		/* the commit body (the actions), or NULL */
+	const struct repo_file *extra;	/* more files (a new game's game.yaml, data) */
+	int n_extra;
+	const char *trailers;		/* extra trailer lines, or NULL */
+};
+
+/*
+ * Commits t on top of g->head (or as the first commit when g->head is
+ * empty), stages and then publishes the mail through n. Returns 0 with the
+ * new commit id in commit, TURN_STALE if the branch moved (nothing
+ * changed, the staged mail deleted), or -1 with the reason in err.
+ */
+int turn_commit(struct game *g, const struct turn *t, struct notify *n,
+		char commit[41], struct strbuf *err);
+
+#endif

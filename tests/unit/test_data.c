@@ -1,0 +1,558 @@
+/*
+ * test_data.c - the component data: facts the rulebook pins, checked on the
+ * real games/washingtons-war data, and the exact messages for bad data
+ * (tests/fixtures/data-bad/<case>/). Runs from the repository root.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "data.h"
+
+#define GAME_DIR "games/washingtons-war"
+#define BAD_DIR "tests/fixtures/data-bad/"
+
+/* Loads the real data once per test (fails the test on any error). */
+static int setup_data(void **state)
+{
+	struct strbuf errs = STRBUF_INIT;
+	struct data *d = data_load(GAME_DIR, &errs);
+
+	if (!d)
+		print_error("%s", strbuf_str(&errs));
+	strbuf_release(&errs);
+	*state = d;
+	return d ? 0 : -1;
+}
+
+static int teardown_data(void **state)
+{
+	data_free(*state);
+	return 0;
+}
+
+/* Index of a space that must exist. */
+static int space(const struct data *d, const char *name)
+{
+	int i = data_space_index(d, name);
+
+	if (i < 0)
+		fail_msg("no space '%s'", name);
+	return i;
+}
+
+/* The connection record between two spaces, or NULL. */
+static const struct data_adj *adj(const struct data *d, const char *a,
+				  const char *b)
+{
+	const struct data_space *s = &d->spaces[space(d, a)];
+	int to = space(d, b);
+
+	for (int i = 0; i < s->n_adj; i++)
+		if (s->adj[i].to == to)
+			return &s->adj[i];
+	return NULL;
+}
+
+/* A general that must exist. */
+static const struct data_general *general(const struct data *d,
+					  const char *name)
+{
+	int i = data_general_index(d, name);
+
+	if (i < 0)
+		fail_msg("no general '%s'", name);
+	return &d->generals[i];
+}
+
+static void test_counts(void **state)
+{
+	const struct data *d = *state;
+	int british = 0, american = 0, french = 0;
+
+	assert_int_equal(d->n_colonies, 14);
+	assert_int_equal(d->n_zones, 7);
+	assert_int_equal(d->n_generals, 13);
+	assert_int_equal(d->n_cards, 110);
+	assert_int_equal(d->n_years, 9);
+	assert_int_equal(d->years[0].year, 1775);
+	assert_int_equal(d->years[8].year, 1783);
+	assert_in_range(d->n_spaces, 70, DATA_MAX_SPACES);
+	for (int i = 0; i < d->n_generals; i++) {
+		british += d->generals[i].nation == NATION_BRITISH;
+		american += d->generals[i].nation == NATION_AMERICAN;
+		french += d->generals[i].nation == NATION_FRENCH;
+	}
+	assert_int_equal(british, 5);
+	assert_int_equal(american, 7);
+	assert_int_equal(french, 1);
+	assert_int_equal(general(d, "Rochambeau")->side, SIDE_AMERICAN);
+	assert_string_equal(d->game, "washingtons-war");
+	assert_int_equal(strlen(d->hash), 64);
+	assert_int_equal(d->cu_pool[NATION_FRENCH], 5);
+	assert_int_equal(d->committees_pcs_per_colony, 1);
+	assert_int_equal(d->for_the_king_pcs, 3);
+}
+
+static void test_ports_12_3(void **state)
+{
+	static const struct {
+		const char *zone, *ports[5];
+	} zones[] = {
+		{ "St. Lawrence", { "Montreal", "Quebec" } },
+		{ "New England", { "Falmouth MA", "Boston MA", "Barnstable MA",
+				   "Newport RI" } },
+		{ "Long Island Sound", { "New York NY", "Long Island NY",
+					 "New Haven CT" } },
+		{ "Delaware", { "Philadelphia PA", "Wilmington DE" } },
+		{ "Chesapeake", { "Baltimore MD", "Alexandria VA",
+				  "Yorktown VA", "Norfolk VA" } },
+		{ "Carolinas", { "Wilmington NC", "New Bern NC",
+				 "Charleston SC" } },
+		{ "South Atlantic", { "Savannah GA", "St. Mary's GA" } },
+	};
+	const struct data *d = *state;
+	int n = 0, ports = 0;
+
+	for (size_t z = 0; z < ARRAY_SIZE(zones); z++) {
+		int zi = data_zone_index(d, zones[z].zone);
+
+		assert_true(zi >= 0);
+		for (int k = 0; k < 5 && zones[z].ports[k]; k++) {
+			const struct data_space *s =
+				&d->spaces[space(d, zones[z].ports[k])];
+
+			assert_true(s->port);
+			assert_int_equal(s->zone, zi);
+			n++;
+		}
+	}
+	assert_int_equal(n, 20);
+	for (int i = 0; i < d->n_spaces; i++)
+		ports += d->spaces[i].port;
+	assert_int_equal(ports, 20);
+	assert_int_equal(d->spaces[space(d, "Portsmouth NH")].zone, -1);
+	assert_int_equal(data_zone_index(d, "chesapeake"),
+			 d->spaces[space(d, "Norfolk VA")].zone);
+}
+
+static void test_stars_and_shapes(void **state)
+{
+	static const char *const stars[] = {
+		"Quebec", "Montreal", "Charleston SC", "Philadelphia PA"
+	};
+	const struct data *d = *state;
+	int n = 0;
+
+	for (size_t k = 0; k < ARRAY_SIZE(stars); k++) {
+		const struct data_space *s = &d->spaces[space(d, stars[k])];
+
+		assert_int_equal(s->shape, SHAPE_STAR);
+		assert_true(s->fortified);
+		assert_true(s->port);
+		assert_true(s->winter_quarters);
+	}
+	for (int i = 0; i < d->n_spaces; i++)
+		n += d->spaces[i].fortified;
+	assert_int_equal(n, 4);
+	/* Boston is a square (other sources), so Winter Quarters (2.1.B). */
+	assert_int_equal(d->spaces[space(d, "Boston MA")].shape, SHAPE_SQUARE);
+	assert_true(d->spaces[space(d, "Boston MA")].winter_quarters);
+	assert_false(d->spaces[space(d, "Boston MA")].fortified);
+}
+
+static void test_winter_line_and_colonies(void **state)
+{
+	const struct data *d = *state;
+
+	assert_true(d->spaces[space(d, "Wilmington NC")].south_of_winter_line);
+	assert_true(d->spaces[space(d, "Ninety Six SC")].south_of_winter_line);
+	assert_true(d->spaces[space(d, "Savannah GA")].south_of_winter_line);
+	assert_false(d->spaces[space(d, "Norfolk VA")].south_of_winter_line);
+	assert_false(d->spaces[space(d, "Quebec")].south_of_winter_line);
+	assert_true(d->colonies[d->spaces[space(d, "Fort Detroit")].colony].canada);
+	assert_int_equal(data_colony_index(d, "ny"),
+			 data_colony_index(d, "New York"));
+	assert_int_equal(data_colony_index(d, "Vermont"), -1);
+	/* Two Wilmingtons, told apart by the colony. */
+	assert_true(space(d, "Wilmington NC") != space(d, "Wilmington DE"));
+	assert_int_equal(data_space_index(d, "Wilmington"), -1);
+}
+
+static void test_names_and_aliases(void **state)
+{
+	const struct data *d = *state;
+
+	assert_int_equal(data_space_index(d, "ft detroit"),
+			 space(d, "Fort Detroit"));
+	assert_int_equal(data_space_index(d, "Basset Town PA"),
+			 space(d, "Bassett Town PA"));
+	assert_int_equal(data_space_index(d, "NINETY-SIX SC"),
+			 space(d, "Ninety Six SC"));
+	assert_int_equal(data_space_index(d, "Nowhere"), -1);
+	assert_int_equal(data_general_index(d, "greene"),
+			 data_general_index(d, "Greene"));
+	assert_int_equal(data_general_index(d, "Putnam"), -1);
+	assert_string_equal(d->spaces[space(d, "Quebec")].full_name, "Quebec");
+	assert_string_equal(d->spaces[space(d, "Boston MA")].name, "Boston");
+}
+
+static void test_connections(void **state)
+{
+	const struct data *d = *state;
+	const struct data_adj *x;
+	int arnold = data_general_index(d, "Arnold");
+
+	/* 7.3.D: Fort Detroit - Bassett Town PA is a wilderness connection. */
+	x = adj(d, "Fort Detroit", "Bassett Town PA");
+	assert_non_null(x);
+	assert_true(x->wilderness);
+	assert_int_equal(x->only_general, -1);
+	assert_true(data_adjacent(d, space(d, "Fort Detroit"),
+				  space(d, "Bassett Town PA")));
+	/* 7.4.D: Falmouth - Quebec, wilderness, Arnold only. */
+	x = adj(d, "Falmouth MA", "Quebec");
+	assert_non_null(x);
+	assert_true(x->wilderness);
+	assert_int_equal(x->only_general, arnold);
+	x = adj(d, "Quebec", "Falmouth MA");
+	assert_non_null(x);
+	assert_int_equal(x->only_general, arnold);
+	assert_false(data_adjacent(d, space(d, "Falmouth MA"),
+				   space(d, "Quebec")));
+	/* 10.11.B: Oswego - Montreal, Fort Stanwix - Oswego. */
+	assert_true(data_adjacent(d, space(d, "Oswego NY"), space(d, "Montreal")));
+	assert_true(data_adjacent(d, space(d, "Fort Stanwix NY"),
+				  space(d, "Oswego NY")));
+	assert_false(data_adjacent(d, space(d, "Fort Stanwix NY"),
+				   space(d, "Montreal")));
+	/* 9.63: Ticonderoga - Saratoga. */
+	assert_true(data_adjacent(d, space(d, "Saratoga NY"),
+				  space(d, "Ticonderoga NY")));
+	/* 7.3.C: Ninety Six - Camden - Eutaw Springs - Charleston -
+	 * Savannah - Augusta / St. Mary's. */
+	assert_true(data_adjacent(d, space(d, "Ninety Six SC"), space(d, "Camden SC")));
+	assert_true(data_adjacent(d, space(d, "Camden SC"), space(d, "Eutaw Springs SC")));
+	assert_true(data_adjacent(d, space(d, "Eutaw Springs SC"), space(d, "Charleston SC")));
+	assert_true(data_adjacent(d, space(d, "Charleston SC"), space(d, "Savannah GA")));
+	assert_true(data_adjacent(d, space(d, "Savannah GA"), space(d, "Augusta GA")));
+	assert_true(data_adjacent(d, space(d, "Savannah GA"), space(d, "St. Mary's GA")));
+	/* Playbook: Fort Niagara and Ticonderoga each touch a set-up
+	 * British PC space. */
+	assert_true(data_adjacent(d, space(d, "Ticonderoga NY"), space(d, "Montreal")));
+	assert_true(data_adjacent(d, space(d, "Fort Niagara NY"),
+				  space(d, "Fort Detroit")));
+	assert_false(data_adjacent(d, -1, 0));
+}
+
+static void test_generals(void **state)
+{
+	const struct data *d = *state;
+
+	assert_int_equal(general(d, "Carleton")->strategy, 3);	/* 7.1.A */
+	assert_int_equal(general(d, "Gates")->strategy, 2);	/* 7.1.A */
+	assert_int_equal(general(d, "Greene")->strategy, 1);	/* 7.1.A */
+	assert_int_equal(general(d, "Arnold")->agility, 2);	/* 7.8 */
+	assert_int_equal(general(d, "Burgoyne")->battle, 2);	/* 9.63 */
+	assert_int_equal(general(d, "Burgoyne")->agility, 1);	/* 9.63 */
+	assert_int_equal(general(d, "Gates")->battle / 2, 1);	/* 9.63 */
+	assert_int_equal(general(d, "Washington")->retreat_bonus, 2);
+	assert_int_equal(general(d, "Greene")->retreat_bonus, 2);
+	assert_int_equal(general(d, "Howe")->retreat_bonus, 0);
+	assert_true(general(d, "Washington")->never_to_reinforcements);
+	assert_false(general(d, "Greene")->never_to_reinforcements);
+	assert_int_equal(general(d, "Howe")->side, SIDE_BRITISH);
+	assert_int_equal(general(d, "Rochambeau")->nation, NATION_FRENCH);
+	for (int i = 0; i < d->n_generals; i++) {
+		assert_in_range(d->generals[i].strategy, 1, 3);
+		assert_in_range(d->generals[i].battle, 1, 6);
+		assert_in_range(d->generals[i].agility, 1, 3);
+	}
+}
+
+static void test_setup(void **state)
+{
+	const struct data *d = *state;
+	int washington = data_general_index(d, "Washington");
+	int congress = 0, in_box = 0;
+	bool found = false;
+
+	assert_int_equal(d->n_setup, 21);
+	for (int i = 0; i < d->n_setup; i++) {
+		const struct data_setup *p = &d->setup[i];
+
+		if (p->general == washington) {
+			assert_int_equal(p->space,
+					 space(d, "Lexington and Concord MA"));
+			assert_int_equal(p->cus, 5);
+			assert_true(p->pc);
+			found = true;
+		}
+		if (p->congress) {
+			assert_int_equal(p->space, space(d, "Philadelphia PA"));
+			congress++;
+		}
+		if (p->where == SETUP_REINFORCEMENTS)
+			in_box++;
+		if (p->where == SETUP_FRENCH_BOX) {
+			assert_int_equal(p->nation, NATION_FRENCH);
+			assert_int_equal(p->cus, 5);
+			assert_true(p->french_navy);
+		}
+	}
+	assert_true(found);
+	assert_int_equal(congress, 1);
+	assert_int_equal(in_box, 8);
+}
+
+static void test_cards(void **state)
+{
+	const struct data *d = *state;
+	int specials = 0, aside = 0, war = 0;
+
+	for (int n = 1; n <= DATA_MAX_CARDS; n++) {
+		const struct data_card *c = &d->cards[n];
+
+		assert_int_equal(c->number, n);
+		assert_non_null(c->title);
+		assert_non_null(c->src.source);
+		if (c->ops) {
+			/* An OPS card is never an event (6.2, 6.3). */
+			assert_in_range(c->ops, 1, 3);
+			assert_null(c->text);
+			assert_false(c->special);
+			assert_false(c->battle_card);
+			assert_int_equal(c->side, CARD_SIDE_NONE);
+		} else {
+			assert_non_null(c->text);
+			assert_true(strlen(c->text) > 0);
+		}
+		specials += c->special;
+		aside += c->set_aside_until_1776;
+		if (c->war_ends_year) {
+			assert_true(c->special);
+			war++;
+		}
+		if (c->campaign) {
+			assert_int_equal(c->side, CARD_SIDE_NONE);
+			assert_int_equal(c->ops, 0);
+		}
+	}
+	assert_int_equal(specials, 7);
+	assert_int_equal(war, 5);
+	assert_int_equal(aside, 2);
+	assert_string_equal(d->cards[99].title, "Declaration of Independence");
+	assert_true(d->cards[99].special);
+	assert_true(d->cards[99].set_aside_until_1776);
+	assert_int_equal(d->cards[99].reshuffle, RESHUFFLE_WHEN_PLAYED);
+	assert_int_equal(d->cards[95].reshuffle, RESHUFFLE_WHEN_PLAYED);
+	assert_non_null(strstr(d->cards[95].title, "William Pitt"));
+	assert_int_equal(d->cards[96].reshuffle, RESHUFFLE_WHEN_DISCARDED);
+	assert_non_null(strstr(d->cards[96].title, "Hortelez"));
+	assert_int_equal(d->cards[96].n_effects, 1);
+	assert_string_equal(d->cards[96].effects[0].verb, "french_alliance");
+	assert_int_equal(d->cards[96].effects[0].amount, 2);	/* 12.1 */
+	for (int n = 1; n <= DATA_MAX_CARDS; n++) {
+		const struct data_card *c = &d->cards[n];
+
+		if (!strcmp(c->title, "Benedict Arnold Treason!")) {
+			assert_true(c->battle_card);
+			assert_true(c->removed_after_play);
+			assert_int_equal(c->side, CARD_SIDE_BRITISH);
+		}
+		if (!strcmp(c->title, "Morgan's Riflemen"))
+			assert_true(c->battle_card);
+		if (strstr(c->title, "Steuben"))
+			assert_true(c->set_aside_until_1776);
+		if (strstr(c->title, "Benjamin Franklin")) {
+			assert_true(c->special);
+			assert_string_equal(c->effects[0].verb,
+					    "french_alliance");
+			assert_int_equal(c->effects[0].amount, 4);
+		}
+		if (!strcmp(c->title, "Major Campaign"))
+			assert_int_equal(c->campaign, 3);
+		if (!strcmp(c->title, "Minor Campaign"))
+			assert_int_equal(c->campaign, 2);
+	}
+}
+
+static void test_hash_and_dump(void **state)
+{
+	const struct data *d = *state;
+	struct strbuf out = STRBUF_INIT, errs = STRBUF_INIT;
+	char hash[65];
+
+	assert_int_equal(data_hash(GAME_DIR, hash, &errs), 0);
+	assert_string_equal(hash, d->hash);
+	assert_int_equal(data_hash("tests/no-such-dir", hash, &errs), -1);
+	assert_non_null(strstr(strbuf_str(&errs), "cannot read"));
+	data_dump(d, &out);
+	assert_non_null(strstr(strbuf_str(&out), "\nspaces:\n  - name: Quebec\n"));
+	assert_non_null(strstr(strbuf_str(&out), "\nconnections:\n"));
+	assert_non_null(strstr(strbuf_str(&out), "\ngenerals:\n"));
+	assert_non_null(strstr(strbuf_str(&out), "\ncards:\n  - number: 1\n"));
+	assert_non_null(strstr(strbuf_str(&out),
+			       "    blockade_zone: South Atlantic\n"));
+	assert_non_null(strstr(strbuf_str(&out), "    only: Arnold\n"));
+	strbuf_release(&out);
+	strbuf_release(&errs);
+}
+
+/* data_check on a copy changed in memory: asymmetric and disconnected. */
+static void test_check_in_memory(void **state)
+{
+	const struct data *d = *state;
+	struct data *c = malloc(sizeof(*c));
+	struct strbuf errs = STRBUF_INIT;
+	struct data_space *s;
+	char *expected;
+	int q = space(d, "Quebec");
+
+	assert_non_null(c);
+	memcpy(c, d, sizeof(*c));	/* shares strings: never data_free() */
+	assert_int_equal(data_check(c, &errs), 0);
+	s = &c->spaces[q];
+	for (int i = 0; i < s->n_adj; i++)
+		if (s->adj[i].to == space(d, "Montreal"))
+			s->adj[i] = s->adj[--s->n_adj];
+	assert_int_equal(data_check(c, &errs), 1);
+	expected = xstrfmt(GAME_DIR "/spaces.yaml:%d:5: connection "
+			   "'Montreal' - 'Quebec' is not symmetric\n",
+			   d->spaces[space(d, "Montreal")].src.line);
+	assert_string_equal(strbuf_str(&errs), expected);
+	free(expected);
+	strbuf_reset(&errs);
+	c->cards[99].special = false;
+	c->cards[17].number = 0;
+	assert_true(data_check(c, &errs) >= 3);
+	assert_non_null(strstr(strbuf_str(&errs), "card #17 is missing"));
+	strbuf_release(&errs);
+	free(c);
+}
+
+/* Loads a bad fixture and compares the messages exactly. */
+static void expect_bad(const char *name, const char *expected)
+{
+	struct strbuf errs = STRBUF_INIT;
+	char *dir = xstrfmt(BAD_DIR "%s", name);
+	struct data *d = data_load(dir, &errs);
+
+	assert_null(d);
+	assert_string_equal(strbuf_str(&errs), expected);
+	strbuf_release(&errs);
+	free(dir);
+}
+
+static void test_bad_syntax(void **state)
+{
+	(void)state;
+	expect_bad("syntax-error", BAD_DIR "syntax-error/spaces.yaml:3:5: did "
+		   "not find expected ',' or '}' while parsing a flow "
+		   "mapping\n");
+}
+
+static void test_bad_unknown_key(void **state)
+{
+	(void)state;
+	expect_bad("unknown-key", BAD_DIR "unknown-key/spaces.yaml:5:5: "
+		   "unknown key 'prot'\n");
+}
+
+static void test_bad_duplicate_space(void **state)
+{
+	(void)state;
+	expect_bad("duplicate-space", BAD_DIR "duplicate-space/spaces.yaml:"
+		   "4:5: duplicate space 'boston MA' (first at line 2)\n");
+}
+
+static void test_bad_unknown_space(void **state)
+{
+	(void)state;
+	expect_bad("unknown-space", BAD_DIR "unknown-space/connections.yaml:"
+		   "3:12: unknown space 'Bostn MA'\n");
+}
+
+static void test_bad_duplicate_card(void **state)
+{
+	(void)state;
+	expect_bad("duplicate-card", BAD_DIR "duplicate-card/cards.yaml:4:5: "
+		   "duplicate card #5 (first at line 2)\n");
+}
+
+static void test_bad_ops_and_event(void **state)
+{
+	(void)state;
+	expect_bad("ops-and-event", BAD_DIR "ops-and-event/cards.yaml:2:31: "
+		   "card #7 is an OPS card: 'text' is for events only\n");
+}
+
+static void test_bad_duplicate_connection(void **state)
+{
+	(void)state;
+	expect_bad("duplicate-connection", BAD_DIR "duplicate-connection/"
+		   "connections.yaml:3:5: duplicate connection "
+		   "'Lexington and Concord MA' - 'Boston MA'\n");
+}
+
+static void test_bad_missing_source(void **state)
+{
+	(void)state;
+	expect_bad("missing-source", BAD_DIR "missing-source/colonies.yaml:"
+		   "2:5: missing key 'source'\n");
+}
+
+static void test_bad_disconnected(void **state)
+{
+	struct strbuf errs = STRBUF_INIT;
+	struct data *d;
+
+	(void)state;
+	d = data_load(BAD_DIR "disconnected", &errs);
+	assert_null(d);
+	/* The fixture is a tiny map, so the rulebook checks fail too; the
+	 * first message is the one this case is about. */
+	assert_non_null(strstr(strbuf_str(&errs),
+			       BAD_DIR "disconnected/spaces.yaml:4:5: space "
+			       "'Worcester MA' cannot be reached from "
+			       "'Boston MA' (the map must be connected)\n"));
+	strbuf_release(&errs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_ports_12_3),
+		cmocka_unit_test(test_stars_and_shapes),
+		cmocka_unit_test(test_winter_line_and_colonies),
+		cmocka_unit_test(test_names_and_aliases),
+		cmocka_unit_test(test_connections),
+		cmocka_unit_test(test_generals),
+		cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_cards),
+		cmocka_unit_test(test_hash_and_dump),
+		cmocka_unit_test(test_check_in_memory),
+	};
+	const struct CMUnitTest bad[] = {
+		cmocka_unit_test(test_bad_syntax),
+		cmocka_unit_test(test_bad_unknown_key),
+		cmocka_unit_test(test_bad_duplicate_space),
+		cmocka_unit_test(test_bad_unknown_space),
+		cmocka_unit_test(test_bad_duplicate_card),
+		cmocka_unit_test(test_bad_ops_and_event),
+		cmocka_unit_test(test_bad_duplicate_connection),
+		cmocka_unit_test(test_bad_missing_source),
+		cmocka_unit_test(test_bad_disconnected),
+	};
+	int failed;
+
+	failed = cmocka_run_group_tests_name("data", tests, setup_data,
+					     teardown_data);
+	failed += cmocka_run_group_tests_name("data-bad", bad, NULL, NULL);
+	return failed ? 1 : 0;
+}
