@@ -85,14 +85,17 @@ static int exec_new(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_new_entry);
-	if (parse_player("--american", am, &g.player[SIDE_AMERICAN]) < 0 ||
-	    parse_player("--british", br, &g.player[SIDE_BRITISH]) < 0 ||
-	    parse_player("--host", host ? host : "postrider <postrider@localhost>", &g.player[0]) < 0) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
 	if (config_load(config_path, &cfg, &err) < 0) {
 		error("%s", err.buf);
+		goto out;
+	}
+	/* The host: --host, else the configured sender, else a local name. */
+	if (!host)
+		host = cfg.from ? cfg.from : "postrider <postrider@localhost.localdomain>";
+	if (parse_player("--american", am, &g.player[SIDE_AMERICAN]) < 0 ||
+	    parse_player("--british", br, &g.player[SIDE_BRITISH]) < 0 ||
+	    parse_player("--host", host, &g.player[0]) < 0) {
+		ret = EXIT_USAGE;
 		goto out;
 	}
 	g.module = xstrdup("washingtons-war");

@@ -235,8 +235,7 @@ static int run(struct play_opts *o)
 		ret = 0;
 		goto out;
 	}
-	strbuf_addf(&happened, "\n-- %d, order %u (%s) --\n%s", g.state.year, next.seq,
-		    side_title(side), res.log.buf);
+	turn_happened(&happened, &g.state, next.seq, side, res.log.buf);
 	commit_subject(&g, &g.state, side, res.actions.buf, &subject);
 	if (o->n_dice) {
 		strbuf_addstr(&trailers, "Postrider-Fixed-Dice:");

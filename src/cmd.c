@@ -15,6 +15,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_log_entry,
 	&cmd_data_entry,
 	&cmd_send_entry,
+	&cmd_reveal_entry,
+	&cmd_audit_entry,
 	&cmd_selfplay_entry,
 	NULL
 };

@@ -34,6 +34,8 @@ extern const struct cmd_entry cmd_log_entry;
 extern const struct cmd_entry cmd_data_entry;
 extern const struct cmd_entry cmd_send_entry;
 extern const struct cmd_entry cmd_selfplay_entry;
+extern const struct cmd_entry cmd_reveal_entry;
+extern const struct cmd_entry cmd_audit_entry;
 
 /* The table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];

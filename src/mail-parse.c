@@ -1150,10 +1150,12 @@ static size_t encoded_word(const char *s, struct strbuf *out)
 		return 0;
 	text = s + k + 3;
 	end = text;
+	/* RFC 2047 allows 75 bytes a word; be lenient, but bounded, so
+	 * that a run of "=?" cannot make decoding quadratic */
 	while (*end && !(end[0] == '?' && end[1] == '=') &&
-	       !isspace((unsigned char)*end))
+	       !isspace((unsigned char)*end) && end - text < 1024)
 		end++;
-	if (!*end || isspace((unsigned char)*end))
+	if (!*end || isspace((unsigned char)*end) || end - text >= 1024)
 		return 0;
 	char *star = strchr(charset, '*');	/* RFC 2231 language */
 	if (star)
@@ -2018,6 +2020,7 @@ static int game_from_ids(const char *ids, char *out, size_t n)
 				best_len = k;
 			}
 		}
+		p = end;	/* linear, whatever the brackets */
 	}
 	return best ? put_game(best, best_len, out, n) : 0;
 }

@@ -56,8 +56,10 @@ static bool words_match(const char *ref, const char *name, bool *exact)
 	*exact = true;
 	while (*r) {
 		size_t rl = strcspn(r, " "), nl = strcspn(n, " ");
-		if (!*n || rl > nl || strncmp(r, n, rl))
+		if (!*n || rl > nl || strncmp(r, n, rl)) {
+			*exact = false;
 			return false;
+		}
 		if (rl != nl)
 			*exact = false;
 		r += rl;
@@ -144,27 +146,45 @@ static void suggest(const char *ref, const char *const *names, int n,
 int order_find_space(const struct data *d, const char *ref, struct strbuf *err)
 {
 	char r[128], nm[128];
-	int found[DATA_MAX_SPACES], n = 0, exact = -1;
+	int found[DATA_MAX_SPACES], n = 0, exact = -1, bare[DATA_MAX_SPACES], n_bare = 0;
 	const char *names[DATA_MAX_SPACES];
 
+	/* Priority: the full name exactly, then a bare name or another
+	 * spelling exactly ("Charlotte" is Charlotte NC, not Charlottesville
+	 * VA), then a unique prefix of each word. */
 	normalize(ref, r, sizeof(r));
 	for (int i = 0; i < d->n_spaces; i++) {
-		bool ex;
+		bool ex, hit;
 		names[i] = d->spaces[i].full_name;
 		normalize(d->spaces[i].full_name, nm, sizeof(nm));
-		if (words_match(r, nm, &ex)) {
-			found[n++] = i;
-			if (ex)
-				exact = i;
-			continue;
-		}
-		/* the bare name, for a name that is exact without its colony */
+		hit = words_match(r, nm, &ex);
+		if (hit && ex)
+			exact = i;
 		normalize(d->spaces[i].name, nm, sizeof(nm));
-		if (words_match(r, nm, &ex) && ex)
+		bool bex = false;
+		if (words_match(r, nm, &bex) && bex)
+			hit = true;
+		for (int k = 0; k < d->spaces[i].n_aliases; k++) {
+			bool aex = false;
+			normalize(d->spaces[i].aliases[k], nm, sizeof(nm));
+			if (words_match(r, nm, &aex)) {
+				hit = true;
+				bex = bex || aex;
+			}
+		}
+		if (bex)
+			bare[n_bare++] = i;
+		if (hit)
 			found[n++] = i;
 	}
 	if (exact >= 0)
 		return exact;
+	if (n_bare == 1)
+		return bare[0];
+	if (n_bare > 1) {
+		n = n_bare;
+		memcpy(found, bare, sizeof(int) * (size_t)n_bare);
+	}
 	if (n == 1)
 		return found[0];
 	if (n == 0) {
@@ -424,7 +444,11 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			res->log.len = loglen;
 			if (res->log.alloc)
 				res->log.buf[loglen] = '\0';
-			column = (int)(t - line) + 1;
+			/* the caret under the argument, or the verb if none */
+			if (!engine_kind_fits(s, a.kind) ||
+			    (!action_takes_card(a.kind) && !action_takes_space(a.kind) &&
+			     !action_takes_side(a.kind)))
+				column = (int)(t - line) + 1;
 		}
 		res->rejected = true;
 		res->line = lineno;

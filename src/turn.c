@@ -6,6 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
+void turn_happened(struct strbuf *out, const struct state *before,
+		   uint32_t seq, enum side side, const char *engine_log)
+{
+	strbuf_addf(out, "\n-- %d, order %u (%s) --\n%s", before->year, seq,
+		    side_title(side), engine_log);
+}
+
 int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		char commit[41], struct strbuf *err)
 {

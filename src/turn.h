@@ -25,6 +25,11 @@ struct turn {
 	const char *trailers;		/* extra trailer lines, or NULL */
 };
 
+/* The log of one accepted order as it goes into log.txt and the mail:
+ * a header line, then what the engine logged. */
+void turn_happened(struct strbuf *out, const struct state *before,
+		   uint32_t seq, enum side side, const char *engine_log);
+
 /*
  * Commits t on top of g->head (or as the first commit when g->head is
  * empty), stages and then publishes the mail through n. Returns 0 with the

@@ -96,6 +96,9 @@ int engine_legal(const struct data *d, const struct state *s,
 enum engine_result engine_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why);
 
+/* True if actions of this kind answer the current prompt at all. */
+bool engine_kind_fits(const struct state *s, enum action_kind kind);
+
 /*
  * Applies one action. On ENGINE_OK the state has advanced through every
  * automatic step to the next prompt, and the log has gained what happened.

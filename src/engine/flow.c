@@ -238,6 +238,16 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_CONGRESS] = { "congress" },
 };
 
+bool engine_kind_fits(const struct state *s, enum action_kind kind)
+{
+	const char *verb = action_verb(kind);
+
+	for (int i = 0; i < 6 && prompt_verbs[s->prompt.kind][i]; i++)
+		if (!strcmp(prompt_verbs[s->prompt.kind][i], verb))
+			return true;
+	return false;
+}
+
 static enum engine_result wrong_kind(const struct data *d,
 				     const struct state *s,
 				     const struct action *a, struct strbuf *why)

@@ -53,8 +53,10 @@ static enum engine_result place_check(const struct data *d,
 		if (bit_get(s->british_pc_at_start, t) &&
 		    british_adjacent(d, space, t))
 			return ENGINE_OK;
-	return illegal(why, "'%s' is not adjacent to a space that held a British PC "
-		       "before this card (10.11.B.ii: no daisy-chaining)", name);
+	if (adjacent_to_pc(d, s, space, SIDE_BRITISH))
+		return illegal(why, "'%s' is adjacent only to British PCs placed with this card "
+			       "(10.11.B.ii: no daisy-chaining)", name);
+	return illegal(why, "'%s' is not adjacent to a British PC (10.11.B.ii)", name);
 }
 
 static enum engine_result flip_check(const struct data *d,
