@@ -1136,62 +1136,215 @@ struct data *data_load(const char *dir, struct strbuf *errs)
 }
 
 /* Frees the strings of a source record. */
-static void free_src(struct data_source *src)
-{
-	free(src->source);
-}
 
-void data_free(struct data *d)
+/*
+ * Calls visit on every string the data owns (the address of the field), in
+ * one fixed order. data_free() and the cache both walk the data with it,
+ * so a new string field is added here once.
+ */
+static void walk_strings(struct data *d, void (*visit)(char **field, void *ctx),
+			 void *ctx)
 {
-	if (!d)
-		return;
+	visit(&d->game, ctx);
+	visit(&d->dir, ctx);
+	for (int i = 0; i < d->n_files; i++)
+		visit(&d->files[i], ctx);
 	for (int i = 0; i < d->n_colonies; i++) {
-		free(d->colonies[i].name);
-		free(d->colonies[i].code);
-		free_src(&d->colonies[i].src);
+		visit(&d->colonies[i].name, ctx);
+		visit(&d->colonies[i].code, ctx);
+		visit(&d->colonies[i].src.source, ctx);
 	}
 	for (int i = 0; i < d->n_zones; i++) {
-		free(d->zones[i].name);
-		free_src(&d->zones[i].src);
+		visit(&d->zones[i].name, ctx);
+		visit(&d->zones[i].src.source, ctx);
 	}
 	for (int i = 0; i < d->n_spaces; i++) {
 		struct data_space *s = &d->spaces[i];
 
-		free(s->name);
-		free(s->full_name);
+		visit(&s->name, ctx);
+		visit(&s->full_name, ctx);
 		for (int j = 0; j < s->n_aliases; j++)
-			free(s->aliases[j]);
-		free_src(&s->src);
+			visit(&s->aliases[j], ctx);
+		visit(&s->src.source, ctx);
 	}
 	for (int i = 0; i < d->n_connections; i++)
-		free_src(&d->connections[i].src);
+		visit(&d->connections[i].src.source, ctx);
 	for (int i = 0; i < d->n_generals; i++) {
-		free(d->generals[i].name);
-		free_src(&d->generals[i].src);
+		visit(&d->generals[i].name, ctx);
+		visit(&d->generals[i].src.source, ctx);
 	}
 	for (int n = 1; n <= DATA_MAX_CARDS; n++) {
 		struct data_card *c = &d->cards[n];
 
 		if (!c->number)
 			continue;
-		free(c->title);
-		free(c->text);
-		free(c->handler);
+		visit(&c->title, ctx);
+		visit(&c->text, ctx);
+		visit(&c->handler, ctx);
 		for (int j = 0; j < c->n_effects; j++) {
-			free(c->effects[j].verb);
-			free(c->effects[j].where);
+			visit(&c->effects[j].verb, ctx);
+			visit(&c->effects[j].where, ctx);
 		}
-		free_src(&c->src);
+		visit(&c->src.source, ctx);
 	}
 	for (int i = 0; i < d->n_setup; i++)
-		free_src(&d->setup[i].src);
+		visit(&d->setup[i].src.source, ctx);
 	for (int i = 0; i < d->n_years; i++)
-		free_src(&d->years[i].src);
-	for (int i = 0; i < d->n_files; i++)
-		free(d->files[i]);
-	free(d->game);
-	free(d->dir);
+		visit(&d->years[i].src.source, ctx);
+}
+
+/* Calls visit on every data_source's file pointer (which points into
+ * d->files or a static name, and is not owned). */
+static void walk_sources(struct data *d, void (*visit)(const char **file, void *ctx),
+			 void *ctx)
+{
+	for (int i = 0; i < d->n_colonies; i++)
+		visit(&d->colonies[i].src.file, ctx);
+	for (int i = 0; i < d->n_zones; i++)
+		visit(&d->zones[i].src.file, ctx);
+	for (int i = 0; i < d->n_spaces; i++)
+		visit(&d->spaces[i].src.file, ctx);
+	for (int i = 0; i < d->n_connections; i++)
+		visit(&d->connections[i].src.file, ctx);
+	for (int i = 0; i < d->n_generals; i++)
+		visit(&d->generals[i].src.file, ctx);
+	for (int n = 1; n <= DATA_MAX_CARDS; n++)
+		if (d->cards[n].number)
+			visit(&d->cards[n].src.file, ctx);
+	for (int i = 0; i < d->n_setup; i++)
+		visit(&d->setup[i].src.file, ctx);
+	for (int i = 0; i < d->n_years; i++)
+		visit(&d->years[i].src.file, ctx);
+}
+
+static void free_field(char **field, void *ctx)
+{
+	(void)ctx;
+	free(*field);
+	*field = NULL;
+}
+
+void data_free(struct data *d)
+{
+	if (!d)
+		return;
+	walk_strings(d, free_field, NULL);
 	free(d);
+}
+
+/*
+ * The cache: a header line, then struct data with every owned string
+ * replaced by 1 + its offset in a string table (0 for NULL) and every
+ * source file pointer by 1 + its index in files (0 if none), then the
+ * table. Only this build reads what this build wrote: the header names
+ * the version and the size of the struct.
+ */
+#define CACHE_MAGIC "postrider-data-cache 1 " POSTRIDER_VERSION
+
+struct cache_ctx {
+	struct strbuf *table;
+	const struct data *orig;
+	const char *blob;
+	size_t blob_len;
+	bool bad;
+};
+
+static void to_offset(char **field, void *vctx)
+{
+	struct cache_ctx *c = vctx;
+	uintptr_t off = 0;
+
+	if (*field) {
+		off = c->table->len + 1;
+		strbuf_add(c->table, *field, strlen(*field) + 1);
+	}
+	*field = (char *)off;
+}
+
+static void file_to_index(const char **file, void *vctx)
+{
+	struct cache_ctx *c = vctx;
+	uintptr_t idx = 0;
+
+	for (int i = 0; i < c->orig->n_files; i++)
+		if (*file == c->orig->files[i])
+			idx = (uintptr_t)i + 1;
+	*file = (const char *)idx;
+}
+
+static void from_offset(char **field, void *vctx)
+{
+	struct cache_ctx *c = vctx;
+	uintptr_t off = (uintptr_t)*field;
+
+	*field = NULL;
+	if (!off)
+		return;
+	if (off - 1 >= c->blob_len || !memchr(c->blob + off - 1, '\0', c->blob_len - (off - 1))) {
+		c->bad = true;
+		return;
+	}
+	*field = xstrdup(c->blob + off - 1);
+}
+
+static void index_to_file(const char **file, void *vctx)
+{
+	struct cache_ctx *c = vctx;
+	uintptr_t idx = (uintptr_t)*file;
+
+	*file = NULL;
+	if (idx && (int)idx <= c->orig->n_files)
+		*file = c->orig->files[idx - 1];
+	else if (idx)
+		c->bad = true;
+}
+
+void data_cache_write(const struct data *d, struct strbuf *out)
+{
+	struct data *copy = xmalloc(sizeof(*copy));
+	struct strbuf table = STRBUF_INIT;
+	struct cache_ctx c = { .table = &table, .orig = d };
+	uint64_t size = sizeof(*copy), tlen;
+
+	memcpy(copy, d, sizeof(*copy));
+	walk_sources(copy, file_to_index, &c);
+	walk_strings(copy, to_offset, &c);
+	tlen = table.len;
+	strbuf_addstr(out, CACHE_MAGIC);
+	strbuf_addch(out, '\0');
+	strbuf_add(out, &size, sizeof(size));
+	strbuf_add(out, &tlen, sizeof(tlen));
+	strbuf_add(out, copy, sizeof(*copy));
+	strbuf_add(out, table.buf, table.len);
+	free(copy);
+	strbuf_release(&table);
+}
+
+struct data *data_cache_read(const char *buf, size_t len, const char *hash)
+{
+	size_t magic = strlen(CACHE_MAGIC) + 1, head = magic + 16;
+	uint64_t size, tlen;
+	struct data *d;
+	struct cache_ctx c = { 0 };
+
+	if (len < head || memcmp(buf, CACHE_MAGIC, magic))
+		return NULL;
+	memcpy(&size, buf + magic, 8);
+	memcpy(&tlen, buf + magic + 8, 8);
+	if (size != sizeof(struct data) || len != head + size + tlen)
+		return NULL;
+	d = xmalloc(sizeof(*d));
+	memcpy(d, buf + head, sizeof(*d));
+	c.blob = buf + head + size;
+	c.blob_len = (size_t)tlen;
+	walk_strings(d, from_offset, &c);
+	c.orig = d;
+	walk_sources(d, index_to_file, &c);
+	if (c.bad || strcmp(d->hash, hash)) {
+		data_free(d);
+		return NULL;
+	}
+	return d;
 }
 
 /* ---- data_check: the facts the rulebook pins ---- */

@@ -207,6 +207,16 @@ struct data *data_load(const char *dir, struct strbuf *errs);
 void data_free(struct data *d);
 
 /*
+ * A binary copy of loaded data, to skip parsing the YAML again (a game
+ * keeps one in its private folder, keyed by the data hash). Appends it to
+ * out. data_cache_read() returns a copy that owns its strings, or NULL if
+ * buf is not a cache of this build with the given hash (then load the
+ * YAML). The YAML files stay the only source of truth.
+ */
+void data_cache_write(const struct data *d, struct strbuf *out);
+struct data *data_cache_read(const char *buf, size_t len, const char *hash);
+
+/*
  * Checks the loaded data (connections symmetric, map connected, 110 cards,
  * seven special events, the ports of 12.3, the four fortified ports, the
  * set-up of 4.0, 13 generals). Appends problems to errs as

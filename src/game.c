@@ -266,6 +266,13 @@ static int load_data(struct game *g, struct strbuf *err)
 		strbuf_addstr(err, "cannot find the host's private folder\n");
 		goto out;
 	}
+	/* The parsed data of an earlier run, if this build wrote it. */
+	strbuf_addf(&file, "%s.cache", dir.buf);
+	if (read_file(file.buf, &blob, 16 << 20) == 0 &&
+	    (g->data = data_cache_read(blob.buf, blob.len, g->data_hash))) {
+		ret = 0;
+		goto out;
+	}
 	if (stat(dir.buf, &st) < 0) {
 		char *tmp = xstrfmt("%s.tmp%ld", dir.buf, (long)getpid());
 		if (mkdir_p(tmp) < 0) {
@@ -308,6 +315,13 @@ static int load_data(struct game *g, struct strbuf *err)
 			    g->data->hash, g->data_hash);
 		goto out;
 	}
+	/* A cache that cannot be written only costs time next run. */
+	strbuf_reset(&blob);
+	data_cache_write(g->data, &blob);
+	strbuf_reset(&file);
+	strbuf_addf(&file, "%s.cache", dir.buf);
+	if (write_file_atomic(file.buf, blob.buf, blob.len) < 0)
+		warning("the data cache '%s' was not written", file.buf);
 	ret = 0;
 out:
 	strbuf_release(&dir);

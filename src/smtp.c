@@ -5,8 +5,57 @@
 #include "mail.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+
+/*
+ * libcurl is loaded when mail is sent, not linked: linking it makes every
+ * run of postrider pay for relocating its large dependency tree (about 14
+ * million instructions at start-up, more than the whole adjudication;
+ * docs/robustness.md, "Speed"), while most runs send nothing.
+ */
+static struct {
+	bool loaded;
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+} lib;
+
+/* Loads libcurl once; returns 0, or -1 with the reason in err. */
+static int load_curl(struct strbuf *err)
+{
+	static const char *const names[] = { "libcurl.so.4", "libcurl.so", NULL };
+	void *h = NULL;
+
+	if (lib.loaded)
+		return 0;
+	for (const char *const *n = names; *n && !h; n++)
+		h = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		strbuf_addf(err, "cannot load libcurl to send mail: %s (install libcurl4)", dlerror());
+		return -1;
+	}
+#define SYM(field, name) \
+	if (!(*(void **)&lib.field = dlsym(h, name))) { \
+		strbuf_addf(err, "libcurl lacks '%s'", name); \
+		return -1; \
+	}
+	SYM(easy_init, "curl_easy_init");
+	SYM(easy_setopt, "curl_easy_setopt");
+	SYM(easy_perform, "curl_easy_perform");
+	SYM(easy_cleanup, "curl_easy_cleanup");
+	SYM(easy_strerror, "curl_easy_strerror");
+	SYM(slist_append, "curl_slist_append");
+	SYM(slist_free_all, "curl_slist_free_all");
+#undef SYM
+	lib.loaded = true;
+	return 0;
+}
 
 struct upload {
 	const char *p;
@@ -55,7 +104,7 @@ static int add_rcpts(const char *msg, size_t len, const char *field,
 	for (size_t i = 0; i < n; i++) {
 		if (!ret) {
 			char *a = xstrfmt("<%s>", addrs[i]);
-			struct curl_slist *l = curl_slist_append(*list, a);
+			struct curl_slist *l = lib.slist_append(*list, a);
 			free(a);
 			if (!l)
 				BUG("curl_slist_append failed");
@@ -108,6 +157,8 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		strbuf_addstr(err, "no smtp_url configured");
 		return -1;
 	}
+	if (load_curl(err) < 0)
+		return -1;
 	if (add_rcpts(msg, len, "To", &rcpts, &count, err) < 0 ||
 	    add_rcpts(msg, len, "Cc", &rcpts, &count, err) < 0)
 		goto out;
@@ -126,41 +177,41 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	up.p = strbuf_str(&data);
 	up.left = data.len;
 
-	c = curl_easy_init();
+	c = lib.easy_init();
 	if (!c) {
 		strbuf_addstr(err, "cannot initialise libcurl");
 		goto out;
 	}
-	curl_easy_setopt(c, CURLOPT_URL, cfg->smtp_url);
+	lib.easy_setopt(c, CURLOPT_URL, cfg->smtp_url);
 #if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	lib.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 #else
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS,
+	lib.easy_setopt(c, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
 #endif
-	curl_easy_setopt(c, CURLOPT_MAIL_FROM, mail_from);
-	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
-	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	curl_easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
-	curl_easy_setopt(c, CURLOPT_READDATA, &up);
-	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, timeout < 30 ? timeout
+	lib.easy_setopt(c, CURLOPT_MAIL_FROM, mail_from);
+	lib.easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
+	lib.easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	lib.easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
+	lib.easy_setopt(c, CURLOPT_READDATA, &up);
+	lib.easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
+	lib.easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, timeout < 30 ? timeout
 							     : 30L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, timeout);
+	lib.easy_setopt(c, CURLOPT_TIMEOUT, timeout);
 	if (cfg->starttls && !strncmp(cfg->smtp_url, "smtp://", 7))
-		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+		lib.easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 	if (cfg->username)
-		curl_easy_setopt(c, CURLOPT_USERNAME, cfg->username);
+		lib.easy_setopt(c, CURLOPT_USERNAME, cfg->username);
 	if (cfg->password)
-		curl_easy_setopt(c, CURLOPT_PASSWORD, cfg->password);
+		lib.easy_setopt(c, CURLOPT_PASSWORD, cfg->password);
 
-	rc = curl_easy_perform(c);
+	rc = lib.easy_perform(c);
 	if (rc != CURLE_OK) {
 		size_t start = err->len;
 		strbuf_addf(err, "smtp to '%s' failed: %s", cfg->smtp_url,
-			    *errbuf ? errbuf : curl_easy_strerror(rc));
+			    *errbuf ? errbuf : lib.easy_strerror(rc));
 		/* one line */
 		for (size_t k = start; k < err->len; k++)
 			if (err->buf[k] == '\n' || err->buf[k] == '\r')
@@ -170,8 +221,8 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	ret = 0;
 out:
 	if (c)
-		curl_easy_cleanup(c);
-	curl_slist_free_all(rcpts);
+		lib.easy_cleanup(c);
+	lib.slist_free_all(rcpts);
 	strbuf_release(&data);
 	free(from);
 	free(mail_from);

@@ -403,6 +403,39 @@ static void test_hash_and_dump(void **state)
 	strbuf_release(&errs);
 }
 
+/* The binary cache gives back the same data, and refuses what is not one. */
+static void test_cache_round_trip(void **state)
+{
+	const struct data *d = *state;
+	struct strbuf cache = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct data *copy;
+
+	data_cache_write(d, &cache);
+	copy = data_cache_read(cache.buf, cache.len, d->hash);
+	assert_non_null(copy);
+	data_dump(d, &a);
+	data_dump(copy, &b);
+	assert_string_equal(a.buf, b.buf);
+	assert_string_equal(copy->hash, d->hash);
+	assert_int_equal(data_space_index(copy, "Ft Detroit"), data_space_index(d, "Fort Detroit"));
+	/* source file names point into the copy's own list of files */
+	bool own = false;
+	for (int i = 0; i < copy->n_files; i++)
+		own = own || copy->cards[99].src.file == copy->files[i];
+	assert_true(own);
+	assert_string_equal(copy->cards[99].src.file, d->cards[99].src.file);
+	data_free(copy);
+	/* another hash, a truncated cache, a changed header: not a cache */
+	assert_null(data_cache_read(cache.buf, cache.len, "0000"));
+	assert_null(data_cache_read(cache.buf, cache.len - 1, d->hash));
+	cache.buf[3] ^= 1;
+	assert_null(data_cache_read(cache.buf, cache.len, d->hash));
+	assert_null(data_cache_read("", 0, d->hash));
+	strbuf_release(&cache);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
 /* data_check on a copy changed in memory: asymmetric and disconnected. */
 static void test_check_in_memory(void **state)
 {
@@ -536,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_setup),
 		cmocka_unit_test(test_cards),
 		cmocka_unit_test(test_hash_and_dump),
+		cmocka_unit_test(test_cache_round_trip),
 		cmocka_unit_test(test_check_in_memory),
 	};
 	const struct CMUnitTest bad[] = {
