@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "game.h"
+#include "engine/engine.h"
 #include "report.h"
 
 /* Opens dir for reading; prints the error and returns -1 on failure. */
@@ -107,6 +108,10 @@ static int exec_options(int argc, char **argv)
 		fprintf(stderr, "error: the legal orders depend on a sealed hand: run this on the host's copy\n");
 		game_close(&g);
 		return EXIT_TEMPFAIL;
+	}
+	if (!plain) {
+		engine_describe_prompt(g.data, &g.state, &out);
+		strbuf_addch(&out, '\n');
 	}
 	report_options(g.data, &g.state, plain, &out);
 	fputs(out.buf, stdout);

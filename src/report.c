@@ -109,11 +109,8 @@ void report_options(const struct data *d, const struct state *s, bool plain,
 	engine_legal(d, s, acts, n);
 	if (plain) {
 		strbuf_addf(out, "%s\n", engine_game_over(s) ? "none" : side_name(s->prompt.side));
-	} else {
-		engine_describe_prompt(d, s, out);
-		strbuf_addch(out, '\n');
-		if (n)
-			strbuf_addf(out, "%d legal order%s:\n", n, n == 1 ? "" : "s");
+	} else if (n) {
+		strbuf_addf(out, "%d legal order%s:\n", n, n == 1 ? "" : "s");
 	}
 	for (int i = 0; i < n; i++) {
 		if (!plain)

@@ -18,7 +18,8 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
 /*
  * The legal orders now. plain: the side to decide on the first line
  * ("american", "british" or "none"), then one order a line exactly as
- * `postrider play --as` accepts it. Otherwise a readable list.
+ * `postrider play --as` accepts it. Otherwise a readable list (without
+ * the prompt: engine_describe_prompt() says that).
  */
 void report_options(const struct data *d, const struct state *s, bool plain,
 		    struct strbuf *out);

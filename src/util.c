@@ -169,8 +169,10 @@ void strbuf_addstr(struct strbuf *sb, const char *s)
 
 void strbuf_addch(struct strbuf *sb, int c)
 {
-	char ch = (char)c;
-	strbuf_add(sb, &ch, 1);
+	if (sb->len + 2 > sb->alloc)
+		strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
 }
 
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)

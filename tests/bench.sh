@@ -61,4 +61,22 @@ echo "git add+commit: $git_ms ms in all, $((git_ms * 1000 / turns)) us per turn"
 if [ "$git_ms" -gt 0 ]; then
 	echo "ratio: $(awk "BEGIN { printf \"%.2f\", $play_ms / $git_ms }") (target: at most 1.5)"
 fi
+
+# Instructions are steadier than time on a shared machine: one more turn
+# and one more git commit under callgrind (valgrind counts, never times).
+if command -v valgrind >/dev/null 2>&1; then
+	count() { # count LOG: the total instructions of every process logged
+		awk '/Collected :/ { s += $NF } END { print s }' "$1"
+	}
+	side=$("$P" options "$T/game" --plain | head -n 1)
+	"$P" options "$T/game" --plain | sed -n 2p >"$T/order"
+	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+		"$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>"$T/cg1" || true
+	echo "seq: x" >>"$T/plain/state.yaml"
+	(cd "$T/plain" && valgrind --tool=callgrind --trace-children=yes \
+		--callgrind-out-file=/dev/null sh -c 'git add -A && git commit -qm x' \
+		>/dev/null 2>"$T/cg2") || true
+	a=$(count "$T/cg1") b=$(count "$T/cg2")
+	echo "instructions: postrider play $a, git add+commit (with sh) $b"
+fi
 "$P" selfplay --games 200 --seed 3 | tail -n 1
