@@ -248,6 +248,7 @@ static int replay(struct auditor *a, bool *fixed)
 		}
 		next.draws = r.next;
 		next.seq = seq;
+		next.orders[side]++;
 		turn_happened(&log, &s, seq, side, res.log.buf);
 		order_result_release(&res);
 		s = next;

@@ -89,6 +89,29 @@ static void cut_at_first_draw(struct strbuf *log)
 	}
 }
 
+/*
+ * A message that cannot be parsed still gets an answer if its From: line
+ * names a player: what was wrong, and that nothing changed. Anyone else
+ * gets none.
+ */
+static void reply_unreadable(const struct game *g, struct notify *n,
+			     const char *raw, size_t len, const char *why,
+			     bool check)
+{
+	char *from = mail_header_get(raw, len, "From"), *name = NULL, *addr = NULL;
+	enum side side;
+
+	if (!check && from && mail_parse_address(from, &name, &addr) == 0 &&
+	    (side = sender_side(g, addr)) != SIDE_NONE) {
+		char *reason = xstrfmt("the message could not be read: %s", why);
+		notify_reject(n, g, side, reason, NULL);
+		free(reason);
+	}
+	free(from);
+	free(name);
+	free(addr);
+}
+
 static void commit_subject(const struct game *g, const struct state *before,
 			   enum side side, const char *actions,
 			   struct strbuf *out)
@@ -162,6 +185,7 @@ static int run(struct play_opts *o)
 		char token[MAIL_TOKEN_SIZE], game_id[64];
 		if (mail_parse(input.buf, input.len, &m, &err) < 0) {
 			fprintf(stderr, "rejected: the message cannot be read: %s\n", err.buf);
+			reply_unreadable(&g, &n, input.buf, input.len, err.buf, o->check);
 			goto out;
 		}
 		side = sender_side(&g, m.from_addr);
@@ -177,9 +201,6 @@ static int run(struct play_opts *o)
 			strbuf_addf(&err, "this message is about game %s, not %s", game_id, g.id);
 		} else if (engine_game_over(&g.state)) {
 			strbuf_addstr(&err, "the game is over");
-		} else if (g.state.prompt.side != side) {
-			strbuf_addf(&err, "it is not your decision now: the %s's order is awaited",
-				    side_title(g.state.prompt.side));
 		} else if (!mail_find_token(&m, token)) {
 			strbuf_addstr(&err, "the message carries no order token: reply to the last report and keep its subject line");
 		} else {
@@ -203,11 +224,6 @@ static int run(struct play_opts *o)
 			fprintf(stderr, "rejected: the game is over\n");
 			goto out;
 		}
-		if (g.state.prompt.side != side) {
-			fprintf(stderr, "rejected: it is not the %s's decision now: the %s's order is awaited\n",
-				side_title(side), side_title(g.state.prompt.side));
-			goto out;
-		}
 	}
 
 	next = g.state;
@@ -225,6 +241,7 @@ static int run(struct play_opts *o)
 	}
 	next.draws = rng.next;
 	next.seq = g.state.seq + 1;
+	next.orders[side]++;
 	if (o->check) {
 		struct strbuf p = STRBUF_INIT;
 		cut_at_first_draw(&res.log);

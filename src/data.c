@@ -1132,6 +1132,11 @@ struct data *data_load(const char *dir, struct strbuf *errs)
 		data_free(d);
 		return NULL;
 	}
+	for (int n = 1; n <= d->n_cards; n++) {
+		struct data_card *c = &d->cards[n];
+		c->label = c->ops ? xstrfmt("#%d (%d OPS)", n, c->ops)
+				  : xstrfmt("#%d %s", n, c->title);
+	}
 	return d;
 }
 
@@ -1179,6 +1184,7 @@ static void walk_strings(struct data *d, void (*visit)(char **field, void *ctx),
 		if (!c->number)
 			continue;
 		visit(&c->title, ctx);
+		visit(&c->label, ctx);
 		visit(&c->text, ctx);
 		visit(&c->handler, ctx);
 		for (int j = 0; j < c->n_effects; j++) {

@@ -127,6 +127,7 @@ struct data_effect {
 struct data_card {
 	int number;		/* 1-110 */
 	char *title;
+	char *label;		/* for messages: "#12 (3 OPS)", "#95 William Pitt ..." */
 	int ops;		/* 1-3 for OPS cards, 0 for events */
 	enum card_side side;
 	bool battle_card;

@@ -259,9 +259,19 @@ static int load_data(struct game *g, struct strbuf *err)
 	struct strbuf dir = STRBUF_INIT, file = STRBUF_INIT, blob = STRBUF_INIT;
 	struct strbuf name = STRBUF_INIT, errs = STRBUF_INIT;
 	struct stat st;
+	char tree[41];
 	int ret = -1;
 
-	strbuf_addf(&name, "data-%s", g->data_hash);
+	/*
+	 * The copy is named after the committed data/ folder (its tree id),
+	 * not the hash game.yaml claims: a commit that changes data/ gets a
+	 * fresh copy, which must then pass the hash check below.
+	 */
+	if (repo_entry_id(g->repo, g->head, "data", tree) != 0) {
+		strbuf_addstr(err, "the game has no data/ folder\n");
+		goto out;
+	}
+	strbuf_addf(&name, "data-%s", tree);
 	if (repo_private_path(g->repo, name.buf, &dir) < 0) {
 		strbuf_addstr(err, "cannot find the host's private folder\n");
 		goto out;
@@ -307,7 +317,15 @@ static int load_data(struct game *g, struct strbuf *err)
 	}
 	g->data = data_load(dir.buf, &errs);
 	if (!g->data) {
-		strbuf_addf(err, "the game's data does not load:\n%s", errs.buf);
+		/* name the committed files, not the host's private copy */
+		const char *p = errs.buf, *hit;
+		strbuf_addstr(err, "the game's data does not load:\n");
+		while ((hit = strstr(p, dir.buf))) {
+			strbuf_add(err, p, (size_t)(hit - p));
+			strbuf_addstr(err, "data");
+			p = hit + dir.len;
+		}
+		strbuf_addstr(err, p);
 		goto out;
 	}
 	if (strcmp(g->data->hash, g->data_hash)) {
@@ -429,7 +447,16 @@ void game_rng(const struct game *g, struct rng *r)
 
 void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE])
 {
-	fair_token(g->seed, g->id, g->state.seq, (int)side, out);
+	game_token_for(g, &g->state, side, out);
+}
+
+void game_token_for(const struct game *g, const struct state *s, enum side side,
+		    char out[FAIR_TOKEN_SIZE])
+{
+	/* Bound to the side's own count of accepted orders, so that an order
+	 * of one side (a standing reaction) never makes the other side's
+	 * token stale, while a replayed or second order of the same side is. */
+	fair_token(g->seed, g->id, s->orders[side], (int)side, out);
 }
 
 void game_hand_salt(const struct game *g, const struct state *s, enum side side,

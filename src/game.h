@@ -79,8 +79,11 @@ void game_close(struct game *g);
 /* A random stream for the game at its current draw index. */
 void game_rng(const struct game *g, struct rng *r);
 
-/* The one-time reply token of side for the state at head. */
+/* The one-time reply token of side for the state at head, and for a given
+ * state. A token is valid until that side's next accepted order. */
 void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE]);
+void game_token_for(const struct game *g, const struct state *s, enum side side,
+		    char out[FAIR_TOKEN_SIZE]);
 
 /* Writes game.yaml from g. */
 void game_write_yaml(const struct game *g, struct strbuf *out);

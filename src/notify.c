@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <openssl/sha.h>
+
 void notify_init(struct notify *n, const struct game *g,
 		 const struct mail_config *cfg)
 {
@@ -75,6 +77,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
+	bool over = engine_game_over(s);
 	char *from = address(&g->player[0]), *to = address(&g->player[side]);
 	char *mid = message_id(g, s->seq, side);
 	char *irt = s->seq ? message_id(g, s->seq - 1, side) : NULL;
@@ -84,11 +87,14 @@ static int compose_report(const struct game *g, const struct state *s,
 	report_board(d, s, &board);
 	report_hand(d, s, side, &hand);
 	engine_describe_prompt(d, s, &prompt);
-	if (mine) {
-		fair_token(g->seed, g->id, s->seq, (int)side, token);
-		report_options(d, s, false, &options);
+	/* Both players get their token: the one not to move may still send
+	 * standing reactions. */
+	if (!over) {
+		game_token_for(g, s, side, token);
 		reply_to = reply_address(g, token);
 	}
+	if (mine)
+		report_options(d, s, false, &options);
 	game_hand_salt(g, s, side, salt, hash);
 	{
 		const char *vars[] = {
@@ -114,10 +120,11 @@ static int compose_report(const struct game *g, const struct state *s,
 		strbuf_addf(&subject, "[%s] %d: your move, %s (token %s)", g->id,
 			    s->year, side_title(side), token);
 	else
-		strbuf_addf(&subject, "[%s] %d: %s to move", g->id, s->year,
-			    side_title(s->prompt.side));
+		strbuf_addf(&subject, "[%s] %d: %s to move (token %s)", g->id,
+			    s->year, side_title(s->prompt.side), token);
+	/* the thread's root, then the parent (the same message at order 1) */
 	if (irt)
-		refs = xstrfmt("%s %s", first, irt);
+		refs = strcmp(first, irt) ? xstrfmt("%s %s", first, irt) : xstrdup(irt);
 	mail_format_date(game_now(), 0, date);
 	snprintf(patch_name, sizeof(patch_name), "%04u-%s.patch", s->seq,
 		 side_name(side));
@@ -208,12 +215,25 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 	struct strbuf options = STRBUF_INIT, subject = STRBUF_INIT;
 	char date[40], hint[96];
 	char *from = address(&g->player[0]), *to = address(&g->player[side]);
-	char *mid = xstrfmt("<postrider.%s.%u.%s.rejected.%lld@%s>", g->id,
-			    g->state.seq, side_name(side), game_now(), host_domain(g));
+	/* Unique per rejected message, yet reproducible: the time, and a hash
+	 * of the message answered and of the reason. */
+	unsigned char digest[32];
+	char hex[65];
+	struct strbuf seed = STRBUF_INIT;
+	strbuf_addf(&seed, "%s\n%s", in_reply_to ? in_reply_to : "", reason);
+	SHA256((const unsigned char *)seed.buf, seed.len, digest);
+	hex_encode(digest, 6, hex);
+	strbuf_release(&seed);
+	char *mid = xstrfmt("<postrider.%s.%u.%s.rejected.%lld.%s@%s>", g->id,
+			    g->state.seq, side_name(side), game_now(), hex, host_domain(g));
 	int ret;
+
+	char token[FAIR_TOKEN_SIZE] = "";
 
 	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
 		report_options(g->data, &g->state, false, &options);
+	if (!engine_game_over(&g->state))
+		game_token(g, side, token);
 	{
 		const char *vars[] = {
 			"game", g->id, "reason", reason,
@@ -223,7 +243,11 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 		ret = report_render("rejected.txt", vars, &body, &err);
 	}
 	if (!ret) {
-		strbuf_addf(&subject, "[%s] order not accepted", g->id);
+		/* the token stays valid: the corrected order may answer this */
+		if (*token)
+			strbuf_addf(&subject, "[%s] order not accepted (token %s)", g->id, token);
+		else
+			strbuf_addf(&subject, "[%s] order not accepted", g->id);
 		mail_format_date(game_now(), 0, date);
 		struct mail_out m = {
 			.from = from, .to = to, .subject = subject.buf,

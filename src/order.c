@@ -8,6 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Is card in the hand of side? */
+static bool hand_has(const struct state *s, enum side side, int card)
+{
+	for (int i = 0; side && i < s->n_hand[side]; i++)
+		if (s->hand[side][i] == card)
+			return true;
+	return false;
+}
+
 void order_result_init(struct order_result *res)
 {
 	memset(res, 0, sizeof(*res));
@@ -100,18 +109,47 @@ static int levenshtein(const char *a, const char *b)
 	return res;
 }
 
-/* Appends "; did you mean 'A' or 'B'?" for the nearest names. */
+/* True if every word of ref is a prefix of some word of name, in any
+ * order ("concord ma" and "Lexington and Concord MA"). */
+static bool words_contained(const char *ref, const char *name)
+{
+	const char *r = ref;
+
+	while (*r) {
+		size_t rl = strcspn(r, " ");
+		bool found = false;
+		for (const char *n = name; *n && !found;) {
+			size_t nl = strcspn(n, " ");
+			found = rl <= nl && !strncmp(r, n, rl);
+			n += nl;
+			while (*n == ' ')
+				n++;
+		}
+		if (!found)
+			return false;
+		r += rl;
+		while (*r == ' ')
+			r++;
+	}
+	return true;
+}
+
+/*
+ * Appends "; did you mean 'A' or 'B'?": the nearest names by edit distance
+ * (with or without the colony code), then names that hold every word of
+ * the reference ("concord ma": Lexington and Concord MA); three at most.
+ */
 static void suggest(const char *ref, const char *const *names, int n,
 		    struct strbuf *err)
 {
 	int best[3] = { -1, -1, -1 }, dist[3] = { 1 << 30, 1 << 30, 1 << 30 };
+	int pick[3], n_pick = 0;
 	char a[128], b[128];
 
 	normalize(ref, a, sizeof(a));
 	for (int i = 0; i < n; i++) {
 		normalize(names[i], b, sizeof(b));
 		int dd = levenshtein(a, b);
-		/* compare with the name without its colony too */
 		char *sp = strrchr(b, ' ');
 		if (sp) {
 			*sp = '\0';
@@ -132,14 +170,20 @@ static void suggest(const char *ref, const char *const *names, int n,
 		}
 	}
 	int limit = (int)strlen(a) / 2 + 2;
-	int shown = 0;
-	for (int k = 0; k < 3; k++) {
-		if (best[k] < 0 || dist[k] > limit || (k > 0 && dist[k] > dist[0] + 1))
-			continue;
-		strbuf_addf(err, "%s'%s'", shown ? " or " : "; did you mean ", names[best[k]]);
-		shown++;
+	for (int k = 0; k < 3; k++)
+		if (best[k] >= 0 && dist[k] <= limit && (k == 0 || dist[k] <= dist[0] + 1))
+			pick[n_pick++] = best[k];
+	for (int i = 0; i < n && n_pick < 3 && *a; i++) {
+		bool seen = false;
+		normalize(names[i], b, sizeof(b));
+		for (int k = 0; k < n_pick; k++)
+			seen = seen || pick[k] == i;
+		if (!seen && words_contained(a, b))
+			pick[n_pick++] = i;
 	}
-	if (shown)
+	for (int k = 0; k < n_pick; k++)
+		strbuf_addf(err, "%s'%s'", k ? " or " : "; did you mean ", names[pick[k]]);
+	if (n_pick)
 		strbuf_addch(err, '?');
 }
 
@@ -201,11 +245,12 @@ int order_find_space(const struct data *d, const char *ref, struct strbuf *err)
 	return -1;
 }
 
-int order_find_card(const struct data *d, const char *ref, struct strbuf *err)
+int order_find_card(const struct data *d, const struct state *s,
+		    enum side side, const char *ref, struct strbuf *err)
 {
 	char r[160], nm[160];
 	const char *p = ref;
-	int found[DATA_MAX_CARDS], n = 0, exact = -1;
+	int found[DATA_MAX_CARDS], n = 0, exact[DATA_MAX_CARDS], n_exact = 0;
 	const char *names[DATA_MAX_CARDS];
 
 	if (*p == '#')
@@ -234,11 +279,25 @@ int order_find_card(const struct data *d, const char *ref, struct strbuf *err)
 		if (words_match(r, nm, &ex)) {
 			found[n++] = c;
 			if (ex)
-				exact = c;
+				exact[n_exact++] = c;
 		}
 	}
-	if (exact > 0)
-		return exact;
+	if (n_exact) {
+		memcpy(found, exact, sizeof(int) * (size_t)n_exact);
+		n = n_exact;
+	}
+	/* Several cards share a title (the campaigns): the one in the hand. */
+	if (n > 1 && s && side) {
+		int in_hand = -1, k = 0;
+		for (int i = 0; i < n; i++)
+			for (int h = 0; h < s->n_hand[side]; h++)
+				if (s->hand[side][h] == found[i]) {
+					in_hand = found[i];
+					k++;
+				}
+		if (k >= 1 && (k == 1 || n_exact))
+			return in_hand;
+	}
 	if (n == 1)
 		return found[0];
 	if (n == 0) {
@@ -248,67 +307,99 @@ int order_find_card(const struct data *d, const char *ref, struct strbuf *err)
 	}
 	strbuf_addf(err, "'%s' is ambiguous: ", ref);
 	for (int k = 0; k < n && k < 4; k++)
-		strbuf_addf(err, "%s#%d %s", k ? ", " : "", found[k],
-			    d->cards[found[k]].title);
+		strbuf_addf(err, "%s%s", k ? (k + 1 == n ? " or " : ", ") : "",
+			    d->cards[found[k]].label);
 	if (n > 4)
-		strbuf_addf(err, " and %d more; give the card number", n - 4);
+		strbuf_addf(err, " and %d more", n - 4);
+	strbuf_addstr(err, "; give the card number");
 	return -1;
 }
 
-static const enum action_kind verb_kinds[] = {
-	ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE, ACT_PASS, ACT_FIRST,
-	ACT_PC_CARD, ACT_DISCARD, ACT_EVENT, ACT_EXCHANGE, ACT_CONGRESS,
-	ACT_ACTIVATE, ACT_QUEUE, ACT_REINFORCE,
+/* The words that start a line. "never" and "ask" set standing reactions. */
+static const struct verb {
+	const char *word;
+	enum action_kind kind;
+	int value;
+} verbs[] = {
+	{ "place", ACT_PLACE, 0 }, { "flip", ACT_FLIP, 0 },
+	{ "remove", ACT_REMOVE, 0 }, { "done", ACT_DONE, 0 },
+	{ "pass", ACT_PASS, 0 }, { "first", ACT_FIRST, 0 },
+	{ "pc", ACT_PC_CARD, 0 }, { "discard", ACT_DISCARD, 0 },
+	{ "event", ACT_EVENT, 0 }, { "exchange", ACT_EXCHANGE, 0 },
+	{ "congress", ACT_CONGRESS, 0 }, { "move", ACT_ACTIVATE, 0 },
+	{ "queue", ACT_QUEUE, 0 }, { "reinforce", ACT_REINFORCE, 0 },
+	{ "never", ACT_REACT, REACT_NEVER }, { "ask", ACT_REACT, REACT_ASK },
 };
 
-static int find_verb(const char *word, size_t len, struct strbuf *err)
+static const struct verb *find_verb(const char *word, size_t len,
+				    struct strbuf *err)
 {
-	int found = -1, n = 0;
+	const struct verb *found = NULL;
+	int n = 0;
 
-	for (unsigned i = 0; i < ARRAY_SIZE(verb_kinds); i++) {
-		const char *v = action_verb(verb_kinds[i]);
+	for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++) {
+		const char *v = verbs[i].word;
 		if (strlen(v) == len && !ascii_strncasecmp(v, word, len))
-			return (int)verb_kinds[i];
+			return &verbs[i];
 		if (len <= strlen(v) && !ascii_strncasecmp(v, word, len)) {
-			found = (int)verb_kinds[i];
+			found = &verbs[i];
 			n++;
 		}
 	}
 	if (n == 1)
 		return found;
 	if (n == 0) {
-		const char *names[ARRAY_SIZE(verb_kinds)];
+		const char *names[ARRAY_SIZE(verbs)];
 		char *w = xstrndup(word, len);
-		for (unsigned i = 0; i < ARRAY_SIZE(verb_kinds); i++)
-			names[i] = action_verb(verb_kinds[i]);
+		for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++)
+			names[i] = verbs[i].word;
 		strbuf_addf(err, "unknown word '%s'", w);
-		suggest(w, names, (int)ARRAY_SIZE(verb_kinds), err);
+		suggest(w, names, (int)ARRAY_SIZE(verbs), err);
 		free(w);
-	} else {
-		strbuf_addf(err, "'%.*s' is ambiguous: say more of the word", (int)len, word);
+		return NULL;
 	}
+	strbuf_addf(err, "'%.*s' is ambiguous: ", (int)len, word);
+	for (unsigned i = 0, k = 0; i < ARRAY_SIZE(verbs); i++) {
+		if (len > strlen(verbs[i].word) || ascii_strncasecmp(verbs[i].word, word, len))
+			continue;
+		k++;
+		strbuf_addf(err, "%s'%s'", k == 1 ? "" : ((int)k == n ? " or " : ", "),
+			    verbs[i].word);
+	}
+	return NULL;
+}
+
+/* Resolves a standing reaction's name by prefix. */
+static int find_reaction(const char *ref, struct strbuf *err)
+{
+	size_t l = strlen(ref);
+
+	for (int r = 0; l && r < REACT__COUNT; r++)
+		if (!ascii_strncasecmp(reaction_name((enum reaction)r), ref, l))
+			return r;
+	strbuf_addf(err, "unknown standing reaction '%s' (known: exchange)", ref);
 	return -1;
 }
 
 int order_parse_line(const struct data *d, const struct state *s,
-		     const char *line, struct action *out, struct strbuf *err,
-		     int *column)
+		     enum side side, const char *line, struct action *out,
+		     struct strbuf *err, int *column)
 {
 	const char *p = line, *arg;
+	const struct verb *v;
 	size_t vlen;
-	int kind;
 	char *rest;
-	(void)s;
+	int ret = 0;
 
 	while (*p == ' ' || *p == '\t')
 		p++;
 	vlen = strcspn(p, " \t");
 	*column = (int)(p - line) + 1;
-	kind = find_verb(p, vlen, err);
-	if (kind < 0)
+	if (!(v = find_verb(p, vlen, err)))
 		return -1;
 	*out = (struct action)ACTION_INIT;
-	out->kind = (enum action_kind)kind;
+	out->kind = v->kind;
+	out->value = v->value;
 	arg = p + vlen;
 	while (*arg == ' ' || *arg == '\t')
 		arg++;
@@ -318,20 +409,25 @@ int order_parse_line(const struct data *d, const struct state *s,
 	*column = (int)(arg - line) + 1;
 
 	bool wants = action_takes_card(out->kind) || action_takes_space(out->kind) ||
-		     action_takes_side(out->kind);
-	int ret = 0;
+		     action_takes_side(out->kind) || out->kind == ACT_REACT;
 	if (!wants && *rest) {
-		strbuf_addf(err, "'%s' takes nothing after it", action_verb(out->kind));
+		strbuf_addf(err, "'%s' takes nothing after it", v->word);
 		ret = -1;
 	} else if (wants && !*rest) {
 		*column = (int)(p - line + vlen) + 1;
-		strbuf_addf(err, "'%s' needs %s", action_verb(out->kind),
+		strbuf_addf(err, "'%s' needs %s", v->word,
 			    action_takes_card(out->kind) ? "a card (number or title)"
 			    : action_takes_space(out->kind) ? "a space"
+			    : out->kind == ACT_REACT ? "what it applies to: exchange"
 			    : "a side: american or british");
 		ret = -1;
+	} else if (out->kind == ACT_REACT) {
+		out->side = side;
+		out->reaction = find_reaction(rest, err);
+		if (out->reaction < 0)
+			ret = -1;
 	} else if (action_takes_card(out->kind)) {
-		/* "move 12 Washington": the card is the first word, a general may follow */
+		/* "move 12 Washington": the card first, a general may follow */
 		char *card = rest, *gen = NULL;
 		if (out->kind == ACT_ACTIVATE) {
 			size_t cl = strcspn(rest, " \t");
@@ -340,7 +436,7 @@ int order_parse_line(const struct data *d, const struct state *s,
 				gen = rest + cl + 1;
 			}
 		}
-		out->card = order_find_card(d, card, err);
+		out->card = order_find_card(d, s, side, card, err);
 		if (out->card < 0)
 			ret = -1;
 		if (!ret && gen) {
@@ -367,6 +463,30 @@ int order_parse_line(const struct data *d, const struct state *s,
 	return ret;
 }
 
+/*
+ * Cuts a comment off a line. '#' starts a comment, except right after the
+ * first word when a digit follows: "pc #12 # my best" is the card #12.
+ */
+static void strip_comment(char *line)
+{
+	char *p = line;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	p += strcspn(p, " \t#");
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (*p == '#' && isdigit((unsigned char)p[1]) && p > line &&
+	    (p[-1] == ' ' || p[-1] == '\t'))
+		p++;
+	p = strchr(p, '#');
+	if (!p)
+		p = line + strlen(line);
+	*p = '\0';
+	while (p > line && (p[-1] == ' ' || p[-1] == '\t'))
+		*--p = '\0';
+}
+
 /* Appends "  <line>\n  <spaces>^\n". */
 static void show_caret(struct strbuf *out, const char *line, int column)
 {
@@ -376,23 +496,32 @@ static void show_caret(struct strbuf *out, const char *line, int column)
 	strbuf_addstr(out, "^\n");
 }
 
-/* Appends the legal answers to the current prompt, at most a dozen. */
+/* Appends the legal answers to the current prompt: at most a dozen, and
+ * always those without an argument ("done", "pass"). */
 static void show_expected(const struct data *d, const struct state *s,
 			  struct strbuf *out)
 {
-	struct action acts[16];
-	int n = engine_legal(d, s, acts, 16);
+	int n = engine_legal(d, s, NULL, 0), shown = 0;
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
 
+	engine_legal(d, s, acts, n);
 	strbuf_addstr(out, "now: ");
 	engine_describe_prompt(d, s, out);
 	strbuf_addstr(out, "\nlegal orders include:\n");
-	for (int i = 0; i < n && i < 12; i++) {
+	for (int i = 0; i < n; i++) {
+		bool bare = !action_takes_card(acts[i].kind) &&
+			    !action_takes_space(acts[i].kind) &&
+			    !action_takes_side(acts[i].kind);
+		if (shown >= 12 && !bare)
+			continue;
 		strbuf_addstr(out, "  ");
 		action_format(d, &acts[i], out);
 		strbuf_addch(out, '\n');
+		shown++;
 	}
-	if (n > 12)
-		strbuf_addf(out, "  ... and %d more (postrider options)\n", n - 12);
+	if (n > shown)
+		strbuf_addf(out, "  ... and %d more (postrider options)\n", n - shown);
+	free(acts);
 }
 
 void order_run(const struct data *d, struct state *s, struct rng *r,
@@ -404,7 +533,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 
 	while (*p) {
 		size_t len = strcspn(p, "\n");
-		char *line = xstrndup(p, len), *hash;
+		char *line = xstrndup(p, len), *t;
 		struct action a;
 		int column = 1;
 
@@ -412,43 +541,44 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 		p += len + (p[len] == '\n');
 		if (len && line[len - 1] == '\r')
 			line[len - 1] = '\0';
-		if ((hash = strchr(line, '#'))) {
-			/* "#12" right after a verb is a card number, not a comment */
-			bool card_ref = hash > line && hash[-1] == ' ' &&
-					isdigit((unsigned char)hash[1]);
-			if (!card_ref)
-				*hash = '\0';
-		}
-		char *t = line;
-		while (*t == ' ' || *t == '\t')
-			t++;
+		strip_comment(line);
+		for (t = line; *t == ' ' || *t == '\t'; t++)
+			;
 		if (!*t) {
 			free(line);
 			continue;
 		}
 		strbuf_reset(&why);
-		if (engine_game_over(s)) {
-			strbuf_addstr(&why, "the game is over; nothing more can be ordered");
-		} else if (s->prompt.side != side) {
-			strbuf_addf(&why, "this decision is the %s's, not yours",
-				    side_title(s->prompt.side));
-		} else if (order_parse_line(d, s, line, &a, &why, &column) == 0) {
+		if (order_parse_line(d, s, side, line, &a, &why, &column) == 0) {
 			size_t loglen = res->log.len;
-			if (engine_apply(d, s, &a, r, &res->log, &why) == ENGINE_OK) {
+			if (a.kind != ACT_REACT && engine_game_over(s)) {
+				strbuf_addstr(&why, "the game is over; nothing more can be ordered");
+				column = (int)(t - line) + 1;
+			} else if (a.kind != ACT_REACT && s->prompt.side != side) {
+				strbuf_addf(&why, "this decision is the %s's, not yours",
+					    side_title(s->prompt.side));
+				column = (int)(t - line) + 1;
+			} else if (engine_apply(d, s, &a, r, &res->log, &why) == ENGINE_OK) {
 				action_format(d, &a, &res->actions);
 				strbuf_addch(&res->actions, '\n');
 				res->applied++;
 				free(line);
 				continue;
+			} else {
+				res->log.len = loglen;
+				if (res->log.alloc)
+					res->log.buf[loglen] = '\0';
+				/* the caret under the argument, or under the verb
+				 * when the verb itself is what does not fit */
+				bool unsupported = a.kind == ACT_ACTIVATE ||
+						   a.kind == ACT_QUEUE ||
+						   a.kind == ACT_REINFORCE;
+				if (!engine_kind_fits(s, a.kind) ||
+				    (unsupported && hand_has(s, side, a.card)) ||
+				    (!action_takes_card(a.kind) && !action_takes_space(a.kind) &&
+				     !action_takes_side(a.kind)))
+					column = (int)(t - line) + 1;
 			}
-			res->log.len = loglen;
-			if (res->log.alloc)
-				res->log.buf[loglen] = '\0';
-			/* the caret under the argument, or the verb if none */
-			if (!engine_kind_fits(s, a.kind) ||
-			    (!action_takes_card(a.kind) && !action_takes_space(a.kind) &&
-			     !action_takes_side(a.kind)))
-				column = (int)(t - line) + 1;
 		}
 		res->rejected = true;
 		res->line = lineno;

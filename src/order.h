@@ -8,7 +8,10 @@
  *   action   = verb [ argument ]
  *   verb     = unique prefix of: place flip remove done pass first pc
  *              discard event exchange congress move queue reinforce
- *   argument = card | space | side
+ *              never ask
+ *   argument = card | space | side | reaction
+ *   reaction = "exchange"   (after "never" or "ask": a standing reaction,
+ *              which either side may give at any time)
  *   card     = [ "#" ] number | words of the title (unique prefixes)
  *   space    = words of the full name ("Wilmington NC"; the colony may be
  *              left out where the name alone is unique), each word a prefix
@@ -35,13 +38,13 @@ void order_result_init(struct order_result *res);
 void order_result_release(struct order_result *res);
 
 /*
- * Parses one line (no newline) into an action for the state's prompt.
+ * Parses one line (no newline, no comment) of side into an action.
  * Returns 0, or -1 with a message in err and the 1-based column of the
  * offending word in *column.
  */
 int order_parse_line(const struct data *d, const struct state *s,
-		     const char *line, struct action *out, struct strbuf *err,
-		     int *column);
+		     enum side side, const char *line, struct action *out,
+		     struct strbuf *err, int *column);
 
 /*
  * Applies the order text for `side` to s, line by line. Stops at the
@@ -58,6 +61,9 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
  * (unknown, with suggestions; or ambiguous, with the candidates).
  */
 int order_find_space(const struct data *d, const char *ref, struct strbuf *err);
-int order_find_card(const struct data *d, const char *ref, struct strbuf *err);
+/* Cards by number or title; where several share a title, the one in the
+ * hand of side (s may be NULL). */
+int order_find_card(const struct data *d, const struct state *s,
+		    enum side side, const char *ref, struct strbuf *err);
 
 #endif

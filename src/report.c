@@ -31,10 +31,17 @@ void report_board(const struct data *d, const struct state *s,
 		    s->war_ends ? d->cards[s->war_ends].title : "empty");
 	strbuf_addf(out, "Cards: deck %d, discard %d (top: %s), removed %d; hands: American %d, British %d.\n",
 		    s->n_deck, s->n_discard,
-		    s->n_discard ? d->cards[s->discard[s->n_discard - 1]].title : "none",
+		    s->n_discard ? d->cards[s->discard[s->n_discard - 1]].label : "none",
 		    s->n_removed, s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
 	strbuf_addf(out, "Boxes: British reinforcements %d CUs; French %d CUs.\n",
 		    s->box_cu[NATION_BRITISH], s->box_cu[NATION_FRENCH]);
+	strbuf_addstr(out, "Standing reactions:");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+		for (int r = 0; r < REACT__COUNT; r++)
+			strbuf_addf(out, "%s %s %s %s", side == SIDE_AMERICAN && !r ? "" : ";",
+				    side_title(side), s->react[side][r] == REACT_NEVER ? "never" : "ask",
+				    reaction_name((enum reaction)r));
+	strbuf_addstr(out, " (send 'never exchange' or 'ask exchange' to change yours).\n");
 
 	strbuf_addstr(out, "\nColonies (PCs American/British -> control):\n");
 	for (int k = 0; k < d->n_colonies; k++) {
@@ -86,10 +93,8 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
 		strbuf_addstr(out, "  (empty)\n");
 	for (int i = 0; i < s->n_hand[side]; i++) {
 		const struct data_card *c = &d->cards[s->hand[side][i]];
-		strbuf_addf(out, "  #%-3d %s", c->number, c->title);
-		if (c->ops)
-			strbuf_addf(out, " (%d OPS)", c->ops);
-		else
+		strbuf_addf(out, "  %s", c->label);
+		if (!c->ops)
 			strbuf_addf(out, " (%s%s%s)",
 				    c->special ? "special event, must be played" :
 				    c->side == CARD_SIDE_AMERICAN ? "American event" :
@@ -118,9 +123,8 @@ void report_options(const struct data *d, const struct state *s, bool plain,
 		action_format(d, &acts[i], out);
 		if (!plain && acts[i].card > 0) {
 			const struct data_card *c = &d->cards[acts[i].card];
-			strbuf_addf(out, "    # %s", c->title);
-			if (c->ops)
-				strbuf_addf(out, " (%d OPS)", c->ops);
+			strbuf_addf(out, "    # %s", c->ops ? c->label + strcspn(c->label, " ") + 1
+							 : c->title);
 		}
 		strbuf_addch(out, '\n');
 	}

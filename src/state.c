@@ -21,6 +21,21 @@ static const char *const end_names[] = {
 	"war ends card", "end of 1783",
 };
 static const char *const nation_keys[] = { "american", "british", "french" };
+static const char *const reaction_names[REACT__COUNT] = { "exchange" };
+static const char *const reaction_values[] = { "ask", "never" };
+
+const char *reaction_name(enum reaction r)
+{
+	return (unsigned)r < REACT__COUNT ? reaction_names[r] : "?";
+}
+
+int reaction_parse(const char *s)
+{
+	for (int i = 0; i < REACT__COUNT; i++)
+		if (!ascii_strcasecmp(s, reaction_names[i]))
+			return i;
+	return -1;
+}
 
 const char *side_name(enum side s)
 {
@@ -93,7 +108,17 @@ void state_write_public(const struct state *s, const struct data *d,
 	strbuf_addstr(out, "# Washington's War: the public state of the game (postrider).\n");
 	strbuf_addf(out, "version: %d\n", s->version);
 	strbuf_addf(out, "seq: %u\n", s->seq);
+	strbuf_addf(out, "orders: {american: %u, british: %u}\n",
+		    s->orders[SIDE_AMERICAN], s->orders[SIDE_BRITISH]);
 	strbuf_addf(out, "draws: %llu\n", (unsigned long long)s->draws);
+	strbuf_addstr(out, "standing_reactions:\n");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		strbuf_addf(out, "  %s: {", side_name(side));
+		for (int r = 0; r < REACT__COUNT; r++)
+			strbuf_addf(out, "%s%s: %s", r ? ", " : "", reaction_names[r],
+				    reaction_values[s->react[side][r]]);
+		strbuf_addstr(out, "}\n");
+	}
 	strbuf_addf(out, "year: %d\n", s->year);
 
 	strbuf_addstr(out, "prompt:\n");
@@ -359,7 +384,8 @@ static int parse_prompt_kind(struct reader *rd, yaml_node_t *n)
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const top_keys[] = {
-		"version", "seq", "draws", "year", "prompt", "turn",
+		"version", "seq", "orders", "draws", "standing_reactions",
+		"year", "prompt", "turn",
 		"british_regulars", "french_alliance", "french_allied",
 		"alliance_this_turn", "french_navy", "congress",
 		"congress_dispersed_this_turn", "boxes", "generals", "spaces",
@@ -382,6 +408,8 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	};
 	static const char *const side_keys[] = { "american", "british", NULL };
 	static const char *const result_keys[] = { "winner", "end", "colonies", NULL };
+	static const char *const side_keys_top[] = { "american", "british", NULL };
+	static const char *const reaction_names_keys[] = { "exchange", NULL };
 	const struct data *d = rd->d;
 	yaml_node_t *n, *m;
 
@@ -396,6 +424,27 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		     s->version, STATE_VERSION);
 	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
 	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
+	if ((m = get_map(rd, root, "orders", side_keys_top))) {
+		s->orders[SIDE_AMERICAN] = (uint32_t)get_int(rd, m, "american", 0, 100000000);
+		s->orders[SIDE_BRITISH] = (uint32_t)get_int(rd, m, "british", 0, 100000000);
+	}
+	if ((m = get_map(rd, root, "standing_reactions", side_keys_top))) {
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			yaml_node_t *r = get_map(rd, m, side_name(side), reaction_names_keys);
+			for (int k = 0; r && k < REACT__COUNT; k++) {
+				yaml_node_t *v = need(rd, r, reaction_names[k]);
+				const char *t = ytree_scalar(v);
+				int val = -1;
+				for (unsigned j = 0; t && j < ARRAY_SIZE(reaction_values); j++)
+					if (!strcmp(t, reaction_values[j]))
+						val = (int)j;
+				if (v && val < 0)
+					FAIL(v, "expected ask or never, found '%s'", t ? t : "?");
+				else if (v)
+					s->react[side][k] = val;
+			}
+		}
+	}
 	s->year = (int)get_int(rd, root, "year", d->years[0].year,
 			       d->years[d->n_years - 1].year);
 

@@ -75,9 +75,18 @@ struct space_state {
 	int cu[3];		/* by enum nation */
 };
 
+/*
+ * Standing reactions (architecture, 3): how a side answers an interruption
+ * without being asked. The default is to ask.
+ */
+enum reaction { REACT_EXCHANGE = 0, REACT__COUNT };
+enum reaction_value { REACT_ASK = 0, REACT_NEVER = 1 };
+
 struct state {
 	int version;
 	uint32_t seq;		/* accepted orders so far */
+	uint32_t orders[3];	/* accepted orders of each side (tokens) */
+	int react[3][REACT__COUNT];	/* by side: enum reaction_value */
 	uint64_t draws;		/* index of the next random draw */
 
 	int year;
@@ -127,6 +136,8 @@ const char *side_title(enum side s);		/* "American", "British" */
 int side_parse(const char *s);			/* -1 if unknown */
 const char *prompt_kind_name(enum prompt_kind k); /* "play", "pc", ... */
 const char *game_end_name(enum game_end e);
+const char *reaction_name(enum reaction r);	/* "exchange" */
+int reaction_parse(const char *s);		/* -1 if unknown */
 
 /* The number of CUs of a nation on the map. */
 int state_cus_on_map(const struct state *s, const struct data *d,

@@ -56,8 +56,8 @@ void cards_deal(const struct data *d, struct state *s, struct rng *r,
 		/* 6.1.E: shuffled into the deck, not a reshuffle per se. */
 		for (int i = 0; i < s->n_set_aside; i++) {
 			s->deck[s->n_deck++] = s->set_aside[i];
-			elog(log, "#%d %s is shuffled into the deck (6.1.E).",
-			     s->set_aside[i], card(d, s->set_aside[i])->title);
+			elog(log, "%s is shuffled into the deck (6.1.E).",
+			     card(d, s->set_aside[i])->label);
 		}
 		s->n_set_aside = 0;
 		shuffle_deck(s, r, "set-aside cards into the strategy deck");
@@ -139,40 +139,39 @@ enum engine_result play_check(const struct data *d, const struct state *s,
 		return illegal(why, "no card #%d", a->card);
 	c = card(d, a->card);
 	if (hand_find(s, side, a->card) < 0)
-		return illegal(why, "#%d %s is not in your hand", a->card, c->title);
+		return illegal(why, "%s is not in your hand", c->label);
 	switch (a->kind) {
 	case ACT_PC_CARD:
 		if (!c->ops)
-			return illegal(why, "#%d %s is an event, not an OPS card: discard it or play the event", a->card, c->title);
+			return illegal(why, "%s is an event, not an OPS card: discard it or play the event", c->label);
 		return ENGINE_OK;
 	case ACT_ACTIVATE:
 	case ACT_QUEUE:
 	case ACT_REINFORCE:
 		if (!c->ops)
-			return illegal(why, "#%d %s is an event, not an OPS card", a->card, c->title);
+			return illegal(why, "%s is an event, not an OPS card", c->label);
 		return illegal(why, "'%s' is not supported yet: this version plays OPS cards "
 			       "for PC markers only (see README, \"What is missing\")",
 			       action_verb(a->kind));
 	case ACT_DISCARD:
 		if (c->ops)
-			return illegal(why, "#%d %s is an OPS card: an OPS card is played, not discarded (6.32)", a->card, c->title);
+			return illegal(why, "%s is an OPS card: an OPS card is played, not discarded (6.32)", c->label);
 		if (c->special)
-			return illegal(why, "#%d %s must be played as the event (6.34.A)", a->card, c->title);
+			return illegal(why, "%s must be played as the event (6.34.A)", c->label);
 		return ENGINE_OK;
 	case ACT_EVENT:
 		if (c->ops)
-			return illegal(why, "#%d %s is an OPS card, it has no event", a->card, c->title);
+			return illegal(why, "%s is an OPS card, it has no event", c->label);
 		if (c->side != CARD_SIDE_NONE &&
 		    (int)c->side != (side == SIDE_AMERICAN ? CARD_SIDE_AMERICAN : CARD_SIDE_BRITISH))
-			return illegal(why, "#%d %s is a%s %s event: the %s can only discard it (6.32.A)",
-				       a->card, c->title,
+			return illegal(why, "%s is a%s %s event: the %s can only discard it (6.32.A)", c->label,
 				       c->side == CARD_SIDE_AMERICAN ? "n" : "",
 				       c->side == CARD_SIDE_AMERICAN ? "American" : "British",
 				       side_title(side));
 		if (c->battle_card)
-			return illegal(why, "#%d %s is a battle card: its event is played in a battle (6.33.A)", a->card, c->title);
+			return illegal(why, "%s is a battle card: its event is played in a battle (6.33.A)", c->label);
 		if (!event_supported(c))
-			return illegal(why, "the event of #%d %s is not supported yet (see README, \"What is missing\"): discard it instead", a->card, c->title);
+			return illegal(why, "the event of %s is not supported yet (see README, \"What is missing\"): discard it instead", c->label);
 		return ENGINE_OK;
 	default:
 		BUG("play_check: kind %d", a->kind);
@@ -194,13 +193,13 @@ static void event_war_ends(const struct data *d, struct state *s, int n,
 			   struct strbuf *log)
 {
 	if (s->war_ends) {
-		elog(log, "#%d %s leaves the War Ends box for the discard pile.",
-		     s->war_ends, card(d, s->war_ends)->title);
+		elog(log, "%s leaves the War Ends box for the discard pile.",
+		     card(d, s->war_ends)->label);
 		discard_push(s, s->war_ends);
 	}
 	s->war_ends = n;
-	elog(log, "#%d %s goes into the War Ends box: the war ends at the end of %d at the latest.",
-	     n, card(d, n)->title, card(d, n)->war_ends_year);
+	elog(log, "%s goes into the War Ends box: the war ends at the end of %d at the latest.",
+	     card(d, n)->label, card(d, n)->war_ends_year);
 }
 
 /* Carries out an event's machine form; returns true if it finished,
@@ -219,7 +218,7 @@ static bool play_event(const struct data *d, struct state *s, int n,
 	for (int i = 0; i < c->n_effects; i++) {
 		const struct data_effect *e = &c->effects[i];
 		if (!strcmp(e->verb, "french_alliance")) {
-			snprintf(why, sizeof(why), "#%d %s", n, c->title);
+			snprintf(why, sizeof(why), "%s", c->label);
 			french_alliance_move(s, e->amount, log, why);
 		} else if (!strcmp(e->verb, "reshuffle")) {
 			/* done through the card's reshuffle flag (6.3.D) */
@@ -259,14 +258,13 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 	s->impulse++;
 	switch (a->kind) {
 	case ACT_PC_CARD:
-		elog(log, "%s plays #%d %s (%d OPS) to place PC markers.",
-		     side_title(side), a->card, c->title, c->ops);
+		elog(log, "%s plays %s to place PC markers.", side_title(side), c->label);
 		discard_push(s, a->card);
 		remember_british_pcs(d, s);
 		flow_prompt(s, PROMPT_PC, side, a->card, c->ops);
 		return;
 	case ACT_DISCARD:
-		elog(log, "%s discards #%d %s.", side_title(side), a->card, c->title);
+		elog(log, "%s discards %s.", side_title(side), c->label);
 		discard_push(s, a->card);
 		if (c->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
 			s->reshuffle = true;
@@ -275,7 +273,7 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 		flow_prompt(s, PROMPT_DISCARD, side, a->card, 1);
 		return;
 	case ACT_EVENT:
-		elog(log, "%s plays the event #%d %s.", side_title(side), a->card, c->title);
+		elog(log, "%s plays the event %s.", side_title(side), c->label);
 		if (!c->war_ends_year)	/* that one goes to the War Ends box */
 			card_to_pile(d, s, a->card, true);
 		if (c->reshuffle == RESHUFFLE_WHEN_PLAYED) {
@@ -315,11 +313,9 @@ enum engine_result exchange_check(const struct data *d, const struct state *s,
 	if (a->card < 1 || a->card > d->n_cards)
 		return illegal(why, "no card #%d", a->card);
 	if (hand_find(s, side, a->card) < 0)
-		return illegal(why, "#%d %s is not in your hand", a->card,
-			       card(d, a->card)->title);
+		return illegal(why, "%s is not in your hand", card(d, a->card)->label);
 	if (!card(d, a->card)->ops)
-		return illegal(why, "#%d %s is not an OPS card (6.32.C)", a->card,
-			       card(d, a->card)->title);
+		return illegal(why, "%s is not an OPS card (6.32.C)", card(d, a->card)->label);
 	if (!exchange_card_ok(d, side, a->card))
 		return illegal(why, "the American must give a 2 or 3 OPS card in exchange (6.32.C)");
 	return ENGINE_OK;
@@ -337,7 +333,6 @@ void exchange_apply(const struct data *d, struct state *s,
 	hand_remove(s, side, a->card);
 	discard_push(s, a->card);
 	hand_add(s, side, taken);
-	elog(log, "%s gives #%d %s (%d OPS) to take #%d %s (6.32.C).",
-	     side_title(side), a->card, card(d, a->card)->title,
-	     card(d, a->card)->ops, taken, card(d, taken)->title);
+	elog(log, "%s gives %s to take %s (6.32.C).", side_title(side),
+	     card(d, a->card)->label, card(d, taken)->label);
 }

@@ -35,6 +35,8 @@ enum action_kind {
 	ACT_EVENT,	/* play a card's event: card */
 	ACT_EXCHANGE,	/* give an OPS card for the discarded event: card */
 	ACT_CONGRESS,	/* return the Congress: space */
+	ACT_REACT,	/* set a standing reaction: side, reaction, value
+			   (answers no prompt; either side, at any time) */
 	/* Card uses that later rules bring; refused with a clear message. */
 	ACT_ACTIVATE,	/* activate a general with an OPS card: card, general */
 	ACT_QUEUE,	/* put an OPS card in the Operations Queue: card */
@@ -47,10 +49,12 @@ struct action {
 	int card;	/* card number, 0 if none */
 	int space;	/* space index, -1 if none */
 	int general;	/* general index, -1 if none */
-	enum side side;	/* for ACT_FIRST */
+	enum side side;	/* for ACT_FIRST; the acting side for ACT_REACT */
+	int reaction;	/* ACT_REACT: enum reaction */
+	int value;	/* ACT_REACT: enum reaction_value */
 };
 
-#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE }
+#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0 }
 
 enum engine_result {
 	ENGINE_OK = 0,

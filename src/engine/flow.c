@@ -144,8 +144,13 @@ void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 	if (discarded_event) {
 		enum side opp = OTHER_SIDE(s->active);
 		if (exchange_possible(d, s, opp)) {
-			flow_prompt(s, PROMPT_EXCHANGE, opp, discarded_event, 0);
-			return;
+			if (s->react[opp][REACT_EXCHANGE] == REACT_NEVER) {
+				elog(log, "%s does not take #%d (standing reaction: never exchange).",
+				     side_title(opp), discarded_event);
+			} else {
+				flow_prompt(s, PROMPT_EXCHANGE, opp, discarded_event, 0);
+				return;
+			}
 		}
 	}
 	flow_next_impulse(d, s, r, log);
@@ -269,6 +274,13 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 {
 	const struct prompt *p = &s->prompt;
 
+	if (a->kind == ACT_REACT) {
+		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
+			BUG("a standing reaction without a side");
+		if (a->reaction < 0 || a->reaction >= REACT__COUNT)
+			return illegal(why, "no such standing reaction");
+		return ENGINE_OK;
+	}
 	switch (p->kind) {
 	case PROMPT_NONE:
 		return illegal(why, "the game is over");
@@ -355,6 +367,13 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 
 	if (engine_check(d, s, a, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
+	if (a->kind == ACT_REACT) {
+		s->react[a->side][a->reaction] = a->value;
+		elog(log, "%s standing reaction: %s %s.", side_title(a->side),
+		     a->value == REACT_NEVER ? "never" : "ask",
+		     reaction_name((enum reaction)a->reaction));
+		return ENGINE_OK;
+	}
 	switch (p.kind) {
 	case PROMPT_CC:
 		pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,

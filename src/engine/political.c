@@ -54,8 +54,9 @@ static enum engine_result place_check(const struct data *d,
 		    british_adjacent(d, space, t))
 			return ENGINE_OK;
 	if (adjacent_to_pc(d, s, space, SIDE_BRITISH))
-		return illegal(why, "'%s' is adjacent only to British PCs placed with this card "
-			       "(10.11.B.ii: no daisy-chaining)", name);
+		return illegal(why, "'%s' is adjacent only to British PCs placed %s "
+			       "(10.11.B.ii: no daisy-chaining)", name,
+			       ctx == PCX_FTK ? "in this step" : "with this card");
 	return illegal(why, "'%s' is not adjacent to a British PC (10.11.B.ii)", name);
 }
 
@@ -126,9 +127,10 @@ enum engine_result pc_check(const struct data *d, const struct state *s,
 				return illegal(why, "'%s' is in Canada, not one of the thirteen colonies",
 					       space_name(d, space));
 			if (s->prompt.colonies_done & (1u << c))
-				return illegal(why, "a PC has already been placed in %s for this %s",
-					       d->colonies[c].name,
-					       ctx == PCX_CC ? "set-up" : "event");
+				return illegal(why, ctx == PCX_CC
+					? "a PC has already been placed in %s for this set-up"
+					: "%s is done for this event (it has its PC, or none can be placed there)",
+					d->colonies[c].name);
 		}
 		return place_check(d, s, side, space, ctx, why);
 	case ACT_FLIP:

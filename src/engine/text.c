@@ -20,6 +20,7 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_EVENT] = "event",
 	[ACT_EXCHANGE] = "exchange",
 	[ACT_CONGRESS] = "congress",
+	[ACT_REACT] = "react",
 	[ACT_ACTIVATE] = "move",
 	[ACT_QUEUE] = "queue",
 	[ACT_REINFORCE] = "reinforce",
@@ -67,6 +68,12 @@ void action_format(const struct data *d, const struct action *a,
 		strbuf_addf(out, " %s", space_name(d, a->space));
 	if (action_takes_side(a->kind))
 		strbuf_addf(out, " %s", side_name(a->side));
+	if (a->kind == ACT_REACT) {
+		out->len -= strlen("react");	/* "never exchange", "ask exchange" */
+		out->buf[out->len] = '\0';
+		strbuf_addf(out, "%s %s", a->value == REACT_NEVER ? "never" : "ask",
+			    reaction_name((enum reaction)a->reaction));
+	}
 }
 
 struct collect {
@@ -212,8 +219,8 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 			    who, p->card);
 		break;
 	case PROMPT_EXCHANGE:
-		strbuf_addf(out, "%s: exchange an OPS card for the discarded #%d %s, or 'pass'.",
-			    who, p->card, d->cards[p->card].title);
+		strbuf_addf(out, "%s: exchange an OPS card for the discarded %s, or 'pass'.",
+			    who, d->cards[p->card].label);
 		break;
 	case PROMPT_DOI:
 		strbuf_addf(out, "American: place a Declaration of Independence PC in each colony where possible (%d to go).", p->left);
