@@ -98,6 +98,14 @@ static int exec_new(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	/* A player is known by the address his mail comes from. */
+	if (!ascii_strcasecmp(g.player[SIDE_AMERICAN].addr, g.player[SIDE_BRITISH].addr)) {
+		fprintf(stderr, "postrider new: both players have the address '%s': "
+			"orders are told apart by their sender, so each side needs its own\n",
+			g.player[SIDE_AMERICAN].addr);
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	g.module = xstrdup("washingtons-war");
 	datadir = game_data_dir(data_opt, g.module);
 	g.data = data_load(datadir, &err);

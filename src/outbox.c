@@ -173,6 +173,9 @@ int outbox_publish(const char *dir, const char *tmp_path)
 		error("'%s' is not a staged outbox message", tmp_path);
 		goto out;
 	}
+	/* new/ may have gone since the message was staged (recovery) */
+	if (ensure_dirs(dir) < 0)
+		goto out;
 	/* staged names are unique in new/ and cur/; keep that if a stray
 	 * file appeared since */
 	for (unsigned n = 1; n < 100000 && !target; n++) {

@@ -360,15 +360,16 @@ int repo_check_path(const char *path)
 	return 0;
 }
 
-int repo_read(struct repo *r, const char *rev, const char *path,
-	      struct strbuf *out)
+/* Finds the entry at path in the tree of rev; the entry is the caller's.
+ * Returns 0, REPO_MISSING, or -1 after printing an error. */
+static int lookup_entry(struct repo *r, const char *rev, const char *path,
+			git_tree_entry **out)
 {
 	git_commit *commit = NULL;
 	git_tree *tree = NULL;
-	git_tree_entry *entry = NULL;
-	git_blob *blob = NULL;
 	int rc;
 
+	*out = NULL;
 	if (repo_check_path(path) < 0)
 		return -1;
 	rc = lookup_commit(r, rev, &commit);
@@ -376,35 +377,51 @@ int repo_read(struct repo *r, const char *rev, const char *path,
 		return rc;
 	if (git_commit_tree(&tree, commit) < 0) {
 		rc = gitfail("cannot read the tree of '%s'", rev ? rev : "HEAD");
-		goto done;
-	}
-	rc = git_tree_entry_bypath(&entry, tree, path);
-	if (rc == GIT_ENOTFOUND) {
+	} else if ((rc = git_tree_entry_bypath(out, tree, path)) == GIT_ENOTFOUND) {
 		git_error_clear();
 		rc = REPO_MISSING;
-		goto done;
-	}
-	if (rc < 0) {
+	} else if (rc < 0) {
 		rc = gitfail("cannot read '%s'", path);
-		goto done;
 	}
-	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
-		rc = error("cannot read '%s' at '%s': not a file", path,
-			   rev ? rev : "HEAD");
-		goto done;
-	}
-	if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0) {
-		rc = gitfail("cannot read '%s'", path);
-		goto done;
-	}
-	strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	rc = 0;
-done:
-	git_blob_free(blob);
-	git_tree_entry_free(entry);
 	git_tree_free(tree);
 	git_commit_free(commit);
 	return rc;
+}
+
+int repo_read(struct repo *r, const char *rev, const char *path,
+	      struct strbuf *out)
+{
+	git_tree_entry *entry;
+	git_blob *blob = NULL;
+	int rc = lookup_entry(r, rev, path, &entry);
+
+	if (rc)
+		return rc;
+	if (git_tree_entry_type(entry) != GIT_OBJECT_BLOB) {
+		rc = error("cannot read '%s' at '%s': not a file", path,
+			   rev ? rev : "HEAD");
+	} else if (git_blob_lookup(&blob, r->git, git_tree_entry_id(entry)) < 0) {
+		rc = gitfail("cannot read '%s'", path);
+	} else {
+		strbuf_add(out, git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+		rc = 0;
+	}
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	return rc;
+}
+
+int repo_entry_id(struct repo *r, const char *rev, const char *path,
+		  char hex[41])
+{
+	git_tree_entry *entry;
+	int rc = lookup_entry(r, rev, path, &entry);
+
+	if (rc)
+		return rc;
+	git_oid_tostr(hex, 41, git_tree_entry_id(entry));
+	git_tree_entry_free(entry);
+	return 0;
 }
 
 /* One change to the tree: a file to write, or a path to remove (file NULL). */
@@ -664,6 +681,15 @@ int repo_checkout(struct repo *r)
 		gitfail("cannot read the tree of HEAD");
 		goto done;
 	}
+	/* An index.lock left by a run killed while it checked out: stale if
+	 * this run holds the game's lock (see clear_stale_ref_lock) */
+	if (r->lock_fd >= 0) {
+		char *lock = xstrfmt("%s/index.lock", r->gitdir);
+		if (!unlink(lock))
+			warning("removed '%s', left by a run that was stopped while it "
+				"updated the work tree", lock);
+		free(lock);
+	}
 	/*
 	 * The baseline is what the index says is checked out now (a separate
 	 * copy: the repository's own index is rewritten by the checkout), so
@@ -689,6 +715,25 @@ done:
 	git_tree_free(tree);
 	git_commit_free(commit);
 	return rc;
+}
+
+/*
+ * Removes refs/heads/main.lock left by a postrider run that was killed
+ * while it moved the branch. Called only while this run holds the game's
+ * own lock, which the killed run held too: no other postrider can be
+ * writing the ref, and a game repository is written by postrider alone
+ * (docs/repository.md). Returns 0 if a stale lock was removed.
+ */
+static int clear_stale_ref_lock(struct repo *r)
+{
+	char *path = xstrfmt("%s/%s.lock", r->gitdir, REPO_BRANCH);
+	int ret = unlink(path);
+
+	if (!ret)
+		warning("removed '%s', left by a run that was stopped while it "
+			"committed", path);
+	free(path);
+	return ret;
 }
 
 int repo_commit_publish(struct repo *r, const char *expected,
@@ -732,6 +777,11 @@ int repo_commit_publish(struct repo *r, const char *expected,
 	 */
 	rc = git_reference_create_matching(&ref, r->git, REPO_BRANCH, &new_id,
 					   1, &old_id, logmsg);
+	if (rc == GIT_ELOCKED && r->lock_fd >= 0 && clear_stale_ref_lock(r) == 0) {
+		git_error_clear();
+		rc = git_reference_create_matching(&ref, r->git, REPO_BRANCH,
+						   &new_id, 1, &old_id, logmsg);
+	}
 	free(logmsg);
 	git_reference_free(ref);
 	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS ||

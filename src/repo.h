@@ -113,6 +113,14 @@ int repo_head(struct repo *r, char hex[41]);
 int repo_read(struct repo *r, const char *rev, const char *path,
 	      struct strbuf *out);
 
+/*
+ * The object id of the file or folder at path in the tree of rev (NULL for
+ * HEAD): it changes whenever anything under path changes. Returns 0,
+ * REPO_MISSING, or -1 after printing an error.
+ */
+int repo_entry_id(struct repo *r, const char *rev, const char *path,
+		  char hex[41]);
+
 /* An identity for a commit: time in seconds since the epoch, tz_minutes east of UTC (e.g. -300 for EST). */
 struct repo_ident {
 	const char *name, *email;

@@ -98,7 +98,7 @@ void warning(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static char strbuf_empty[1];
+char strbuf_empty[1];
 
 void strbuf_init(struct strbuf *sb)
 {

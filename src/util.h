@@ -48,11 +48,12 @@ int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 struct strbuf {
-	char *buf;	/* always NUL-terminated, never NULL after init */
+	char *buf;	/* always NUL-terminated, never NULL */
 	size_t len;
-	size_t alloc;
+	size_t alloc;	/* 0: buf is the shared empty string, not owned */
 };
-#define STRBUF_INIT { NULL, 0, 0 }
+extern char strbuf_empty[];
+#define STRBUF_INIT { strbuf_empty, 0, 0 }
 
 void strbuf_init(struct strbuf *sb);
 void strbuf_release(struct strbuf *sb);
