@@ -388,20 +388,26 @@ static void add_text_qp(struct strbuf *out, const char *t)
 		if (n && s[n - 1] == '\r')
 			n--;
 		for (size_t k = 0; k < n; k++) {
+			static const char hex[] = "0123456789ABCDEF";
 			unsigned char c = (unsigned char)s[k];
-			char tok[4];
+			char tok[3];
+			size_t tl;
 			bool last = k + 1 == n;
 			if ((c >= 33 && c <= 126 && c != '=') ||
-			    ((c == ' ' || c == '\t') && !last))
-				snprintf(tok, sizeof(tok), "%c", c);
-			else
-				snprintf(tok, sizeof(tok), "=%02X", c);
-			size_t tl = strlen(tok);
+			    ((c == ' ' || c == '\t') && !last)) {
+				tok[0] = (char)c;
+				tl = 1;
+			} else {
+				tok[0] = '=';
+				tok[1] = hex[c >> 4];
+				tok[2] = hex[c & 15];
+				tl = 3;
+			}
 			if (col + tl > (last ? 76 : 75)) {
-				strbuf_addstr(out, "=\r\n");
+				strbuf_add(out, "=\r\n", 3);
 				col = 0;
 			}
-			strbuf_addstr(out, tok);
+			strbuf_add(out, tok, tl);
 			col += tl;
 		}
 		strbuf_addstr(out, "\r\n");

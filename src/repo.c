@@ -22,7 +22,22 @@ struct repo {
 	char *gitdir;	/* absolute, no final '/' */
 	char *workdir;	/* absolute, no final '/'; NULL when bare */
 	int lock_fd;	/* -1 when the lock is not held */
+	/* The last prepared commit and the paths it wrote or removed, so
+	 * that publishing it updates only those in the work tree. */
+	git_oid prepared;
+	char **prepared_paths;
+	size_t n_prepared_paths;
 };
+
+/* Forgets the paths of the last prepared commit. */
+static void forget_prepared(struct repo *r)
+{
+	for (size_t i = 0; i < r->n_prepared_paths; i++)
+		free(r->prepared_paths[i]);
+	free(r->prepared_paths);
+	r->prepared_paths = NULL;
+	r->n_prepared_paths = 0;
+}
 
 static bool global_ready;
 
@@ -187,6 +202,7 @@ void repo_free(struct repo *r)
 	if (!r)
 		return;
 	repo_unlock(r);
+	forget_prepared(r);
 	git_repository_free(r->git);
 	free(r->gitdir);
 	free(r->workdir);
@@ -650,6 +666,14 @@ int repo_commit_prepare(struct repo *r, const char *parent,
 		goto done;
 	}
 	git_oid_tostr(out_hex, 41, &commit_id);
+	forget_prepared(r);
+	if (parent) {	/* a first commit checks out everything */
+		r->prepared = commit_id;
+		r->prepared_paths = xcalloc(n, sizeof(char *));
+		for (i = 0; i < n; i++)
+			r->prepared_paths[i] = xstrdup(edits[i].path);
+		r->n_prepared_paths = n;
+	}
 	rc = 0;
 done:
 	git_buf_dispose(&msg);
@@ -662,7 +686,8 @@ done:
 	return rc;
 }
 
-int repo_checkout(struct repo *r)
+/* Updates the index and work tree to HEAD: only paths[0..n-1] when n > 0. */
+static int checkout(struct repo *r, char **paths, size_t n)
 {
 	git_checkout_options opts;
 	git_index *baseline = NULL;
@@ -705,6 +730,11 @@ int repo_checkout(struct repo *r)
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_FORCE;
 	opts.baseline_index = baseline;
+	if (n) {
+		opts.checkout_strategy |= GIT_CHECKOUT_DISABLE_PATHSPEC_MATCH;
+		opts.paths.strings = paths;
+		opts.paths.count = n;
+	}
 	if (git_checkout_tree(r->git, (git_object *)tree, &opts) < 0) {
 		gitfail("cannot update the work tree '%s'", r->workdir);
 		goto done;
@@ -715,6 +745,11 @@ done:
 	git_tree_free(tree);
 	git_commit_free(commit);
 	return rc;
+}
+
+int repo_checkout(struct repo *r)
+{
+	return checkout(r, NULL, 0);
 }
 
 /*
@@ -775,6 +810,20 @@ int repo_commit_publish(struct repo *r, const char *expected,
 	 * ref's lock file (refs/heads/main.lock) and writes it by rename: a
 	 * compare-and-swap. The zero id matches only a missing ref.
 	 */
+	/*
+	 * A marker that the work tree is being brought up to date: a run
+	 * killed before that finished leaves it, and the next publish then
+	 * checks out everything, not just the paths its own commit wrote.
+	 * (Only a view for people: postrider reads commits, never the work
+	 * tree, so the marker needs no fsync.)
+	 */
+	char *pending = r->workdir ? xstrfmt("%s/postrider-checkout-pending", r->gitdir) : NULL;
+	bool full = !pending || !access(pending, F_OK);
+	if (pending) {
+		int fd = open(pending, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			close(fd);
+	}
 	rc = git_reference_create_matching(&ref, r->git, REPO_BRANCH, &new_id,
 					   1, &old_id, logmsg);
 	if (rc == GIT_ELOCKED && r->lock_fd >= 0 && clear_stale_ref_lock(r) == 0) {
@@ -784,29 +833,41 @@ int repo_commit_publish(struct repo *r, const char *expected,
 	}
 	free(logmsg);
 	git_reference_free(ref);
+	if (rc < 0 && pending && !full)
+		unlink(pending);	/* the branch did not move: nothing pending */
 	if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS ||
 	    (rc == GIT_ENOTFOUND && expected)) {
 		git_error_clear();
+		free(pending);
 		return REPO_STALE;
 	}
 	if (rc == GIT_ELOCKED) {
 		git_error_clear();
+		free(pending);
 		return error("cannot move %s: '%s/%s.lock' exists (another git "
 			     "command is running; if none is, a crashed one left "
 			     "it: remove it)", REPO_BRANCH, r->gitdir, REPO_BRANCH);
 	}
-	if (rc < 0)
+	if (rc < 0) {
+		free(pending);
 		return gitfail("cannot move %s in '%s'", REPO_BRANCH, r->gitdir);
+	}
 
 	if (r->workdir) {
+		if (!full && !(r->n_prepared_paths && git_oid_equal(&r->prepared, &new_id)))
+			full = true;
 		if (!repo_head_on_main(r))
 			warning("HEAD of '%s' is not on %s; the work tree was not updated",
 				r->workdir, REPO_BRANCH);
-		else if (repo_checkout(r) < 0)
+		else if ((full ? checkout(r, NULL, 0)
+			       : checkout(r, r->prepared_paths, r->n_prepared_paths)) == 0)
+			unlink(pending);
+		else
 			warning("commit %s is published, but the work tree '%s' "
 				"is out of date (run the repair, or `git reset --hard`)",
 				commit, r->workdir);
 	}
+	free(pending);
 	return 0;
 }
 
