@@ -301,9 +301,11 @@ static int exec_audit(int argc, char **argv)
 		return cmd_usage(&cmd_audit_entry);
 	strbuf_init(&a.why);
 	if (game_open(argv[1], &g, 0, &err) != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		/* for an audit, a game that does not open is a finding */
+		printf("the game does not pass the audit: %s", err.buf);
 		strbuf_release(&err);
-		return EXIT_TEMPFAIL;
+		strbuf_release(&a.why);
+		return EXIT_REJECTED;
 	}
 	if (repo_history(g.repo, &a.history, &a.n) < 0)
 		goto out;

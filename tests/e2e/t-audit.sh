@@ -1,0 +1,130 @@
+#!/bin/sh
+#
+# Fairness end to end (issue: fair randomness): a game is played past its
+# first winter (dice) into 1776 (a deal after a shuffle), audited with the
+# host's secret, revealed, audited by anyone holding a clone, and checked
+# by the independent Python verifier against its log. Then each kind of
+# committed byte is tampered with in a clone's history (a state, an order,
+# a log line, the sealed private state, the seed), and the audit must name
+# the commit; fixed dice can never pass as a fair game.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+G=$TRASH/game
+new_game "$G"
+
+# Play the first legal order until the game reaches 1776.
+n=0
+while [ "$(state_field "$G" year)" = 1775 ] && [ $n -lt 300 ]; do
+	postrider options "$G" --plain >"$TRASH/opts" || die "options"
+	side=$(head -n 1 "$TRASH/opts")
+	sed -n 2p "$TRASH/opts" >"$TRASH/order"
+	postrider play "$G" --as "$side" "$TRASH/order" >/dev/null 2>"$TRASH/err" ||
+		die "order $n ($(cat "$TRASH/order")): $(cat "$TRASH/err")"
+	n=$((n + 1))
+done
+expect_eq "the game reached 1776" 1776 "$(state_field "$G" year)"
+expect_grep "winter was resolved" 'Winter Attrition' "$G/log.txt"
+expect_grep "the draws are logged with their indices" '^draws* [0-9]' "$G/log.txt"
+commits=$(commit_count "$G")
+
+expect_exit 0 postrider audit "$G"
+expect_grep "the host's audit replays every commit" "^verified: $commits commits" "$TRASH/out"
+expect_grep "before the reveal it says so" "not public yet" "$TRASH/out"
+
+# Without the secret (a player's clone) before the reveal: what needs no seed.
+git clone -q "$G" "$TRASH/clone0"
+expect_exit 0 postrider audit "$TRASH/clone0"
+expect_grep "a clone is verified without the seed" "^verified without the seed: $commits commits" "$TRASH/out"
+
+expect_exit 0 postrider reveal "$G"
+expect_exit 1 postrider reveal "$G"
+expect_grep "a second reveal is refused" "already public" "$TRASH/err"
+commits=$((commits + 1))
+seed=$(sed -n 's/^ *revealed_seed: //p' "$G/game.yaml")
+expect_eq "the revealed seed is the game's secret" "$(cat "$G/.git/postrider/secret")" "$seed"
+
+git clone -q "$G" "$TRASH/clone"
+expect_exit 0 postrider audit "$TRASH/clone"
+expect_grep "anyone with the history verifies after the reveal" "^verified: $commits commits" "$TRASH/out"
+expect_exit 0 postrider show "$TRASH/clone" --as british
+expect_grep "after the reveal the hands can be read" "^The British hand:" "$TRASH/out"
+
+# The independent verifier (Python, from docs/fairness.md alone).
+expect_exit 0 /usr/bin/python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" \
+	--commitment "$(sed -n 's/^ *seed_commitment: //p' "$G/game.yaml")"
+expect_grep "the Python verifier re-derives every draw" '^verified: [1-9][0-9]* draws' "$TRASH/out"
+sed 's/^\(draw [0-9]*: d6 -> \)\([1-6]\)/\1X\2/' "$G/log.txt" >"$TRASH/bad-log"
+if grep -q 'd6 -> X' "$TRASH/bad-log"; then
+	sed -i '0,/-> X\([1-6]\)/s/-> X\([1-6]\)/-> 7/' "$TRASH/bad-log"
+	sed -i 's/-> X\([1-6]\)/-> \1/' "$TRASH/bad-log"
+	expect_exit 1 /usr/bin/python3 tests/verify/verify_draws.py "$seed" "$TRASH/bad-log"
+fi
+
+# tamper NAME PATH SED-EXPR: in a fresh clone, rewrite PATH in the commit
+# that holds order 5 (and only there) with SED-EXPR; the audit must name
+# that commit.
+target_of() { # the commit whose state.yaml has seq $1
+	git -C "$1" log --format=%H --grep "^Postrider-Seq: $2\$" | tail -n 1
+}
+tamper() {
+	name=$1 path=$2 expr=$3
+	dir=$TRASH/t-$name
+	git clone -q "$G" "$dir"
+	target=$(target_of "$dir" 5)
+	[ -n "$target" ] || die "no commit for order 5"
+	git -C "$dir" show "$target:$path" | sed "$expr" >"$TRASH/tampered"
+	if cmp -s "$TRASH/tampered" "$TRASH/untampered.$name" 2>/dev/null; then :; fi
+	git -C "$dir" show "$target:$path" >"$TRASH/untampered.$name"
+	if cmp -s "$TRASH/tampered" "$TRASH/untampered.$name"; then
+		fail "tampering $name changed nothing (the test's sed did not match)"
+		return
+	fi
+	blob=$(git -C "$dir" hash-object -w "$TRASH/tampered")
+	FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$dir" filter-branch --index-filter \
+		"if [ \"\$GIT_COMMIT\" = $target ]; then git update-index --cacheinfo 100644,$blob,$path; fi" \
+		HEAD >"$TRASH/fb.out" 2>&1 || { cat "$TRASH/fb.out"; die "filter-branch for $name"; }
+	new=$(target_of "$dir" 5)
+	expect_exit 1 postrider audit "$dir"
+	expect_grep "tampered $name: the audit names the commit of order 5" "^commit $new " "$TRASH/out"
+	expect_grep "tampered $name: and the file" "$path" "$TRASH/out"
+}
+tamper state state.yaml 's/^draws: \([0-9]*\)/draws: 9\1/'
+tamper order "orders/$(git -C "$G" show "$(target_of "$G" 5):state.yaml" >/dev/null; \
+	git -C "$G" ls-tree --name-only "$(target_of "$G" 5)" orders/ | sed -n 's|^orders/||; /^0005-/p')" 's/^\([a-z]*\) .*/\1 done/'
+tamper log log.txt '$s/.*/a line nobody wrote/'
+tamper sealed private/state.sealed '2s/^./A/;2s/^AA/AB/'
+
+# The seed: a revealed seed that does not match the commitment.
+dir=$TRASH/t-seed
+git clone -q "$G" "$dir"
+sed -i "s/revealed_seed: ./revealed_seed: 0/" "$dir/game.yaml"
+sed -i "s/revealed_seed: 00/revealed_seed: 11/" "$dir/game.yaml"
+git -C "$dir" commit -qam "change the seed" >/dev/null
+expect_exit 1 postrider audit "$dir"
+expect_grep "a false seed is named" "revealed seed does not match" "$TRASH/out" ||
+	show_file "$TRASH/err"
+
+# Fixed dice (test mode) are marked and never audit as fair.
+F=$TRASH/fixed
+new_game "$F"
+postrider options "$F" --plain | sed -n 2p >"$TRASH/order"
+expect_exit 0 postrider play "$F" --as american --fix-dice 1,2,3 "$TRASH/order"
+expect_grep "game.yaml marks fixed dice" "fixed_dice: true" "$F/game.yaml"
+expect_grep "the commit says which" "^Postrider-Fixed-Dice: 1,2,3" "$(git -C "$F" log -1 --format=%B >"$TRASH/msg"; echo "$TRASH/msg")"
+expect_exit 1 postrider audit "$F"
+expect_grep "the audit says the game is not fair" "not a fair game" "$TRASH/out"
+
+# The same seed and orders give byte-identical commits.
+H=$TRASH/again
+new_game "$H"
+for f in $(git -C "$G" log --reverse --format=%H | sed -n '2,6p'); do
+	side=$(git -C "$G" show "$f" --format= --name-only | sed -n 's|^orders/[0-9]*-\([a-z]*\)\.txt$|\1|p')
+	order=$(git -C "$G" show "$f" --format= --name-only | grep '^orders/')
+	git -C "$G" show "$f:$order" >"$TRASH/order"
+	postrider play "$H" --as "$side" "$TRASH/order" >/dev/null 2>&1 || die "replaying $order"
+done
+expect_eq "the same orders give the same commit" "$(git -C "$G" rev-parse HEAD~$((commits - 6)))" "$(git -C "$H" rev-parse HEAD)"
+
+test_done
