@@ -50,10 +50,12 @@ static int exec_new(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "tournament", no_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "games", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
-	const char *seed_hex = NULL, *config_path = NULL;
+	const char *seed_hex = NULL, *config_path = NULL, *games = NULL;
+	char *dir = NULL;
 	bool tournament = false;
 	struct game g;
 	struct mail_config cfg = { 0 };
@@ -80,10 +82,12 @@ static int exec_new(int argc, char **argv)
 		case 's': seed_hex = optarg; break;
 		case 't': tournament = true; break;
 		case 'c': config_path = optarg; break;
+		case 'G': games = optarg; break;
 		default: return cmd_usage(&cmd_new_entry);
 		}
 	}
-	if (optind + 1 != argc)
+	/* DIR, or --games ROOT: the game goes to ROOT/<game id> */
+	if (games ? optind != argc : optind + 1 != argc)
 		return cmd_usage(&cmd_new_entry);
 	if (config_load(config_path, &cfg, &err) < 0) {
 		error("%s", err.buf);
@@ -133,9 +137,10 @@ static int exec_new(int argc, char **argv)
 	for (int i = 0; i < g.data->n_files; i++)
 		g.data_files[g.n_data_files++] = xstrdup(base(g.data->files[i]));
 
-	if (repo_create(argv[optind], &g.repo) < 0)
+	dir = games ? xstrfmt("%s/%s", games, g.id) : xstrdup(argv[optind]);
+	if (repo_create(dir, &g.repo) < 0)
 		goto out;
-	g.dir = xstrdup(argv[optind]);
+	g.dir = xstrdup(dir);
 	/* The secret first: a game whose secret was lost is no game. */
 	if (repo_private_path(g.repo, "secret", &path) < 0)
 		goto out;
@@ -176,7 +181,7 @@ static int exec_new(int argc, char **argv)
 			goto out;
 		}
 	}
-	printf("created game %s in %s (commit %.12s)\n", g.id, argv[optind], commit);
+	printf("created game %s in %s (commit %.12s)\n", g.id, dir, commit);
 	printf("outbox: %s/new\n", n.outbox);
 	printf("now: ");
 	fflush(stdout);
@@ -196,6 +201,7 @@ out:
 	config_release(&cfg);
 	game_close(&g);
 	free(datadir);
+	free(dir);
 	strbuf_release(&err);
 	strbuf_release(&log);
 	strbuf_release(&path);
@@ -206,9 +212,10 @@ out:
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new DIR --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
+	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
 	"  --host ADDR            the host's address, the sender of all mail\n"
 	"  --tournament           the Optional Tournament Rule (6.34.C.i)\n"
 	"  --data DIR             the component data (default: games/washingtons-war)\n"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "config.h"
@@ -24,6 +25,7 @@
 struct play_opts {
 	bool check;
 	const char *dir, *input, *config_path;
+	const char *games;	/* --games ROOT: the game named in the mail */
 	int as;			/* -1: the input is a mail message */
 	int n_dice, dice[RNG_MAX_FORCED];
 };
@@ -60,6 +62,39 @@ static int parse_dice(const char *arg, struct play_opts *o)
 			return -1;
 	}
 	return o->n_dice ? 0 : -1;
+}
+
+/*
+ * --games ROOT: the game is ROOT/<id>, the id read from the message
+ * (X-Postrider-Game, the subject, or our Message-IDs it replies to). Ids
+ * are checked to be "ww-" and letters and digits, so a message cannot
+ * name a path outside ROOT.
+ */
+static char *routed_dir;
+static int route(struct play_opts *o, const char *raw, size_t len)
+{
+	struct mail_message m = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char id[64];
+	int ret = -1;
+
+	if (mail_parse(raw, len, &m, &err) < 0) {
+		fprintf(stderr, "rejected: the message cannot be read: %s\n", err.buf);
+	} else if (!mail_find_game(&m, id, sizeof(id)) || !mail_valid_game_id(id)) {
+		fprintf(stderr, "rejected: the message names no game (no [ww-...] in the subject); no reply sent\n");
+	} else {
+		free(routed_dir);
+		routed_dir = xstrfmt("%s/%s", o->games, id);
+		if (access(routed_dir, F_OK) < 0)
+			fprintf(stderr, "rejected: there is no game %s in '%s'; no reply sent\n", id, o->games);
+		else {
+			o->dir = routed_dir;
+			ret = 0;
+		}
+	}
+	mail_message_release(&m);
+	strbuf_release(&err);
+	return ret;
 }
 
 /* Which side a sender is, or SIDE_NONE. */
@@ -166,6 +201,8 @@ static int run(struct play_opts *o)
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
+	if (o->games && route(o, input.buf, input.len) < 0)
+		goto out;
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
 	if (r == GAME_BUSY) {
 		fprintf(stderr, "postrider: %s; try again later (nothing was changed)\n", err.buf);
@@ -324,6 +361,7 @@ static int exec_common(int argc, char **argv, bool check,
 		{ "as", required_argument, NULL, 'a' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "fix-dice", required_argument, NULL, 'f' },
+		{ "games", required_argument, NULL, 'G' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct play_opts o = { .check = check, .as = -1 };
@@ -340,6 +378,7 @@ static int exec_common(int argc, char **argv, bool check,
 			}
 			break;
 		case 'c': o.config_path = optarg; break;
+		case 'G': o.games = optarg; break;
 		case 'f':
 			if (parse_dice(optarg, &o) < 0) {
 				fprintf(stderr, "postrider %s: --fix-dice takes die values 1-6 separated by commas\n", e->name);
@@ -349,11 +388,23 @@ static int exec_common(int argc, char **argv, bool check,
 		default: return cmd_usage(e);
 		}
 	}
-	if (optind >= argc || argc - optind > 2)
-		return cmd_usage(e);
-	o.dir = argv[optind];
-	o.input = optind + 1 < argc ? argv[optind + 1] : "-";
-	return run(&o);
+	if (o.games) {
+		/* --games ROOT [FILE]: the game comes from the message */
+		if (o.as > 0 || argc - optind > 1) {
+			fprintf(stderr, "postrider %s: --games takes a mail message, not --as, and no DIR\n", e->name);
+			return EXIT_USAGE;
+		}
+		o.input = optind < argc ? argv[optind] : "-";
+	} else {
+		if (optind >= argc || argc - optind > 2)
+			return cmd_usage(e);
+		o.dir = argv[optind];
+		o.input = optind + 1 < argc ? argv[optind + 1] : "-";
+	}
+	int ret = run(&o);
+	free(routed_dir);
+	routed_dir = NULL;
+	return ret;
 }
 
 static int exec_play(int argc, char **argv)
@@ -370,12 +421,13 @@ static int exec_check(int argc, char **argv)
 	"  FILE|-            the order: a whole mail message (default), or with --as the\n" \
 	"                    plain order text; '-' or nothing reads standard input\n" \
 	"  --as SIDE         plain order text for american or british (the host's use)\n" \
+	"  --games ROOT      find the game in ROOT/<game id> from the message itself\n" \
 	"  --config FILE     mail configuration (default: $XDG_CONFIG_HOME/postrider/config.yaml)\n" \
 	"  --fix-dice LIST   test only: the next dice, e.g. 4,1,5 (marks the game as not fair)\n" \
 	"exit status: 0 accepted, 1 rejected, 2 usage, 75 temporary failure (retry later)\n"
 
 const struct cmd_entry cmd_play_entry = {
-	"play", "play DIR [--as american|british] [FILE|-]",
+	"play", "play (DIR | --games ROOT) [--as american|british] [FILE|-]",
 	"adjudicate one order, commit the turn and mail the players",
 	PLAY_HELP, exec_play,
 };
