@@ -31,19 +31,6 @@ static const char base32_alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
 static const char base64_alphabet[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-/* Stores v big-endian in p[0..7]. */
-static void put_u64be(unsigned char *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (unsigned char)(v & 0xff);
-}
-
-/* Stores v big-endian in p[0..3]. */
-static void put_u32be(unsigned char *p, uint32_t v)
-{
-	for (int i = 3; i >= 0; i--, v >>= 8)
-		p[i] = (unsigned char)(v & 0xff);
-}
 
 /* HMAC-SHA256(key, msg) into out[32]; a libcrypto failure is a BUG. */
 static void hmac_sha256(const unsigned char *key, size_t keylen,
@@ -181,9 +168,9 @@ void fair_token(const unsigned char seed[FAIR_SEED_BYTES], const char *game_id,
 		BUG("game id of %zu bytes", idlen);
 	msg = xmalloc(msglen);
 	memcpy(msg, token_label, lablen);
-	put_u32be(msg + lablen, (uint32_t)idlen);
+	put_be32(msg + lablen, (uint32_t)idlen);
 	memcpy(msg + lablen + 4, game_id, idlen);
-	put_u64be(msg + lablen + 4 + idlen, seq);
+	put_be64(msg + lablen + 4 + idlen, seq);
 	msg[msglen - 1] = (unsigned char)side;
 
 	derive_key(seed, token_key_label, key);
@@ -271,9 +258,9 @@ static void seal_params(uint64_t seq, unsigned char aad[19 + 8],
 			unsigned char nonce[12])
 {
 	memcpy(aad, seal_aad_label, sizeof(seal_aad_label) - 1);
-	put_u64be(aad + sizeof(seal_aad_label) - 1, seq);
+	put_be64(aad + sizeof(seal_aad_label) - 1, seq);
 	memset(nonce, 0, 4);
-	put_u64be(nonce + 4, seq);
+	put_be64(nonce + 4, seq);
 }
 
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
@@ -483,7 +470,7 @@ static void hand_salt(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	unsigned char msg[sizeof(hand_label) - 1 + 8 + 1];
 
 	memcpy(msg, hand_label, sizeof(hand_label) - 1);
-	put_u64be(msg + sizeof(hand_label) - 1, seq);
+	put_be64(msg + sizeof(hand_label) - 1, seq);
 	msg[sizeof(msg) - 1] = (unsigned char)side;
 	derive_key(seed, hand_key_label, key);
 	hmac_sha256(key, sizeof(key), msg, sizeof(msg), mac);

@@ -331,16 +331,6 @@ static void b64_decode(const char *s, size_t n, struct strbuf *out)
 	}
 }
 
-static int hex_value(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /*
  * Decodes quoted-printable (LF line endings); a broken "=" sequence is
@@ -369,8 +359,8 @@ static void qp_decode(const char *s, size_t n, struct strbuf *out)
 				break;
 			}
 			if (k + 2 < end) {
-				int hi = hex_value((unsigned char)s[k + 1]);
-				int lo = hex_value((unsigned char)s[k + 2]);
+				int hi = hex_digit_value((unsigned char)s[k + 1]);
+				int lo = hex_digit_value((unsigned char)s[k + 2]);
 				if (hi >= 0 && lo >= 0) {
 					strbuf_addch(out, hi << 4 | lo);
 					k += 2;
@@ -807,7 +797,7 @@ static size_t html_entity(const char *s, size_t n, struct strbuf *sb)
 		       (hex ? isxdigit((unsigned char)s[k])
 			    : isdigit((unsigned char)s[k]))) {
 			cp = cp * (hex ? 16 : 10) +
-			     (unsigned long)hex_value((unsigned char)s[k]);
+			     (unsigned long)hex_digit_value((unsigned char)s[k]);
 			k++;
 		}
 		if (k == start)
@@ -1172,11 +1162,11 @@ static size_t encoded_word(const char *s, struct strbuf *out)
 			if (*p == '_') {
 				strbuf_addch(&bytes, ' ');
 			} else if (*p == '=' && p + 2 < end &&
-				   hex_value((unsigned char)p[1]) >= 0 &&
-				   hex_value((unsigned char)p[2]) >= 0) {
+				   hex_digit_value((unsigned char)p[1]) >= 0 &&
+				   hex_digit_value((unsigned char)p[2]) >= 0) {
 				strbuf_addch(&bytes,
-					     hex_value((unsigned char)p[1]) << 4 |
-					     hex_value((unsigned char)p[2]));
+					     hex_digit_value((unsigned char)p[1]) << 4 |
+					     hex_digit_value((unsigned char)p[2]));
 				p += 2;
 			} else {
 				strbuf_addch(&bytes, *p);

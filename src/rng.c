@@ -17,19 +17,6 @@
 static const char key_label[] = "postrider-key-draw";
 static const char draw_label[] = "postrider-draw";
 
-/* Stores v big-endian in p[0..7]. */
-static void put_u64be(unsigned char *p, uint64_t v)
-{
-	for (int i = 7; i >= 0; i--, v >>= 8)
-		p[i] = (unsigned char)(v & 0xff);
-}
-
-/* Stores v big-endian in p[0..3]. */
-static void put_u32be(unsigned char *p, uint32_t v)
-{
-	for (int i = 3; i >= 0; i--, v >>= 8)
-		p[i] = (unsigned char)(v & 0xff);
-}
 
 /* Reads a big-endian u64 from p[0..7]. */
 static uint64_t get_u64be(const unsigned char *p)
@@ -70,8 +57,8 @@ uint64_t rng_raw_at(const unsigned char key[32], uint64_t index,
 	uint64_t x;
 
 	memcpy(msg, draw_label, sizeof(draw_label) - 1);
-	put_u64be(msg + sizeof(draw_label) - 1, index);
-	put_u32be(msg + sizeof(draw_label) - 1 + 8, attempt);
+	put_be64(msg + sizeof(draw_label) - 1, index);
+	put_be32(msg + sizeof(draw_label) - 1 + 8, attempt);
 	hmac_sha256(key, 32, msg, sizeof(msg), mac);
 	x = get_u64be(mac);
 	OPENSSL_cleanse(mac, sizeof(mac));

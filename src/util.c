@@ -329,7 +329,7 @@ void hex_encode(const unsigned char *in, size_t len, char *out)
 	out[2 * len] = '\0';
 }
 
-static int hexval(int c)
+int hex_digit_value(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -343,10 +343,10 @@ static int hexval(int c)
 int hex_decode(const char *in, unsigned char *out, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
-		int hi = hexval(in[2 * i]), lo;
+		int hi = hex_digit_value(in[2 * i]), lo;
 		if (hi < 0)
 			return -1;
-		lo = hexval(in[2 * i + 1]);
+		lo = hex_digit_value(in[2 * i + 1]);
 		if (lo < 0)
 			return -1;
 		out[i] = (unsigned char)(hi << 4 | lo);

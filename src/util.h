@@ -91,5 +91,20 @@ int ascii_strncasecmp(const char *a, const char *b, size_t n);
 void hex_encode(const unsigned char *in, size_t len, char *out);
 /* Parses 2*len hex digits; returns 0 or -1. */
 int hex_decode(const char *in, unsigned char *out, size_t len);
+/* The value of one hex digit (either case), or -1. */
+int hex_digit_value(int c);
+
+/* Stores v big-endian in p[0..7] and p[0..3]. */
+static inline void put_be64(unsigned char *p, uint64_t v)
+{
+	for (int i = 7; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
+
+static inline void put_be32(unsigned char *p, uint32_t v)
+{
+	for (int i = 3; i >= 0; i--, v >>= 8)
+		p[i] = (unsigned char)(v & 0xff);
+}
 
 #endif
