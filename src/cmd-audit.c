@@ -35,7 +35,7 @@ static int exec_reveal(int argc, char **argv)
 	r = game_open(argv[1], &g, GAME_NEED_SECRET | GAME_LOCK, &err);
 	if (r != 0) {
 		fprintf(stderr, "error: %s", err.buf);
-		goto out;
+		goto close;
 	}
 	if (g.revealed) {
 		fprintf(stderr, "postrider reveal: the seed of %s is already public\n", g.id);
@@ -305,6 +305,7 @@ static int exec_audit(int argc, char **argv)
 		printf("the game does not pass the audit: %s", err.buf);
 		strbuf_release(&err);
 		strbuf_release(&a.why);
+		game_close(&g);
 		return EXIT_REJECTED;
 	}
 	if (repo_history(g.repo, &a.history, &a.n) < 0)

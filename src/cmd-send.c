@@ -44,6 +44,7 @@ static int exec_send(int argc, char **argv)
 	}
 	if (game_open(argv[optind], &g, 0, &err) != 0) {
 		fprintf(stderr, "error: %s", err.buf);
+		game_close(&g);
 		goto out;
 	}
 	notify_init(&n, &g, &cfg);

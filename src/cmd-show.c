@@ -17,8 +17,10 @@ static int open_game(const char *dir, struct game *g)
 	struct strbuf err = STRBUF_INIT;
 	int r = game_open(dir, g, 0, &err);
 
-	if (r != 0)
+	if (r != 0) {
 		fprintf(stderr, "error: %s", err.buf);
+		game_close(g);
+	}
 	strbuf_release(&err);
 	return r ? -1 : 0;
 }

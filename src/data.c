@@ -34,7 +34,7 @@ static const char *const effect_verbs[] = {
 	"french_alliance", "reshuffle", "opponent_discards_random", "draw",
 	"activate_generals", "activate_general", "battle_drm", "war_ends",
 	"lose_regulars", "remove_general", "remove_french_navy",
-	"move_french_navy", "no_american_pc_placement", NULL
+	"move_french_navy", "no_american_pc_placement", "require", NULL
 };
 
 /* State of one data_load() run. */

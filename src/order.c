@@ -328,6 +328,8 @@ static const struct verb {
 	{ "event", ACT_EVENT, 0 }, { "exchange", ACT_EXCHANGE, 0 },
 	{ "congress", ACT_CONGRESS, 0 }, { "move", ACT_ACTIVATE, 0 },
 	{ "queue", ACT_QUEUE, 0 }, { "reinforce", ACT_REINFORCE, 0 },
+	{ "take", ACT_TAKE, 0 }, { "to", ACT_TO, 0 }, { "sail", ACT_SAIL, 0 },
+	{ "stop", ACT_STOP, 0 }, { "land", ACT_LAND, 0 },
 	{ "never", ACT_REACT, REACT_NEVER }, { "ask", ACT_REACT, REACT_ASK },
 };
 
@@ -381,6 +383,94 @@ static int find_reaction(const char *ref, struct strbuf *err)
 	return -1;
 }
 
+/* A count of CUs: one to three digits. */
+static bool parse_count(const char *w, size_t len, int *out)
+{
+	int v = 0;
+
+	if (!len || len > 3)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)w[i]))
+			return false;
+		v = v * 10 + (w[i] - '0');
+	}
+	*out = v;
+	return true;
+}
+
+/* A general by name, or -1 with a message. */
+static int find_general(const struct data *d, const char *ref,
+			struct strbuf *err)
+{
+	int g = data_general_index(d, ref);
+
+	if (g < 0) {
+		const char *names[DATA_MAX_GENERALS];
+		for (int i = 0; i < d->n_generals; i++)
+			names[i] = d->generals[i].name;
+		strbuf_addf(err, "unknown general '%s'", ref);
+		suggest(ref, names, d->n_generals, err);
+	}
+	return g;
+}
+
+/*
+ * The arguments of the movement verbs (docs/orders.md): "take N",
+ * "stop [GENERAL]", "land SPACE [N] [GENERAL]". The American's N may be
+ * left out of "land": it is fixed by his card (8.2.C).
+ */
+static int parse_movement(const struct data *d, const struct state *s,
+			  enum side side, struct action *out, char *rest,
+			  struct strbuf *err)
+{
+	size_t len = strlen(rest);
+	char *last;
+
+	if (out->kind == ACT_TAKE) {
+		if (!len) {
+			strbuf_addstr(err, "'take' needs a number of CUs: 'take 3'");
+			return -1;
+		}
+		if (!parse_count(rest, len, &out->value)) {
+			strbuf_addf(err, "expected a number of CUs after 'take', not '%s'", rest);
+			return -1;
+		}
+		return 0;
+	}
+	if (out->kind == ACT_STOP) {
+		if (len && (out->general = find_general(d, rest, err)) < 0)
+			return -1;
+		return 0;
+	}
+	/* land */
+	if (!len) {
+		strbuf_addstr(err, "'land' needs a space: 'land New York 3'");
+		return -1;
+	}
+	last = strrchr(rest, ' ');
+	if (last && data_general_index(d, last + 1) >= 0) {
+		out->general = data_general_index(d, last + 1);
+		while (last > rest && last[-1] == ' ')
+			last--;
+		*last = '\0';
+		last = strrchr(rest, ' ');
+	}
+	if (last && parse_count(last + 1, strlen(last + 1), &out->value)) {
+		while (last > rest && last[-1] == ' ')
+			last--;
+		*last = '\0';
+	} else if (side == SIDE_AMERICAN && s && s->prompt.kind == PROMPT_LAND &&
+		   s->prompt.side == SIDE_AMERICAN) {
+		out->value = s->prompt.left;
+	} else {
+		strbuf_addstr(err, "'land' needs the number of CUs after the space: 'land New York 3 [GENERAL]'");
+		return -1;
+	}
+	out->space = order_find_space(d, rest, err);
+	return out->space < 0 ? -1 : 0;
+}
+
 int order_parse_line(const struct data *d, const struct state *s,
 		     enum side side, const char *line, struct action *out,
 		     struct strbuf *err, int *column)
@@ -407,6 +497,14 @@ int order_parse_line(const struct data *d, const struct state *s,
 	for (size_t k = strlen(rest); k && (rest[k - 1] == ' ' || rest[k - 1] == '\t'); k--)
 		rest[k - 1] = '\0';
 	*column = (int)(arg - line) + 1;
+	if (out->kind == ACT_TAKE || out->kind == ACT_STOP || out->kind == ACT_LAND) {
+		for (char *t = rest; *t; t++)	/* tabs count as spaces */
+			if (*t == '\t')
+				*t = ' ';
+		ret = parse_movement(d, s, side, out, rest, err);
+		free(rest);
+		return ret;
+	}
 
 	bool wants = action_takes_card(out->kind) || action_takes_space(out->kind) ||
 		     action_takes_side(out->kind) || out->kind == ACT_REACT;
@@ -442,7 +540,10 @@ int order_parse_line(const struct data *d, const struct state *s,
 		if (!ret && gen) {
 			while (*gen == ' ')
 				gen++;
-			out->general = data_general_index(d, gen);
+			if ((out->general = find_general(d, gen, err)) < 0) {
+				*column += (int)(gen - rest);
+				ret = -1;
+			}
 		}
 	} else if (action_takes_space(out->kind)) {
 		out->space = order_find_space(d, rest, err);
@@ -576,7 +677,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 				if (!engine_kind_fits(s, a.kind) ||
 				    (unsupported && hand_has(s, side, a.card)) ||
 				    (!action_takes_card(a.kind) && !action_takes_space(a.kind) &&
-				     !action_takes_side(a.kind)))
+				     !action_takes_side(a.kind) && !action_takes_count(a.kind)))
 					column = (int)(t - line) + 1;
 			}
 		}

@@ -8,8 +8,11 @@
  *   action   = verb [ argument ]
  *   verb     = unique prefix of: place flip remove done pass first pc
  *              discard event exchange congress move queue reinforce
- *              never ask
+ *              take to sail stop land never ask
  *   argument = card | space | side | reaction
+ *            | card general (move) | number (take) | [ general ] (stop)
+ *            | space [ number ] [ general ] (land; the American may leave
+ *              out the number, fixed by his card)
  *   reaction = "exchange"   (after "never" or "ask": a standing reaction,
  *              which either side may give at any time)
  *   card     = [ "#" ] number | words of the title (unique prefixes)

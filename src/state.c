@@ -15,6 +15,9 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_FIRST] = "first", [PROMPT_PLAY] = "play", [PROMPT_PC] = "pc",
 	[PROMPT_DISCARD] = "discard", [PROMPT_EXCHANGE] = "exchange",
 	[PROMPT_DOI] = "doi", [PROMPT_CONGRESS] = "congress",
+	[PROMPT_EVENT] = "event",
+	[PROMPT_MOVE] = "move", [PROMPT_LAND] = "land",
+	[PROMPT_CAPTURE] = "capture",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -102,6 +105,26 @@ static const char *general_location(const struct data *d, int loc)
 	}
 }
 
+/* The activation in progress (7.3), written only while there is one. */
+static void write_move(const struct state *s, const struct data *d,
+		       struct strbuf *out)
+{
+	const struct move *m = &s->move;
+
+	if (!m->active)
+		return;
+	strbuf_addstr(out, "move:\n  general: ");
+	ytree_emit_scalar(out, d->generals[m->general].name);
+	strbuf_addf(out, "\n  card: %d\n  from: ", m->card);
+	ytree_emit_scalar(out, d->spaces[m->from].full_name);
+	strbuf_addf(out, "\n  used: %d\n", m->used);
+	strbuf_addf(out, "  carried: {american: %d, british: %d, french: %d}\n",
+		    m->carried[NATION_AMERICAN], m->carried[NATION_BRITISH],
+		    m->carried[NATION_FRENCH]);
+	emit_bool(out, "  ", "took", m->took);
+	emit_bool(out, "  ", "sailed", m->sailed);
+}
+
 void state_write_public(const struct state *s, const struct data *d,
 			const char *const hand_commitment[3], struct strbuf *out)
 {
@@ -134,7 +157,18 @@ void state_write_public(const struct state *s, const struct data *d,
 		first = 0;
 	}
 	strbuf_addstr(out, "]\n");
+	strbuf_addf(out, "  step: %d\n", s->prompt.step);
+	strbuf_addstr(out, "  spaces_done: [");
+	for (int i = 0, first = 1; i < d->n_spaces; i++) {
+		if (!((s->prompt.spaces_done[i / 64] >> (i % 64)) & 1))
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->spaces[i].full_name);
+		first = 0;
+	}
+	strbuf_addstr(out, "]\n");
 
+	write_move(s, d, out);
 	strbuf_addstr(out, "turn:\n");
 	strbuf_addf(out, "  first: %s\n", side_name(s->first));
 	strbuf_addf(out, "  active: %s\n", side_name(s->active));
@@ -381,6 +415,76 @@ static int parse_prompt_kind(struct reader *rd, yaml_node_t *n)
 	return PROMPT_NONE;
 }
 
+/* The optional move block, read after the rest: it is checked against
+ * the prompt, the general's place and the CUs there. */
+static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const keys[] = {
+		"general", "card", "from", "used", "carried", "took", "sailed", NULL
+	};
+	static const char *const nation_keys3[] = { "american", "british", "french", NULL };
+	const struct data *d = rd->d;
+	struct move *m = &s->move;
+	yaml_node_t *mv = ytree_get(&rd->t, root, "move"), *n, *c;
+	bool wants = s->prompt.kind == PROMPT_MOVE;
+
+	if (!mv) {
+		if (wants)
+			FAIL(root, "a move prompt needs the 'move' block");
+		return;
+	}
+	if (mv->type != YAML_MAPPING_NODE) {
+		FAIL(mv, "'move' must be a mapping");
+		return;
+	}
+	if (!wants && s->prompt.kind != PROMPT_CAPTURE) {
+		FAIL(mv, "a 'move' block belongs only to a move or capture prompt");
+		return;
+	}
+	rd->errors += ytree_check_keys(&rd->t, mv, keys, rd->err);
+	m->active = true;
+	m->general = 0;
+	if ((n = need(rd, mv, "general"))) {
+		const char *v = ytree_scalar(n);
+		int g = v ? data_general_index(d, v) : -1;
+		if (g < 0)
+			FAIL(n, "unknown general '%s'", v ? v : "?");
+		else if (s->general[g] < 0)
+			FAIL(n, "the moving general %s is not on the map", v);
+		else
+			m->general = g;
+	}
+	m->card = (int)get_int(rd, mv, "card", 1, d->n_cards);
+	if ((n = need(rd, mv, "from"))) {
+		int sp = space_by_name(rd, n);
+		m->from = sp < 0 ? 0 : sp;
+	}
+	m->used = (int)get_int(rd, mv, "used", 0, 6);
+	if ((c = get_map(rd, mv, "carried", nation_keys3))) {
+		int total = 0;
+		for (int k = 0; k < 3; k++) {
+			m->carried[k] = (int)get_int(rd, c, nation_keys[k], 0, 5);
+			total += m->carried[k];
+			if (s->general[m->general] >= 0 &&
+			    m->carried[k] > s->space[s->general[m->general]].cu[k])
+				FAIL(c, "%d %s CUs move with %s, but his space holds %d",
+				     m->carried[k], nation_keys[k], d->generals[m->general].name,
+				     s->space[s->general[m->general]].cu[k]);
+		}
+		if (total > 5)
+			FAIL(c, "%d CUs move: at most 5 (7.3.A)", total);
+		if (d->generals[m->general].side == SIDE_BRITISH
+		    ? m->carried[NATION_AMERICAN] + m->carried[NATION_FRENCH] > 0
+		    : m->carried[NATION_BRITISH] > 0)
+			FAIL(c, "%s cannot move the other side's CUs", d->generals[m->general].name);
+	}
+	if (wants && s->prompt.side != d->generals[m->general].side)
+		FAIL(mv, "the move prompt is the %s's, but %s is %s", side_name(s->prompt.side),
+		     d->generals[m->general].name, side_name(d->generals[m->general].side));
+	m->took = get_bool(rd, mv, "took");
+	m->sailed = get_bool(rd, mv, "sailed");
+}
+
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const top_keys[] = {
@@ -389,10 +493,11 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		"british_regulars", "french_alliance", "french_allied",
 		"alliance_this_turn", "french_navy", "congress",
 		"congress_dispersed_this_turn", "boxes", "generals", "spaces",
-		"cards", "result", NULL
+		"cards", "result", "move", NULL
 	};
 	static const char *const prompt_keys[] = {
-		"kind", "side", "card", "left", "colonies_done", NULL
+		"kind", "side", "card", "left", "colonies_done", "step",
+		"spaces_done", NULL
 	};
 	static const char *const turn_keys[] = {
 		"first", "active", "impulse", "british_choose_first",
@@ -464,6 +569,20 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 					s->prompt.colonies_done |= 1u << k;
 			}
 		}
+		s->prompt.step = (int)get_int(rd, m, "step", 0, DATA_MAX_EFFECTS - 1);
+		if ((n = need(rd, m, "spaces_done"))) {
+			for (int i = 0; i < ytree_len(n); i++) {
+				int sp = space_by_name(rd, ytree_item(&rd->t, n, i));
+				if (sp >= 0)
+					s->prompt.spaces_done[sp / 64] |= (uint64_t)1 << (sp % 64);
+			}
+		}
+		/* An event's choices need the event and one of its effects. */
+		if (s->prompt.kind == PROMPT_EVENT &&
+		    (s->prompt.card < 1 || d->cards[s->prompt.card].ops ||
+		     s->prompt.step >= d->cards[s->prompt.card].n_effects))
+			FAIL(m, "an event prompt needs an event card and one of its effects (card %d, step %d)",
+			     s->prompt.card, s->prompt.step);
 	}
 	if ((m = get_map(rd, root, "turn", turn_keys))) {
 		s->first = get_side(rd, m, "first");
@@ -601,6 +720,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			s->colonies[SIDE_BRITISH] = (int)get_int(rd, c, "british", 0, 14);
 		}
 	}
+	read_move(rd, s, root);
 }
 
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)

@@ -51,6 +51,10 @@ enum prompt_kind {
 	PROMPT_EXCHANGE,	/* take the discarded event for an OPS card (6.32.C) */
 	PROMPT_DOI,		/* Declaration of Independence placements (6.34.C.i) */
 	PROMPT_CONGRESS,	/* return the dispersed Congress (10.2.1) */
+	PROMPT_MOVE,		/* the activated general moves (7.3 to 7.5) */
+	PROMPT_LAND,		/* where reinforcements arrive (8.1.C, 8.2.C) */
+	PROMPT_CAPTURE,		/* British: PCs removed for Washington (7.6.B) */
+	PROMPT_EVENT,		/* the choices of an event: card, effect step (6.31) */
 	PROMPT__COUNT
 };
 
@@ -68,6 +72,8 @@ struct prompt {
 	int card;		/* the card being resolved, 0 if none */
 	int left;		/* PC actions left, placements left */
 	uint32_t colonies_done;	/* PROMPT_CC / PROMPT_DOI: bit per colony */
+	int step;		/* PROMPT_EVENT: index of the effect being done */
+	uint64_t spaces_done[2]; /* PROMPT_EVENT: spaces used by this effect */
 };
 
 struct space_state {
@@ -81,6 +87,22 @@ struct space_state {
  */
 enum reaction { REACT_EXCHANGE = 0, REACT__COUNT };
 enum reaction_value { REACT_ASK = 0, REACT_NEVER = 1 };
+
+/*
+ * An activation in progress (7.3): the general, how far he has come and
+ * the CUs moving with him. The carried CUs are always on his space, so
+ * the map is right at every step.
+ */
+struct move {
+	bool active;		/* a general is being moved */
+	int general;		/* the activated general */
+	int card;		/* the card that activated him */
+	int from;		/* the space where the activation began */
+	int used;		/* spaces moved (a Wilderness Connection counts 3) */
+	int carried[3];		/* CUs moving with him, by enum nation */
+	bool took;		/* 'take' was answered in this space */
+	bool sailed;		/* the move was a naval movement (7.5) */
+};
 
 struct state {
 	int version;
@@ -123,6 +145,7 @@ struct state {
 	uint64_t british_pc_at_start[2]; /* bitset: no daisy-chaining (10.11.B.ii) */
 
 	struct prompt prompt;
+	struct move move;	/* PROMPT_MOVE, and a capture during a move */
 
 	/* The end. */
 	enum side winner;

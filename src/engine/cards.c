@@ -88,37 +88,6 @@ void cards_end_phase(const struct data *d, struct state *s, struct strbuf *log)
 	}
 }
 
-/* The effect verbs this version of the engine carries out. */
-static bool verb_supported(const char *verb)
-{
-	static const char *const verbs[] = { "french_alliance", "place_pc", "reshuffle", NULL };
-
-	for (const char *const *v = verbs; *v; v++)
-		if (!strcmp(verb, *v))
-			return true;
-	return false;
-}
-
-/* Can the event of c be played as an event in this version? Its machine
- * form must use only verbs the engine knows (docs/data.md). */
-static bool event_supported(const struct data_card *c)
-{
-	if (c->war_ends_year)
-		return true;
-	if (c->handler || !c->n_effects)
-		return false;
-	for (int i = 0; i < c->n_effects; i++) {
-		const struct data_effect *e = &c->effects[i];
-		if (!verb_supported(e->verb))
-			return false;
-		/* place_pc is known only in its "one in each colony" form (#99) */
-		if (!strcmp(e->verb, "place_pc") &&
-		    (!e->where || strcmp(e->where, "each_colony")))
-			return false;
-	}
-	return true;
-}
-
 bool doi_colony_possible(const struct data *d, const struct state *s,
 			 int colony)
 {
@@ -150,9 +119,9 @@ enum engine_result play_check(const struct data *d, const struct state *s,
 	case ACT_REINFORCE:
 		if (!c->ops)
 			return illegal(why, "%s is an event, not an OPS card", c->label);
-		return illegal(why, "'%s' is not supported yet: this version plays OPS cards "
-			       "for PC markers only (see README, \"What is missing\")",
-			       action_verb(a->kind));
+		return a->kind == ACT_ACTIVATE ? activate_check(d, s, a, why)
+		       : a->kind == ACT_QUEUE ? queue_check(d, s, a, why)
+		       : reinforce_check(d, s, a, why);
 	case ACT_DISCARD:
 		if (c->ops)
 			return illegal(why, "%s is an OPS card: an OPS card is played, not discarded (6.32)", c->label);
@@ -168,84 +137,10 @@ enum engine_result play_check(const struct data *d, const struct state *s,
 				       c->side == CARD_SIDE_AMERICAN ? "n" : "",
 				       c->side == CARD_SIDE_AMERICAN ? "American" : "British",
 				       side_title(side));
-		if (c->battle_card)
-			return illegal(why, "%s is a battle card: its event is played in a battle (6.33.A)", c->label);
-		if (!event_supported(c))
-			return illegal(why, "the event of %s is not supported yet (see README, \"What is missing\"): discard it instead", c->label);
-		return ENGINE_OK;
+		return events_check_play(d, s, side, a->card, why);
 	default:
 		BUG("play_check: kind %d", a->kind);
 	}
-}
-
-/* Where a played card goes once its play is over (6.3.C). */
-static void card_to_pile(const struct data *d, struct state *s, int n,
-			 bool as_event)
-{
-	if (as_event && card(d, n)->removed_after_play)
-		removed_push(s, n);
-	else
-		discard_push(s, n);
-}
-
-/* 6.34.C.iii: the War Ends box. */
-static void event_war_ends(const struct data *d, struct state *s, int n,
-			   struct strbuf *log)
-{
-	if (s->war_ends) {
-		elog(log, "%s leaves the War Ends box for the discard pile.",
-		     card(d, s->war_ends)->label);
-		discard_push(s, s->war_ends);
-	}
-	s->war_ends = n;
-	elog(log, "%s goes into the War Ends box: the war ends at the end of %d at the latest.",
-	     card(d, n)->label, card(d, n)->war_ends_year);
-}
-
-/* Carries out an event's machine form; returns true if it finished,
- * false if it waits for a prompt (the remaining effects of such an event
- * must come before it: docs/data.md). */
-static bool play_event(const struct data *d, struct state *s, int n,
-		       struct strbuf *log)
-{
-	const struct data_card *c = card(d, n);
-	char why[160];
-
-	if (c->war_ends_year) {
-		event_war_ends(d, s, n, log);
-		return true;
-	}
-	for (int i = 0; i < c->n_effects; i++) {
-		const struct data_effect *e = &c->effects[i];
-		if (!strcmp(e->verb, "french_alliance")) {
-			snprintf(why, sizeof(why), "%s", c->label);
-			french_alliance_move(s, e->amount, log, why);
-		} else if (!strcmp(e->verb, "reshuffle")) {
-			/* done through the card's reshuffle flag (6.3.D) */
-		} else if (!strcmp(e->verb, "place_pc")) {
-			/* One American PC in each colony where possible (6.34.C.i). */
-			uint32_t done = 0;
-			int left = 0;
-			for (int k = 0; k < d->n_colonies; k++) {
-				if (d->colonies[k].canada)
-					done |= 1u << k;
-				else if (doi_colony_possible(d, s, k))
-					left++;
-				else
-					done |= 1u << k;
-			}
-			if (!left) {
-				elog(log, "No colony has a space where an American PC may be placed.");
-				continue;
-			}
-			flow_prompt(s, PROMPT_DOI, SIDE_AMERICAN, n, left);
-			s->prompt.colonies_done = done;
-			return false;
-		} else {
-			BUG("play_event: verb '%s' of #%d is not supported", e->verb, n);
-		}
-	}
-	return true;
 }
 
 void play_apply(const struct data *d, struct state *s, const struct action *a,
@@ -256,7 +151,18 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 
 	hand_remove(s, side, a->card);
 	s->impulse++;
+	if (a->kind != ACT_QUEUE && a->kind != ACT_ACTIVATE)
+		queue_abandon(d, s, side, log);
 	switch (a->kind) {
+	case ACT_ACTIVATE:
+		activate_apply(d, s, a, log);
+		return;
+	case ACT_QUEUE:
+		queue_apply(d, s, a, r, log);
+		return;
+	case ACT_REINFORCE:
+		reinforce_apply(d, s, a, log);
+		return;
 	case ACT_PC_CARD:
 		elog(log, "%s plays %s to place PC markers.", side_title(side), c->label);
 		discard_push(s, a->card);
@@ -274,13 +180,7 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 		return;
 	case ACT_EVENT:
 		elog(log, "%s plays the event %s.", side_title(side), c->label);
-		if (!c->war_ends_year)	/* that one goes to the War Ends box */
-			card_to_pile(d, s, a->card, true);
-		if (c->reshuffle == RESHUFFLE_WHEN_PLAYED) {
-			s->reshuffle = true;
-			elog(log, "#%d calls for a reshuffle at the next deal (6.3.D).", a->card);
-		}
-		if (play_event(d, s, a->card, log))
+		if (events_play(d, s, r, a->card, side, log))
 			flow_end_card(d, s, r, log, 0);
 		return;
 	default:

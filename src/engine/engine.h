@@ -41,6 +41,14 @@ enum action_kind {
 	ACT_ACTIVATE,	/* activate a general with an OPS card: card, general */
 	ACT_QUEUE,	/* put an OPS card in the Operations Queue: card */
 	ACT_REINFORCE,	/* bring on reinforcements with an OPS card: card */
+	/* Movement (7.3 to 7.5) and reinforcements (8.1, 8.2). */
+	ACT_TAKE,	/* the CUs moving with the general from here: value */
+	ACT_TO,		/* one step to an adjacent space: space */
+	ACT_SAIL,	/* British naval movement to a port: space */
+	ACT_STOP,	/* end the activation; general: the one sent to the
+			   Reinforcements box if two meet (7.4.C), or -1 */
+	ACT_LAND,	/* reinforcements arrive: space, value (CUs),
+			   general (-1 if none) */
 	ACT__COUNT
 };
 
@@ -51,7 +59,8 @@ struct action {
 	int general;	/* general index, -1 if none */
 	enum side side;	/* for ACT_FIRST; the acting side for ACT_REACT */
 	int reaction;	/* ACT_REACT: enum reaction */
-	int value;	/* ACT_REACT: enum reaction_value */
+	int value;	/* ACT_REACT: enum reaction_value; ACT_TAKE, ACT_LAND:
+			   a number of CUs */
 };
 
 #define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0 }
@@ -68,6 +77,8 @@ bool action_takes_card(enum action_kind k);
 bool action_takes_space(enum action_kind k);
 bool action_takes_side(enum action_kind k);
 bool action_takes_general(enum action_kind k);
+/* A number of CUs (in `value`): take, land. */
+bool action_takes_count(enum action_kind k);
 
 /*
  * Appends the canonical order text of an action, exactly as `postrider

@@ -15,6 +15,8 @@ void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
 	s->prompt.card = card;
 	s->prompt.left = left;
 	s->prompt.colonies_done = 0;
+	s->prompt.step = 0;
+	s->prompt.spaces_done[0] = s->prompt.spaces_done[1] = 0;
 }
 
 static void end_phase(const struct data *d, struct state *s, struct rng *r,
@@ -241,6 +243,10 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_EXCHANGE] = { "exchange", "pass" },
 	[PROMPT_DOI] = { "place" },
 	[PROMPT_CONGRESS] = { "congress" },
+	[PROMPT_MOVE] = { "take", "to", "sail", "stop" },
+	[PROMPT_LAND] = { "land" },
+	[PROMPT_CAPTURE] = { "remove" },
+	[PROMPT_EVENT] = { "place", "flip", "remove", "done" },
 };
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
@@ -325,6 +331,21 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		if (a->kind != ACT_CONGRESS)
 			return wrong_kind(d, s, a, why);
 		return congress_check(d, s, a->space, why);
+	case PROMPT_MOVE:
+		if (a->kind != ACT_TAKE && a->kind != ACT_TO &&
+		    a->kind != ACT_SAIL && a->kind != ACT_STOP)
+			return wrong_kind(d, s, a, why);
+		return move_check(d, s, a, why);
+	case PROMPT_LAND:
+		if (a->kind != ACT_LAND)
+			return wrong_kind(d, s, a, why);
+		return land_check(d, s, a, why);
+	case PROMPT_CAPTURE:
+		if (a->kind != ACT_REMOVE)
+			return wrong_kind(d, s, a, why);
+		return capture_check(d, s, a, why);
+	case PROMPT_EVENT:
+		return events_check(d, s, a, why);
 	default:
 		BUG("engine_check: prompt %d", p->kind);
 	}
@@ -432,6 +453,18 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		elog(log, "The Continental Congress returns to %s (10.2.1).",
 		     space_name(d, a->space));
 		flow_after_congress(d, s, r, log);
+		break;
+	case PROMPT_MOVE:
+		move_apply(d, s, a, r, log);
+		break;
+	case PROMPT_LAND:
+		land_apply(d, s, a, r, log);
+		break;
+	case PROMPT_CAPTURE:
+		capture_apply(d, s, a, r, log);
+		break;
+	case PROMPT_EVENT:
+		events_apply(d, s, a, r, log);
 		break;
 	default:
 		BUG("engine_apply: prompt %d", p.kind);

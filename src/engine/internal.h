@@ -53,6 +53,7 @@ enum pc_context {
 	PCX_CC,		/* Committees of Correspondence (4.0) */
 	PCX_FTK,	/* For The King (4.0) */
 	PCX_DOI,	/* Declaration of Independence (6.34.C.i) */
+	PCX_EVENT,	/* an event's placement (6.31): no adjacency needed */
 };
 enum engine_result pc_check(const struct data *d, const struct state *s,
 			    enum side side, enum action_kind kind, int space,
@@ -92,6 +93,31 @@ void exchange_apply(const struct data *d, struct state *s,
 /* Special events (6.34). */
 bool doi_colony_possible(const struct data *d, const struct state *s, int colony);
 
+/* events.c: the events (6.31, 6.34), a small interpreter over the machine
+ * form of docs/data.md. */
+/* Can the event of card n be played by side now? ENGINE_OK, or the reason:
+ * not supported yet, a battle card (6.33.A), or conditions that cannot be
+ * met, so that it must be discarded (6.32.A). */
+enum engine_result events_check_play(const struct data *d,
+				     const struct state *s, enum side side,
+				     int n, struct strbuf *why);
+/* The event of card n takes effect (6.31), played by side or drawn at
+ * random (6.34.B): the card goes to its pile and the effects run until one
+ * needs a choice. Returns true when the event is over, false when it
+ * waits at a prompt (which ends with flow_end_card). */
+bool events_play(const struct data *d, struct state *s, struct rng *r,
+		 int n, enum side side, struct strbuf *log);
+/* PROMPT_EVENT: one answer. */
+enum engine_result events_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why);
+void events_apply(const struct data *d, struct state *s,
+		  const struct action *a, struct rng *r, struct strbuf *log);
+void events_describe_prompt(const struct data *d, const struct state *s,
+			    struct strbuf *out);
+/* The British lose the Regulars' Advantage, with its +2 on the French
+ * Alliance track (9.41, 12.1); nothing if already lost. */
+void regulars_lost(struct state *s, struct strbuf *log, const char *why);
+
 /* winter.c: Winter Attrition (11.0). */
 void winter_attrition(const struct data *d, struct state *s, struct rng *r,
 		      struct strbuf *log);
@@ -113,5 +139,52 @@ void flow_after_congress(const struct data *d, struct state *s, struct rng *r,
 			 struct strbuf *log);
 void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
 		 int card, int left);
+
+/* movement.c: activation (7.1), movement (7.3 to 7.5), captures (7.6),
+ * the Congress (7.7). */
+enum engine_result activate_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why);
+void activate_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct strbuf *log);
+enum engine_result queue_check(const struct data *d, const struct state *s,
+			       const struct action *a, struct strbuf *why);
+void queue_apply(const struct data *d, struct state *s, const struct action *a,
+		 struct rng *r, struct strbuf *log);
+/* Any other card play of side abandons its Operations Queue (7.1.B.iii). */
+void queue_abandon(const struct data *d, struct state *s, enum side side,
+		   struct strbuf *log);
+/* PROMPT_MOVE: take, to, sail, stop. */
+enum engine_result move_check(const struct data *d, const struct state *s,
+			      const struct action *a, struct strbuf *why);
+void move_apply(const struct data *d, struct state *s, const struct action *a,
+		struct rng *r, struct strbuf *log);
+/* PROMPT_CAPTURE: the British remove PCs for Washington (7.6.B). */
+enum engine_result capture_check(const struct data *d, const struct state *s,
+				 const struct action *a, struct strbuf *why);
+void capture_apply(const struct data *d, struct state *s,
+		   const struct action *a, struct rng *r, struct strbuf *log);
+/* Pieces of side have arrived in space (by movement or reinforcement):
+ * the Congress may be dispersed (7.7); if `captures` (CUs arrived), a lone
+ * enemy general there is captured (7.6, 8.2.C). Returns true if the
+ * British now remove PCs for Washington (PROMPT_CAPTURE, card kept). */
+bool arrival(const struct data *d, struct state *s, int space, enum side side,
+	     bool captures, int card, struct strbuf *log);
+/* "an American", "a British". */
+const char *side_article(enum side side);
+/* A port in the zone of the French Navy (12.3). */
+bool port_blockaded(const struct data *d, const struct state *s, int space);
+/* A general of side with no CUs of his side in space, or -1. */
+int lone_general_at(const struct data *d, const struct state *s, int space,
+		    enum side side);
+
+/* reinforce.c: reinforcements in the Strategy Phase (8.1.B, C; 8.2.B, C). */
+enum engine_result reinforce_check(const struct data *d, const struct state *s,
+				   const struct action *a, struct strbuf *why);
+void reinforce_apply(const struct data *d, struct state *s,
+		     const struct action *a, struct strbuf *log);
+enum engine_result land_check(const struct data *d, const struct state *s,
+			      const struct action *a, struct strbuf *why);
+void land_apply(const struct data *d, struct state *s, const struct action *a,
+		struct rng *r, struct strbuf *log);
 
 #endif

@@ -39,12 +39,18 @@ int engine_invariants(const struct data *d, const struct state *s,
 		for (int g = 0; g < d->n_generals; g++)
 			if (s->general[g] == i)
 				gen[d->generals[g].side]++;
+		/* A moving general passes through friendly generals, and alone
+		 * through an enemy general alone (7.4.A, 7.4.C). */
+		bool passing = s->move.active && s->move.general >= 0 &&
+			       s->move.general < d->n_generals &&
+			       s->general[s->move.general] == i;
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
-			if (gen[side] > 1)
+			if (gen[side] > 1 + (passing && side == d->generals[s->move.general].side))
 				n += bad(why, "%d %s generals in %s", gen[side],
 					 side_name(side), space_name(d, i));
 		if ((side_cus(s, i, SIDE_AMERICAN) || gen[SIDE_AMERICAN]) &&
-		    (side_cus(s, i, SIDE_BRITISH) || gen[SIDE_BRITISH]))
+		    (side_cus(s, i, SIDE_BRITISH) || gen[SIDE_BRITISH]) &&
+		    !(passing && !side_cus(s, i, SIDE_AMERICAN) && !side_cus(s, i, SIDE_BRITISH)))
 			n += bad(why, "both sides' units in %s outside a battle",
 				 space_name(d, i));
 	}
@@ -56,6 +62,23 @@ int engine_invariants(const struct data *d, const struct state *s,
 		if (s->general[g] < LOC_FRENCH_BOX || s->general[g] >= d->n_spaces)
 			n += bad(why, "general %s has a bad location %d",
 				 d->generals[g].name, s->general[g]);
+	if (s->move.active) {
+		const struct move *m = &s->move;
+		if (m->general < 0 || m->general >= d->n_generals || s->general[m->general] < 0)
+			n += bad(why, "the moving general is not on the map");
+		else if (m->carried[0] + m->carried[1] + m->carried[2] > 5)
+			n += bad(why, "more than 5 CUs move with %s", d->generals[m->general].name);
+		else
+			for (int k = 0; k < 3; k++)
+				if (m->carried[k] < 0 || m->carried[k] > s->space[s->general[m->general]].cu[k])
+					n += bad(why, "%d CUs of nation %d move with %s, not on his space",
+						 m->carried[k], k, d->generals[m->general].name);
+		if (s->prompt.kind != PROMPT_MOVE && s->prompt.kind != PROMPT_CAPTURE)
+			n += bad(why, "a general is moving at prompt '%s'",
+				 prompt_kind_name(s->prompt.kind));
+	} else if (s->prompt.kind == PROMPT_MOVE) {
+		n += bad(why, "a move prompt without a moving general");
+	}
 	if (s->congress < -1 || s->congress >= d->n_spaces)
 		n += bad(why, "bad Congress location %d", s->congress);
 	if (s->french_alliance < 0 || s->french_alliance > 9)

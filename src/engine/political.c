@@ -42,6 +42,8 @@ static enum engine_result place_check(const struct data *d,
 	/* British (10.11.B.ii, iii) */
 	if (has_american_unit(d, s, space))
 		return illegal(why, "'%s' holds an American unit (10.11.B.ii)", name);
+	if (ctx == PCX_EVENT)
+		return ENGINE_OK;	/* the card says where (6.31) */
 	if (ctx == PCX_DISCARD) {
 		if (!adjacent_to_pc(d, s, space, SIDE_BRITISH))
 			return illegal(why, "'%s' is not adjacent to a British PC (6.32.B)", name);

@@ -24,6 +24,11 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_ACTIVATE] = "move",
 	[ACT_QUEUE] = "queue",
 	[ACT_REINFORCE] = "reinforce",
+	[ACT_TAKE] = "take",
+	[ACT_TO] = "to",
+	[ACT_SAIL] = "sail",
+	[ACT_STOP] = "stop",
+	[ACT_LAND] = "land",
 };
 
 const char *action_verb(enum action_kind k)
@@ -43,7 +48,8 @@ bool action_takes_card(enum action_kind k)
 bool action_takes_space(enum action_kind k)
 {
 	return k == ACT_PLACE || k == ACT_FLIP || k == ACT_REMOVE ||
-	       k == ACT_CONGRESS;
+	       k == ACT_CONGRESS || k == ACT_TO || k == ACT_SAIL ||
+	       k == ACT_LAND;
 }
 
 bool action_takes_side(enum action_kind k)
@@ -53,7 +59,12 @@ bool action_takes_side(enum action_kind k)
 
 bool action_takes_general(enum action_kind k)
 {
-	return k == ACT_ACTIVATE;
+	return k == ACT_ACTIVATE || k == ACT_STOP || k == ACT_LAND;
+}
+
+bool action_takes_count(enum action_kind k)
+{
+	return k == ACT_TAKE || k == ACT_LAND;
 }
 
 void action_format(const struct data *d, const struct action *a,
@@ -62,10 +73,14 @@ void action_format(const struct data *d, const struct action *a,
 	strbuf_addstr(out, action_verb(a->kind));
 	if (action_takes_card(a->kind))
 		strbuf_addf(out, " %d", a->card);
-	if (action_takes_general(a->kind) && a->general >= 0)
+	if (action_takes_general(a->kind) && a->general >= 0 && a->kind != ACT_LAND)
 		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_space(a->kind))
 		strbuf_addf(out, " %s", space_name(d, a->space));
+	if (action_takes_count(a->kind))	/* "take 3", "land Boston MA 3 Howe" */
+		strbuf_addf(out, " %d", a->value);
+	if (a->kind == ACT_LAND && a->general >= 0)
+		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_side(a->kind))
 		strbuf_addf(out, " %s", side_name(a->side));
 	if (a->kind == ACT_REACT) {
@@ -124,6 +139,70 @@ static void try_hand(const struct data *d, const struct state *s,
 	}
 }
 
+/* move CARD GENERAL: each card of the hand (in number order) with each
+ * general. */
+static void try_activations(const struct data *d, const struct state *s,
+			    struct collect *c)
+{
+	int sorted[STATE_MAX_HAND], n = s->n_hand[s->prompt.side];
+
+	memcpy(sorted, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_ACTIVATE;
+			a.card = sorted[i];
+			a.general = g;
+			try_add(d, s, c, a);
+		}
+}
+
+/* PROMPT_MOVE: take 0-5, to and sail each space, stop (naming no general,
+ * or the one sent to the Reinforcements box). */
+static void try_move(const struct data *d, const struct state *s,
+		     struct collect *c)
+{
+	for (int n = 0; n <= 5; n++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_TAKE;
+		a.value = n;
+		try_add(d, s, c, a);
+	}
+	try_spaces(d, s, c, ACT_TO);
+	try_spaces(d, s, c, ACT_SAIL);
+	for (int g = -1; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_STOP;
+		a.general = g;
+		try_add(d, s, c, a);
+	}
+}
+
+/* PROMPT_LAND: each space, number of CUs and general (or none). */
+static void try_land(const struct data *d, const struct state *s,
+		     struct collect *c)
+{
+	int max = s->prompt.side == SIDE_BRITISH ? s->box_cu[NATION_BRITISH]
+		  : s->prompt.left;
+
+	for (int i = 0; i < d->n_spaces; i++)
+		for (int n = 0; n <= max; n++)
+			for (int g = -1; g < d->n_generals; g++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_LAND;
+				a.space = i;
+				a.value = n;
+				a.general = g;
+				try_add(d, s, c, a);
+			}
+}
+
 static void try_simple(const struct data *d, const struct state *s,
 		       struct collect *c, enum action_kind kind)
 {
@@ -161,6 +240,18 @@ int engine_legal(const struct data *d, const struct state *s,
 		try_hand(d, s, &c, ACT_PC_CARD);
 		try_hand(d, s, &c, ACT_EVENT);
 		try_hand(d, s, &c, ACT_DISCARD);
+		try_activations(d, s, &c);
+		try_hand(d, s, &c, ACT_QUEUE);
+		try_hand(d, s, &c, ACT_REINFORCE);
+		break;
+	case PROMPT_MOVE:
+		try_move(d, s, &c);
+		break;
+	case PROMPT_LAND:
+		try_land(d, s, &c);
+		break;
+	case PROMPT_CAPTURE:
+		try_spaces(d, s, &c, ACT_REMOVE);
 		break;
 	case PROMPT_PC:
 		try_spaces(d, s, &c, ACT_PLACE);
@@ -179,6 +270,12 @@ int engine_legal(const struct data *d, const struct state *s,
 		break;
 	case PROMPT_CONGRESS:
 		try_spaces(d, s, &c, ACT_CONGRESS);
+		break;
+	case PROMPT_EVENT:
+		try_spaces(d, s, &c, ACT_PLACE);
+		try_spaces(d, s, &c, ACT_FLIP);
+		try_spaces(d, s, &c, ACT_REMOVE);
+		try_simple(d, s, &c, ACT_DONE);
 		break;
 	default:
 		BUG("engine_legal: prompt %d", s->prompt.kind);
@@ -209,6 +306,31 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 	case PROMPT_PLAY:
 		strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
 			    who, s->year, s->impulse + 1, s->n_hand[p->side]);
+		if (s->n_queue[p->side])
+			strbuf_addf(out, " The Operations Queue holds %d card%s: 'queue' or 'move' plays into it, any other play abandons it.",
+				    s->n_queue[p->side], s->n_queue[p->side] == 1 ? "" : "s");
+		break;
+	case PROMPT_MOVE: {
+		const struct move *m = &s->move;
+		int n = m->carried[0] + m->carried[1] + m->carried[2];
+		strbuf_addf(out, "%s: move %s, in %s with %d CU%s (%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
+			    who, d->generals[m->general].name,
+			    space_name(d, s->general[m->general]), n, n == 1 ? "" : "s",
+			    m->used, p->side == SIDE_AMERICAN ? 5 : 4,
+			    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
+		break;
+	}
+	case PROMPT_LAND:
+		if (p->side == SIDE_BRITISH)
+			strbuf_addf(out, "British: bring on reinforcements with #%d (%d CU%s in the box): 'land PORT N [GENERAL]'.",
+				    p->card, s->box_cu[NATION_BRITISH], s->box_cu[NATION_BRITISH] == 1 ? "" : "s");
+		else
+			strbuf_addf(out, "American: bring on %d CU%s with #%d: 'land SPACE %d [GENERAL]'.",
+				    p->left, p->left == 1 ? "" : "s", p->card, p->left);
+		break;
+	case PROMPT_CAPTURE:
+		strbuf_addf(out, "British: Washington is captured: remove American PC markers, one per colony (%d to go, 7.6.B).",
+			    p->left);
 		break;
 	case PROMPT_PC:
 		strbuf_addf(out, "%s: place or flip PC markers with #%d (%d action%s left), or 'done'.",
@@ -227,6 +349,9 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		break;
 	case PROMPT_CONGRESS:
 		strbuf_addstr(out, "American: return the Continental Congress to a space.");
+		break;
+	case PROMPT_EVENT:
+		events_describe_prompt(d, s, out);
 		break;
 	default:
 		BUG("describe: prompt %d", p->kind);

@@ -754,9 +754,10 @@ static void test_pc_event_card_is_not_ops(void **state)
 	REFUSED(EVENT(OPS1_D), "not in your hand");
 	set_hand(SIDE_AMERICAN, 1, OPS1_A);
 	REFUSED(EVENT(OPS1_A), "has no event");
-	REFUSED(act(ACT_QUEUE, OPS1_A, -1), "not supported yet");
-	REFUSED(act(ACT_REINFORCE, OPS1_A, -1), "not supported yet");
-	REFUSED(act(ACT_ACTIVATE, OPS1_A, -1), "not supported yet");
+	set_hand(SIDE_AMERICAN, 1, HENRY_KNOX);
+	REFUSED(act(ACT_QUEUE, HENRY_KNOX, -1), "an event, not an OPS card");
+	REFUSED(act(ACT_REINFORCE, HENRY_KNOX, -1), "an event, not an OPS card");
+	REFUSED(act(ACT_ACTIVATE, HENRY_KNOX, -1), "an event, not an OPS card");
 }
 
 /* ---- 10.2.2 Army PC placement ------------------------------------------ */
@@ -1466,7 +1467,7 @@ static void test_event_side_and_battle_cards(void **state)
 	set_hand(SIDE_AMERICAN, 2, OPS1_A, MORGANS_RIFLEMEN);
 	at_play(SIDE_BRITISH);
 	REFUSED(EVENT(HENRY_KNOX), "can only discard it (6.32.A)");
-	REFUSED(EVENT(JOSEPH_BRANT), "not supported yet");
+	REFUSED(EVENT(JOSEPH_BRANT), "it must be discarded (6.32.A)");
 	ALLOWED(DISCARD(HENRY_KNOX));
 	at_play(SIDE_AMERICAN);
 	REFUSED(EVENT(MORGANS_RIFLEMEN), "battle card: its event is played in a battle (6.33.A)");
@@ -2051,7 +2052,38 @@ static int candidate_actions(struct action *out, int max)
 	for (int k = ACT_PLACE; k < ACT__COUNT; k++) {
 		if (!answers_prompts(k))
 			continue;
-		if (action_takes_space(k)) {
+		/* The many-argument kinds in full only where they answer. */
+		if ((k == ACT_LAND || k == ACT_ACTIVATE) && !engine_kind_fits(&S, k)) {
+			ADD(act(k, 1, 0));
+		} else if (k == ACT_LAND) {		/* space, CUs (0-41), general or none */
+			for (int i = 0; i < D->n_spaces; i++)
+				for (int v = 0; v <= 41; v++)
+					for (int g = -1; g < D->n_generals; g++) {
+						struct action a = act(k, 0, i);
+						a.value = v;
+						a.general = g;
+						ADD(a);
+					}
+		} else if (k == ACT_TAKE) {
+			for (int v = -1; v <= 7; v++) {
+				struct action a = act(k, 0, -1);
+				a.value = v;
+				ADD(a);
+			}
+		} else if (k == ACT_STOP) {
+			for (int g = -1; g < D->n_generals; g++) {
+				struct action a = act(k, 0, -1);
+				a.general = g;
+				ADD(a);
+			}
+		} else if (k == ACT_ACTIVATE) {
+			for (int c = 1; c <= D->n_cards; c++)
+				for (int g = -1; g < D->n_generals; g++) {
+					struct action a = act(k, c, -1);
+					a.general = g;
+					ADD(a);
+				}
+		} else if (action_takes_space(k)) {
 			for (int i = 0; i < D->n_spaces; i++)
 				ADD(act(k, 0, i));
 		} else if (action_takes_card(k)) {
@@ -2078,10 +2110,10 @@ static int candidate_actions(struct action *out, int max)
  */
 static void check_legal_at(int line)
 {
-	static struct action legal[1024], cand[2048];
-	int n = engine_legal(D, &S, legal, 1024), m, ok = 0, listed_reactions = 0;
+	static struct action legal[8192], cand[80000];
+	int n = engine_legal(D, &S, legal, 8192), m, ok = 0, listed_reactions = 0;
 
-	if (n > 1024)
+	if (n > 8192)
 		fail_msg("line %d: %d legal actions", line, n);
 	for (int i = 0; i < n; i++) {
 		strbuf_reset(&WHY);
@@ -2091,8 +2123,8 @@ static void check_legal_at(int line)
 		if (!answers_prompts(legal[i].kind))
 			listed_reactions++;
 	}
-	m = candidate_actions(cand, 2048);
-	assert_true(m <= 2048);
+	m = candidate_actions(cand, 80000);
+	assert_true(m <= 80000);
 	for (int i = 0; i < m; i++) {
 		strbuf_reset(&WHY);
 		if (engine_check(D, &S, &cand[i], &WHY) == ENGINE_OK)
@@ -2112,12 +2144,12 @@ static void check_legal_at(int line)
  * Returns the number of actions taken. */
 static int walk(uint32_t seed, int until_year, bool check_legal, int max_steps)
 {
-	static struct action a[1024];
+	static struct action a[8192];
 	int steps = 0;
 
 	while (!engine_game_over(&S) && S.year < until_year && steps < max_steps) {
-		int n = engine_legal(D, &S, a, 1024), k = 0;
-		assert_true(n > 0 && n <= 1024);
+		int n = engine_legal(D, &S, a, 8192), k = 0;
+		assert_true(n > 0 && n <= 8192);
 		if (check_legal)
 			CHECK_LEGAL();
 		for (int i = 0; i < n; i++)	/* answers to the prompt only */
@@ -2225,6 +2257,712 @@ static void test_draws_recorded_in_state(void **state)
 	APPLY(DONE);
 	assert_true(R.next > 0);
 	assert_int_equal(S.draws, R.next);
+}
+
+/* ---- 7.0 Movement, 8.0 Reinforcements ---------------------------------- */
+
+static struct action act_g(enum action_kind kind, int card, int space,
+			   int general, int value)
+{
+	struct action a = act(kind, card, space);
+
+	a.general = general;
+	a.value = value;
+	return a;
+}
+
+#define MOVE(c, g) act_g(ACT_ACTIVATE, (c), -1, GEN(g), 0)
+#define QUEUE(c) act(ACT_QUEUE, (c), -1)
+#define REINFORCE(c) act(ACT_REINFORCE, (c), -1)
+#define TAKE(n) act_g(ACT_TAKE, 0, -1, -1, (n))
+#define TO(name) act(ACT_TO, 0, SP(name))
+#define SAIL(name) act(ACT_SAIL, 0, SP(name))
+#define STOP act(ACT_STOP, 0, -1)
+#define STOP_SENDING(g) act_g(ACT_STOP, 0, -1, GEN(g), 0)
+#define LAND(name, n) act_g(ACT_LAND, 0, SP(name), -1, (n))
+#define LAND_WITH(name, n, g) act_g(ACT_LAND, 0, SP(name), GEN(g), (n))
+
+static int where(const char *general)
+{
+	return S.general[GEN(general)];
+}
+
+/* An empty map but for one CU of each side far away, so that no
+ * automatic victory (13.1) ends the game. */
+static void clear_board_but_two(void)
+{
+	clear_board();
+	put_cu("Hillsborough NC", NATION_BRITISH, 1);
+	put_cu("Concord NH", NATION_AMERICAN, 1);
+}
+
+/* An empty map, both hands set, side to play; the other side has a card
+ * so that play passes to him after the move. */
+static void move_position(enum side side, int card)
+{
+	clear_board_but_two();
+	set_hand(side, 1, card);
+	set_hand(OTHER_SIDE(side), 1, OPS1_D);
+	at_play(side);
+}
+
+/* 7.3.C example: Gates from Ninety-Six, dropping two CUs at Eutaw Springs,
+ * picking up three in Charleston, on to Savannah, and a fifth space. */
+static void test_move_7_3_c_gates_march(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Gates", "Ninety Six SC");
+	put_cu("Ninety Six SC", NATION_AMERICAN, 4);
+	put_cu("Charleston SC", NATION_AMERICAN, 3);
+	put_pc("Camden SC", SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Gates"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	assert_int_equal(S.move.carried[NATION_AMERICAN], 4);
+	CHECK_LEGAL();
+	APPLY(TO("Camden SC"));
+	assert_int_equal(cus("Camden SC", NATION_AMERICAN), 4);
+	APPLY(TO("Eutaw Springs SC"));
+	APPLY(TAKE(2));				/* drops off two */
+	REFUSED(TAKE(2), "already answered in Eutaw Springs SC");
+	APPLY(TO("Charleston SC"));
+	assert_int_equal(cus("Eutaw Springs SC", NATION_AMERICAN), 2);
+	REFUSED(TAKE(6), "0 to 5 CUs");
+	APPLY(TAKE(5));				/* picks up three: his maximum */
+	APPLY(TO("Savannah GA"));
+	assert_int_equal(S.move.used, 4);
+	/* An American may go on to a fifth space (7.3.C). */
+	ALLOWED(TO("Augusta GA"));
+	ALLOWED(TO("St. Mary's GA"));
+	CHECK_LEGAL();
+	APPLY(TO("St. Mary's GA"));
+	REFUSED(TO("Savannah GA"), "0 of his 5 spaces");
+	APPLY(STOP);
+	assert_int_equal(where("Gates"), SP("St. Mary's GA"));
+	assert_int_equal(cus("St. Mary's GA", NATION_AMERICAN), 5);
+	assert_int_equal(cus("Eutaw Springs SC", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Ninety Six SC", NATION_AMERICAN) +
+			 cus("Camden SC", NATION_AMERICAN) +
+			 cus("Charleston SC", NATION_AMERICAN) +
+			 cus("Savannah GA", NATION_AMERICAN), 0);
+	assert_false(S.move.active);
+	assert_true(in_pile(S.discard, S.n_discard, OPS2_A));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+}
+
+/* 7.3.A: the British stop at four spaces. */
+static void test_move_british_four_spaces(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Cornwallis", "Ninety Six SC");
+	put_cu("Ninety Six SC", NATION_BRITISH, 2);
+	APPLY(MOVE(OPS2_A, "Cornwallis"));
+	APPLY(TO("Camden SC"));
+	APPLY(TO("Eutaw Springs SC"));
+	APPLY(TO("Charleston SC"));
+	APPLY(TO("Savannah GA"));
+	REFUSED(TO("Augusta GA"), "0 of his 4 spaces");
+	APPLY(STOP);
+	assert_int_equal(cus("Savannah GA", NATION_BRITISH), 2);
+}
+
+/* 7.3.D example: Fort Detroit to Basset Town counts three; Point
+ * Pleasant would be three more. */
+static void test_move_7_3_d_wilderness(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Fort Detroit");
+	put_cu("Fort Detroit", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Bassett Town PA"));
+	assert_int_equal(S.move.used, 3);
+	REFUSED(TO("Point Pleasant VA"), "a Wilderness Connection counts 3, 7.3.D");
+	ALLOWED(TO("Pittsburgh PA"));
+	CHECK_LEGAL();
+	APPLY(STOP);
+	/* The American with five spaces cannot cross two either. */
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Gates", "Fort Detroit");
+	put_cu("Fort Detroit", NATION_AMERICAN, 1);
+	APPLY(MOVE(OPS2_A, "Gates"));
+	APPLY(TO("Bassett Town PA"));
+	REFUSED(TO("Point Pleasant VA"), "has 2 of his 5 spaces");
+}
+
+/* 7.4.D: Falmouth-Quebec is Arnold's alone, and counts three. */
+static void test_move_falmouth_quebec_arnold_only(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Greene", "Falmouth MA");
+	put_cu("Falmouth MA", NATION_AMERICAN, 2);
+	APPLY(MOVE(OPS1_A, "Greene"));
+	REFUSED(TO("Quebec"), "only Arnold may use the connection");
+	CHECK_LEGAL();
+	APPLY(STOP);
+	move_position(SIDE_AMERICAN, OPS1_B);
+	put_general("Arnold", "Falmouth MA");
+	put_cu("Falmouth MA", NATION_AMERICAN, 2);
+	APPLY(MOVE(OPS1_B, "Arnold"));
+	APPLY(TO("Quebec"));
+	assert_int_equal(S.move.used, 3);
+	assert_int_equal(cus("Quebec", NATION_AMERICAN), 2);
+	APPLY(STOP);
+}
+
+/* 7.1.A: Strategy against the card; the general must be on the map. */
+static void test_activate_refusals(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Carleton", "Quebec");
+	put_general("Howe", "Boston MA");
+	REFUSED(MOVE(OPS2_A, "Carleton"), "Carleton has Strategy 3");
+	REFUSED(MOVE(OPS2_A, "Clinton"), "in the Reinforcements box");
+	REFUSED(MOVE(OPS2_A, "Washington"), "is an American general");
+	REFUSED(act(ACT_ACTIVATE, OPS2_A, -1), "name the general to activate");
+	set_hand(SIDE_BRITISH, 1, JOSEPH_BRANT);
+	REFUSED(act_g(ACT_ACTIVATE, JOSEPH_BRANT, -1, GEN("Howe"), 0), "not an OPS card");
+	set_hand(SIDE_BRITISH, 1, OPS3_A);
+	CHECK_LEGAL();
+	APPLY(MOVE(OPS3_A, "Carleton"));
+	/* A general who does not move still ends an activation. */
+	APPLY(STOP);
+	assert_int_equal(where("Carleton"), SP("Quebec"));
+}
+
+/* 7.4.A, 7.4.B: a general alone. */
+static void test_move_general_alone(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 1);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	assert_int_equal(S.move.carried[NATION_BRITISH], 0);
+	REFUSED(TO("Providence RI"), "cannot enter Providence RI, which holds an American PC (7.4.B)");
+	REFUSED(TO("Lexington and Concord MA"), "moves without CUs and cannot enter");
+	REFUSED(TAKE(1), "0 to 0 CUs");
+	CHECK_LEGAL();
+	APPLY(TO("Barnstable MA"));
+	APPLY(STOP);
+}
+
+/* 7.4.A: alone through an enemy general alone, but not stopping there. */
+static void test_move_alone_through_enemy_general(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Worcester MA");
+	put_general("Greene", "Lexington and Concord MA");
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	REFUSED(STOP, "may not stop in Lexington and Concord MA");
+	CHECK_LEGAL();
+	INVARIANTS();
+	APPLY(TO("Boston MA"));
+	assert_int_equal(where("Greene"), SP("Lexington and Concord MA"));
+	APPLY(STOP);
+	/* Not into it with his last space: he could not go on. */
+	move_position(SIDE_BRITISH, OPS2_B);
+	put_general("Howe", "Providence RI");
+	put_general("Greene", "Lexington and Concord MA");
+	APPLY(MOVE(OPS2_B, "Howe"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	REFUSED(TO("Lexington and Concord MA"), "could not move on");
+	CHECK_LEGAL();
+}
+
+/* 7.3.B: a space with enemy CUs means a battle; refused before any die. */
+static void test_move_into_enemy_cus_refused(void **state)
+{
+	uint64_t next;
+
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 5);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	next = R.next;
+	REFUSED(TO("Boston MA"), "battles are not supported yet (see README)");
+	assert_int_equal(R.next, next);
+	CHECK_LEGAL();
+}
+
+/* 7.8: a British Army entering an American PC space next to an American
+ * Army could be intercepted: refused until battles exist. */
+static void test_move_interception_refused(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 2);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	REFUSED(TO("Providence RI"), "the American Army in Newport RI could intercept in Providence RI");
+	REFUSED(TO("Providence RI"), "battles are not supported yet (see README)");
+	CHECK_LEGAL();
+	/* No Army (a general alone), or British CUs there: no interception (7.8.B). */
+	put_cu("Newport RI", NATION_AMERICAN, 0);
+	ALLOWED(TO("Providence RI"));
+	put_cu("Newport RI", NATION_AMERICAN, 2);
+	put_cu("Providence RI", NATION_BRITISH, 1);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	ALLOWED(TO("Providence RI"));
+}
+
+/* 7.4.C: a general may pass friendly generals; ending with one sends one
+ * of them (never Washington) to the Reinforcements box. */
+static void test_move_friendly_generals(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 2);
+	put_general("Greene", "Providence RI");
+	put_general("Washington", "Boston MA");
+	APPLY(MOVE(OPS2_A, "Gates"));
+	APPLY(TO("Providence RI"));		/* passing through */
+	INVARIANTS();
+	REFUSED(STOP_SENDING("Washington"), "Washington is not in Providence RI");
+	REFUSED(STOP_SENDING("Lee"), "not in Providence RI");
+	ALLOWED(STOP_SENDING("Greene"));
+	ALLOWED(STOP_SENDING("Gates"));
+	CHECK_LEGAL();
+	APPLY(TO("Boston MA"));
+	REFUSED(STOP_SENDING("Washington"), "may never be sent to the Reinforcements box");
+	CHECK_LEGAL();
+	APPLY(STOP);				/* Gates goes, Washington stays */
+	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Washington"), SP("Boston MA"));
+	assert_int_equal(cus("Boston MA", NATION_AMERICAN), 2);
+	/* The owner's choice: here the moving general goes. */
+	move_position(SIDE_AMERICAN, OPS2_B);
+	put_general("Gates", "Worcester MA");
+	put_general("Greene", "Providence RI");
+	APPLY(MOVE(OPS2_B, "Gates"));
+	APPLY(TO("Providence RI"));
+	APPLY(STOP_SENDING("Gates"));
+	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Greene"), SP("Providence RI"));
+	/* Plain 'stop' keeps the one who moved. */
+	move_position(SIDE_AMERICAN, OPS2_C);
+	put_general("Gates", "Worcester MA");
+	put_general("Greene", "Providence RI");
+	APPLY(MOVE(OPS2_C, "Gates"));
+	APPLY(TO("Providence RI"));
+	APPLY(STOP);
+	assert_int_equal(where("Gates"), SP("Providence RI"));
+	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+}
+
+/* 7.6.A: an Army captures an enemy general alone and moves on. */
+static void test_move_capture_general(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 3);
+	put_general("Clinton", "Providence RI");
+	APPLY(MOVE(OPS2_A, "Gates"));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(where("Clinton"), LOC_CAPTURED);
+	assert_true(log_has("Clinton is captured in Providence RI (7.6.A)"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	APPLY(TO("Newport RI"));
+	APPLY(STOP);
+}
+
+/* 7.6.B: Washington captured: removed, five PCs, one per colony, not
+ * where American units are; the French Alliance three back. */
+static void test_move_washington_captured(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.french_alliance = 5;
+	S.congress = SP("Philadelphia PA");
+	put_pc("Philadelphia PA", SIDE_AMERICAN);
+	put_general("Howe", "Monmouth NJ");
+	put_cu("Monmouth NJ", NATION_BRITISH, 3);
+	put_general("Washington", "Trenton NJ");
+	put_pc("Worcester MA", SIDE_AMERICAN);
+	put_pc("Springfield MA", SIDE_AMERICAN);
+	put_pc("Dover DE", SIDE_AMERICAN);
+	put_cu("Dover DE", NATION_AMERICAN, 1);
+	put_pc("Hartford CT", SIDE_AMERICAN);
+	put_pc("Albany NY", SIDE_AMERICAN);
+	put_pc("Quebec", SIDE_AMERICAN);
+	put_pc("Richmond VA", SIDE_AMERICAN);
+	put_pc("Camden SC", SIDE_AMERICAN);
+	put_general("Greene", "Camden SC");
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Trenton NJ"));
+	assert_int_equal(where("Washington"), LOC_REMOVED);
+	assert_int_equal(S.french_alliance, 2);
+	ASSERT_PROMPT(PROMPT_CAPTURE, SIDE_BRITISH);
+	assert_int_equal(S.prompt.left, 5);
+	CHECK_LEGAL();
+	REFUSED(REMOVE("Philadelphia PA"), "the Congress (7.6.B)");
+	REFUSED(REMOVE("Dover DE"), "an American CU");
+	REFUSED(REMOVE("Camden SC"), "general");
+	REFUSED(REMOVE("Trenton NJ"), "no American PC");
+	REFUSED(TO("Philadelphia PA"), "does not answer this prompt");
+	APPLY(REMOVE("Worcester MA"));
+	REFUSED(REMOVE("Springfield MA"), "one per colony");
+	APPLY(REMOVE("Quebec"));		/* Canada counts */
+	APPLY(REMOVE("Hartford CT"));
+	APPLY(REMOVE("Albany NY"));
+	APPLY(REMOVE("Richmond VA"));
+	assert_int_equal(pc("Richmond VA"), SIDE_NONE);
+	assert_int_equal(pc("Springfield MA"), SIDE_AMERICAN);
+	/* Back to the move: Howe goes on. */
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	APPLY(STOP);
+	/* Fewer than five possible: the removals end early. */
+	move_position(SIDE_BRITISH, OPS2_B);
+	put_general("Howe", "Monmouth NJ");
+	put_cu("Monmouth NJ", NATION_BRITISH, 3);
+	put_general("Washington", "Trenton NJ");
+	put_pc("Worcester MA", SIDE_AMERICAN);
+	APPLY(MOVE(OPS2_B, "Howe"));
+	APPLY(TO("Trenton NJ"));
+	ASSERT_PROMPT(PROMPT_CAPTURE, SIDE_BRITISH);
+	APPLY(REMOVE("Worcester MA"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	assert_true(log_has("No other American PC can be removed (7.6.B)"));
+}
+
+/* 7.7: a British Army entering the Congress's space disperses it. */
+static void test_move_disperses_congress(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.congress = SP("Philadelphia PA");
+	put_pc("Philadelphia PA", SIDE_AMERICAN);
+	put_general("Howe", "Trenton NJ");
+	put_cu("Trenton NJ", NATION_BRITISH, 2);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Philadelphia PA"));
+	assert_int_equal(S.congress, -1);
+	assert_true(S.dispersed_this_turn);
+	APPLY(TO("Lancaster PA"));		/* the Army may continue */
+	APPLY(STOP);
+	/* A general alone does not (and no PC stops him here). */
+	move_position(SIDE_BRITISH, OPS2_B);
+	S.congress = SP("Philadelphia PA");
+	S.dispersed_this_turn = false;
+	put_general("Howe", "Trenton NJ");
+	APPLY(MOVE(OPS2_B, "Howe"));
+	APPLY(TO("Philadelphia PA"));
+	assert_int_equal(S.congress, SP("Philadelphia PA"));
+	assert_false(S.dispersed_this_turn);
+}
+
+/* 7.5: British naval movement, the whole move, between eligible ports. */
+static void test_move_naval(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 7);
+	put_pc("Newport RI", SIDE_AMERICAN);
+	put_cu("Norfolk VA", NATION_AMERICAN, 1);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	assert_int_equal(S.move.carried[NATION_BRITISH], 5);
+	REFUSED(SAIL("Trenton NJ"), "not a port");
+	REFUSED(SAIL("Newport RI"), "American CU or PC");
+	REFUSED(SAIL("Norfolk VA"), "American CU or PC");
+	REFUSED(SAIL("Boston MA"), "sail to another port");
+	S.french_navy = data_zone_index(D, "Long Island Sound");
+	REFUSED(SAIL("New York NY"), "Blockaded Zone");
+	CHECK_LEGAL();
+	S.french_navy = data_zone_index(D, "New England");
+	REFUSED(SAIL("New York NY"), "'Boston MA' is in a Blockaded Zone");
+	S.french_navy = NAVY_FRENCH_BOX;
+	APPLY(TAKE(4));
+	APPLY(SAIL("New York NY"));
+	assert_int_equal(cus("New York NY", NATION_BRITISH), 4);
+	assert_int_equal(cus("Boston MA", NATION_BRITISH), 3);
+	REFUSED(TO("Long Island NY"), "whole move");
+	REFUSED(TAKE(1), "whole move");
+	CHECK_LEGAL();
+	APPLY(STOP);
+	/* Not after a step, and never for the American. */
+	move_position(SIDE_BRITISH, OPS2_B);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 2);
+	APPLY(MOVE(OPS2_B, "Howe"));
+	APPLY(TO("Barnstable MA"));
+	REFUSED(SAIL("New York NY"), "must be the whole move");
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Greene", "Newport RI");
+	APPLY(MOVE(OPS1_A, "Greene"));
+	REFUSED(SAIL("New York NY"), "only the British");
+}
+
+/* 7.1.B, first example: queue a 1, then a second 1 activates Burgoyne;
+ * both cards go to the discard pile after the move. */
+static void test_queue_example_1(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	put_general("Burgoyne", "Quebec");
+	put_cu("Quebec", NATION_BRITISH, 2);
+	set_hand(SIDE_BRITISH, 7, OPS1_A, OPS1_B, OPS1_C, OPS3_A,
+		 JOSEPH_BRANT, LINE_MUTINIES, HORTELEZ);
+	set_hand(SIDE_AMERICAN, 3, OPS1_D, OPS2_A, OPS2_B);
+	at_play(SIDE_BRITISH);
+	REFUSED(QUEUE(OPS3_A), "starts with a 1 or 2 OPS card, not #39 (3 OPS) (7.1.B.i)");
+	CHECK_LEGAL();
+	APPLY(QUEUE(OPS1_A));
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 1);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+	APPLY(PC_CARD(OPS1_D));
+	APPLY(DONE);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+	CHECK_LEGAL();
+	REFUSED(MOVE(OPS1_B, "Carleton"), "Carleton");
+	APPLY(MOVE(OPS1_B, "Burgoyne"));
+	assert_true(log_has("(2 OPS) and activates Burgoyne"));
+	APPLY(TO("Montreal"));
+	APPLY(STOP);
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 0);
+	assert_true(in_pile(S.discard, S.n_discard, OPS1_A));
+	assert_true(in_pile(S.discard, S.n_discard, OPS1_B));
+}
+
+/* Second example: another play abandons the queue (the example plays an
+ * event; a discard is "any Strategy Card to perform a different activity"
+ * as well, 7.1.B.iii); a new queue may start with the next play. */
+static void test_queue_example_2_abandoned(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	set_hand(SIDE_BRITISH, 7, OPS1_A, OPS1_B, OPS1_C, OPS3_A,
+		 JOSEPH_BRANT, LINE_MUTINIES, HORTELEZ);
+	set_hand(SIDE_AMERICAN, 3, OPS1_D, OPS1_A + 4, OPS1_A + 5);
+	at_play(SIDE_BRITISH);
+	APPLY(QUEUE(OPS1_A));
+	APPLY(PC_CARD(OPS1_D));
+	APPLY(DONE);
+	APPLY(DISCARD(HORTELEZ));
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 0);
+	assert_true(in_pile(S.discard, S.n_discard, OPS1_A));
+	assert_true(log_has("abandoned British Operations Queue"));
+	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+	APPLY(PC_CARD(OPS1_A + 4));
+	APPLY(DONE);
+	APPLY(QUEUE(OPS1_B));			/* a new queue */
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 1);
+}
+
+/* Third example: two 1s in the queue; to activate he must still play a
+ * card into it, and three OPS activate any general. */
+static void test_queue_example_3(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	put_general("Carleton", "Quebec");
+	put_general("Cornwallis", "New York NY");
+	set_hand(SIDE_BRITISH, 7, OPS1_A, OPS1_B, OPS1_C, OPS3_A,
+		 JOSEPH_BRANT, LINE_MUTINIES, HORTELEZ);
+	set_hand(SIDE_AMERICAN, 3, OPS1_D, OPS1_A + 4, OPS1_A + 5);
+	at_play(SIDE_BRITISH);
+	APPLY(QUEUE(OPS1_A));
+	APPLY(PC_CARD(OPS1_D));
+	APPLY(DONE);
+	APPLY(QUEUE(OPS1_B));			/* the queue goes on: 2 OPS */
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 2);
+	APPLY(PC_CARD(OPS1_A + 4));
+	APPLY(DONE);
+	REFUSED(act_g(ACT_ACTIVATE, JOSEPH_BRANT, -1, GEN("Cornwallis"), 0), "not an OPS card");
+	ALLOWED(MOVE(OPS1_C, "Cornwallis"));
+	APPLY(MOVE(OPS1_C, "Carleton"));	/* three OPS: any general */
+	assert_true(log_has("(3 OPS) and activates Carleton"));
+	APPLY(STOP);
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 0);
+	assert_true(in_pile(S.discard, S.n_discard, OPS1_A));
+	assert_true(in_pile(S.discard, S.n_discard, OPS1_B));
+	assert_true(in_pile(S.discard, S.n_discard, OPS1_C));
+}
+
+/* 7.1.B.iii: giving an OPS card for a discarded event keeps the queue. */
+static void test_queue_kept_by_exchange(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	set_hand(SIDE_BRITISH, 3, OPS1_A, OPS1_B, OPS1_C);
+	set_hand(SIDE_AMERICAN, 2, HENRY_KNOX, OPS1_D);
+	at_play(SIDE_BRITISH);
+	APPLY(QUEUE(OPS1_A));
+	APPLY(DISCARD(HENRY_KNOX));
+	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_EXCHANGE, SIDE_BRITISH);
+	APPLY(EXCHANGE(OPS1_B));
+	assert_int_equal(S.n_queue[SIDE_BRITISH], 1);
+	assert_int_equal(S.queue[SIDE_BRITISH][0], OPS1_A);
+}
+
+/* 8.1.B, 8.1.C: British reinforcements. */
+static void test_reinforce_british(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	S.box_cu[NATION_BRITISH] = 5;
+	set_hand(SIDE_BRITISH, 2, OPS1_A, OPS1_B);
+	set_hand(SIDE_AMERICAN, 2, OPS1_C, OPS1_D);
+	at_play(SIDE_BRITISH);
+	put_general("Howe", "Boston MA");
+	put_pc("Newport RI", SIDE_AMERICAN);
+	put_cu("Charleston SC", NATION_AMERICAN, 2);
+	APPLY(REINFORCE(OPS1_A));
+	ASSERT_PROMPT(PROMPT_LAND, SIDE_BRITISH);
+	assert_true(in_pile(S.reinf_cards[SIDE_BRITISH], S.n_reinf_cards[SIDE_BRITISH], OPS1_A));
+	REFUSED(LAND("Trenton NJ", 2), "not a port");
+	REFUSED(LAND("Newport RI", 2), "American PC (8.1.C)");
+	REFUSED(LAND("Charleston SC", 2), "American CUs (8.1.C)");
+	REFUSED(LAND("Boston MA", 6), "land 0 to 5");
+	REFUSED(LAND("Boston MA", 0), "nothing would arrive");
+	REFUSED(LAND_WITH("Boston MA", 2, "Gates"), "is an American general");
+	REFUSED(LAND_WITH("Boston MA", 2, "Howe"), "not in the Reinforcements box");
+	S.french_navy = data_zone_index(D, "Long Island Sound");
+	REFUSED(LAND("New York NY", 2), "Blockaded Zone");
+	CHECK_LEGAL();
+	S.french_navy = NAVY_FRENCH_BOX;
+	/* More than five may come, and a new general replaces the old. */
+	APPLY(LAND_WITH("Boston MA", 5, "Clinton"));
+	assert_int_equal(S.box_cu[NATION_BRITISH], 0);
+	assert_int_equal(cus("Boston MA", NATION_BRITISH), 5);
+	assert_int_equal(where("Clinton"), SP("Boston MA"));
+	assert_int_equal(where("Howe"), LOC_REINFORCEMENTS);
+	APPLY(PC_CARD(OPS1_C));
+	APPLY(DONE);
+	S.box_cu[NATION_BRITISH] = 2;
+	REFUSED(REINFORCE(OPS1_B), "once per turn");
+}
+
+/* 8.2.C clarification: reinforcements capture a lone enemy general. */
+static void test_reinforce_captures(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	S.box_cu[NATION_BRITISH] = 3;
+	set_hand(SIDE_BRITISH, 1, OPS1_A);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	at_play(SIDE_BRITISH);
+	put_general("Greene", "Norfolk VA");
+	APPLY(REINFORCE(OPS1_A));
+	REFUSED(LAND_WITH("Norfolk VA", 0, "Clinton"), "a general alone cannot arrive");
+	CHECK_LEGAL();
+	APPLY(LAND("Norfolk VA", 1));
+	assert_int_equal(where("Greene"), LOC_CAPTURED);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 8.2.B, 8.2.C: American reinforcements. */
+static void test_reinforce_american(void **state)
+{
+	(void)state;
+	clear_board_but_two();
+	set_hand(SIDE_AMERICAN, 4, OPS3_A, OPS2_A, OPS3_B, OPS1_B);
+	set_hand(SIDE_BRITISH, 3, OPS1_C, OPS1_D, OPS2_B);
+	at_play(SIDE_AMERICAN);
+	put_general("Washington", "Monmouth NJ");
+	put_pc("Trenton NJ", SIDE_BRITISH);
+	put_cu("New Brunswick NJ", NATION_BRITISH, 1);
+	APPLY(REINFORCE(OPS3_A));
+	ASSERT_PROMPT(PROMPT_LAND, SIDE_AMERICAN);
+	assert_int_equal(S.prompt.left, 3);
+	REFUSED(LAND("Trenton NJ", 3), "British PC (8.2.C)");
+	REFUSED(LAND("New Brunswick NJ", 3), "British CUs (8.2.C)");
+	REFUSED(LAND("Philadelphia PA", 2), "brings exactly 3 American CUs");
+	REFUSED(LAND_WITH("Monmouth NJ", 3, "Gates"), "no general may come");
+	S.general[GEN("Rochambeau")] = LOC_REINFORCEMENTS;
+	REFUSED(LAND_WITH("Philadelphia PA", 3, "Rochambeau"), "French alliance");
+	CHECK_LEGAL();
+	S.general[GEN("Rochambeau")] = LOC_FRENCH_BOX;
+	APPLY(LAND_WITH("Philadelphia PA", 3, "Gates"));
+	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 3);
+	assert_int_equal(where("Gates"), SP("Philadelphia PA"));
+	APPLY(PC_CARD(OPS1_C));
+	APPLY(DONE);
+	APPLY(REINFORCE(OPS2_A));		/* the second time this turn */
+	APPLY(LAND_WITH("Philadelphia PA", 2, "Lee"));
+	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);	/* replaced */
+	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 5);
+	APPLY(PC_CARD(OPS1_D));
+	APPLY(DONE);
+	REFUSED(REINFORCE(OPS3_B), "twice per turn");
+	/* From stock only: 30 counters in all (counters.yaml). */
+	put_cu("Philadelphia PA", NATION_AMERICAN, 28);	/* and 1 in Concord NH */
+	S.n_reinf_cards[SIDE_AMERICAN] = 1;
+	discard_push(&S, S.reinf_cards[SIDE_AMERICAN][1]);
+	APPLY(REINFORCE(OPS3_B));
+	assert_int_equal(S.prompt.left, 1);
+	APPLY(LAND("Monmouth NJ", 1));
+	assert_int_equal(cus("Monmouth NJ", NATION_AMERICAN), 1);
+}
+
+/* The moving general and his CUs survive a write and a read of the state. */
+static void test_move_state_round_trip(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Gates", "Ninety Six SC");
+	put_cu("Ninety Six SC", NATION_AMERICAN, 4);
+	APPLY(MOVE(OPS2_A, "Gates"));
+	APPLY(TO("Camden SC"));
+	APPLY(TAKE(3));
+	state_write_public(&S, D, NULL, &out);
+	assert_non_null(strstr(strbuf_str(&out), "move:\n  general: Gates\n"));
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_true(back.move.active);
+	assert_int_equal(back.move.general, S.move.general);
+	assert_int_equal(back.move.card, S.move.card);
+	assert_int_equal(back.move.from, S.move.from);
+	assert_int_equal(back.move.used, 1);
+	assert_int_equal(back.move.carried[NATION_AMERICAN], 3);
+	assert_int_equal(back.move.carried[NATION_BRITISH], 0);
+	assert_true(back.move.took);
+	assert_false(back.move.sailed);
+	/* A move prompt without its block is refused. */
+	strbuf_reset(&err);
+	char *cut = strstr(out.buf, "move:\n");
+	char *end = strstr(cut, "turn:\n");
+	memmove(cut, end, strlen(end) + 1);
+	out.len = strlen(out.buf);
+	assert_int_equal(state_read(&back, D, out.buf, out.len, NULL, 0, &err), -1);
+	assert_non_null(strstr(strbuf_str(&err), "needs the 'move' block"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+static void test_describe_move_prompts(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	engine_describe_prompt(D, &S, &out);
+	assert_string_equal(strbuf_str(&out), "British: move Howe, in Boston MA with 3 CUs (0 of 4 spaces used): 'take N', 'to SPACE', 'sail PORT' or 'stop'.");
+	strbuf_release(&out);
 }
 
 /* ---- Legal-move enumeration -------------------------------------------- */
@@ -2350,6 +3088,30 @@ int main(void)
 		T(test_pc_american_line_mutinies),
 		T(test_pc_card_counts_actions_and_done),
 		T(test_pc_event_card_is_not_ops),
+		/* 7.0, 8.0 */
+		T(test_move_7_3_c_gates_march),
+		T(test_move_british_four_spaces),
+		T(test_move_7_3_d_wilderness),
+		T(test_move_falmouth_quebec_arnold_only),
+		T(test_activate_refusals),
+		T(test_move_general_alone),
+		T(test_move_alone_through_enemy_general),
+		T(test_move_into_enemy_cus_refused),
+		T(test_move_interception_refused),
+		T(test_move_friendly_generals),
+		T(test_move_capture_general),
+		T(test_move_washington_captured),
+		T(test_move_disperses_congress),
+		T(test_move_naval),
+		T(test_queue_example_1),
+		T(test_queue_example_2_abandoned),
+		T(test_queue_example_3),
+		T(test_queue_kept_by_exchange),
+		T(test_reinforce_british),
+		T(test_reinforce_captures),
+		T(test_reinforce_american),
+		T(test_move_state_round_trip),
+		T(test_describe_move_prompts),
 		/* 10.2, 10.3 */
 		T(test_political_phase_armies_place),
 		T(test_iso_10_31_ex1_uncontrolled_newport),

@@ -1,0 +1,844 @@
+/*
+ * events.c - the events of the Strategy Cards (6.31, 6.34): a small
+ * interpreter over a card's machine form (docs/data.md: verb, count,
+ * colonies, where, amount) and the prompt for the choices an event leaves
+ * to the player who plays it (PROMPT_EVENT).
+ *
+ * An event runs its effects in order. Effects that need no choice take
+ * place at once; an effect that needs spaces chosen sets PROMPT_EVENT with
+ * the effect's index in prompt.step, and the run goes on from the next
+ * effect once it is done. "May" (the qualifier `may`) makes an effect
+ * optional: `done` ends it. Anything else is done as far as it can be
+ * (6.31); an effect with nothing left to act on ends by itself, so that a
+ * prompt always has a legal answer.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const struct data_card *card(const struct data *d, int n)
+{
+	if (n < 1 || n > d->n_cards)
+		BUG("card number %d out of range", n);
+	return &d->cards[n];
+}
+
+/* ---- The machine form ---------------------------------------------------- */
+
+enum verb {
+	V_UNKNOWN = 0,
+	V_PLACE_PC, V_REMOVE_PC, V_FLIP_PC, V_PLACE_CU, V_REMOVE_CU,
+	V_FRENCH_ALLIANCE, V_RESHUFFLE, V_RANDOM_DISCARD, V_LOSE_REGULARS,
+	V_MUTINIES, V_REMOVE_NAVY, V_REQUIRE, V_WAR_ENDS,
+	V_BATTLE,	/* only in a battle (6.33): skipped in the Strategy Phase */
+	V_MOVEMENT,	/* needs movement (7.0): not supported yet */
+	V_MOVE_NAVY,	/* needs the French Navy's moves (12.3): not supported yet */
+};
+
+static const struct {
+	const char *name;
+	enum verb verb;
+} verb_table[] = {
+	{ "place_pc", V_PLACE_PC }, { "remove_pc", V_REMOVE_PC },
+	{ "flip_pc", V_FLIP_PC }, { "place_cu", V_PLACE_CU },
+	{ "remove_cu", V_REMOVE_CU }, { "french_alliance", V_FRENCH_ALLIANCE },
+	{ "reshuffle", V_RESHUFFLE },
+	{ "opponent_discards_random", V_RANDOM_DISCARD },
+	{ "lose_regulars", V_LOSE_REGULARS },
+	{ "no_american_pc_placement", V_MUTINIES },
+	{ "remove_french_navy", V_REMOVE_NAVY }, { "require", V_REQUIRE },
+	{ "war_ends", V_WAR_ENDS }, { "battle_drm", V_BATTLE },
+	{ "draw", V_BATTLE }, { "remove_general", V_BATTLE },
+	{ "activate_generals", V_MOVEMENT }, { "activate_general", V_MOVEMENT },
+	{ "move_french_navy", V_MOVE_NAVY },
+};
+
+/* Verbs whose `where` is read by other parts of the rules (a general's
+ * name for remove_general), not by this interpreter. */
+static bool verb_foreign(enum verb v)
+{
+	return v == V_BATTLE || v == V_MOVEMENT || v == V_MOVE_NAVY;
+}
+
+static enum verb verb_of(const struct data_effect *e)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(verb_table); i++)
+		if (!strcmp(e->verb, verb_table[i].name))
+			return verb_table[i].verb;
+	return V_UNKNOWN;
+}
+
+/* The qualifiers of `where`: a comma-separated list (docs/data.md). */
+enum qual {
+	Q_MAY = 1u << 0,		/* optional ("may", "up to") */
+	Q_PORT = 1u << 1,
+	Q_NON_PORT = 1u << 2,
+	Q_ADJ_BRITISH_ARMY = 1u << 3,	/* adjacent to a British Army */
+	Q_NO_AMERICAN_UNIT = 1u << 4,
+	Q_NO_BRITISH_CU = 1u << 5,
+	Q_AMERICAN_PC = 1u << 6,
+	Q_AMERICAN_GENERAL = 1u << 7,
+	Q_NO_GENERAL = 1u << 8,		/* no general of the CUs' side */
+	Q_ONE_SPACE = 1u << 9,		/* all of them in one space */
+	Q_ONE_PER_SPACE = 1u << 10,
+	Q_ONE_COLONY = 1u << 11,
+	Q_ONE_PER_COLONY = 1u << 12,
+	Q_EACH_COLONY = 1u << 13,	/* Declaration of Independence */
+	Q_BRITISH_REINFORCEMENTS = 1u << 14,
+	Q_EUROPEAN_WAR = 1u << 15,	/* conditions */
+	Q_BEFORE_ALLIANCE = 1u << 16,
+	Q_AFTER_ALLIANCE = 1u << 17,
+	Q_THIS_TURN = 1u << 18,
+};
+
+static const struct {
+	const char *name;
+	unsigned q;
+} qual_table[] = {
+	{ "may", Q_MAY }, { "port", Q_PORT }, { "non_port", Q_NON_PORT },
+	{ "adjacent_british_army", Q_ADJ_BRITISH_ARMY },
+	{ "no_american_unit", Q_NO_AMERICAN_UNIT },
+	{ "no_british_cu", Q_NO_BRITISH_CU },
+	{ "american_pc", Q_AMERICAN_PC },
+	{ "american_general", Q_AMERICAN_GENERAL },
+	{ "no_general", Q_NO_GENERAL }, { "one_space", Q_ONE_SPACE },
+	{ "one_per_space", Q_ONE_PER_SPACE }, { "one_colony", Q_ONE_COLONY },
+	{ "one_per_colony", Q_ONE_PER_COLONY },
+	{ "each_colony", Q_EACH_COLONY },
+	{ "british_reinforcements", Q_BRITISH_REINFORCEMENTS },
+	{ "european_war", Q_EUROPEAN_WAR },
+	{ "before_french_alliance", Q_BEFORE_ALLIANCE },
+	{ "after_french_alliance", Q_AFTER_ALLIANCE },
+	{ "this_turn", Q_THIS_TURN },
+};
+
+struct where {
+	unsigned q;
+	int space;	/* a named space, -1 if none */
+	char bad[64];	/* the first unknown qualifier */
+};
+
+/* Parses e->where; false if a qualifier is neither known nor a space. */
+static bool where_parse(const struct data *d, const struct data_effect *e,
+			struct where *w)
+{
+	const char *p = e->where;
+
+	w->q = 0;
+	w->space = -1;
+	w->bad[0] = '\0';
+	while (p && *p) {
+		char tok[64];
+		size_t n = strcspn(p, ",");
+		const char *start = p;
+		bool known = false;
+
+		p += n;
+		if (*p == ',')
+			p++;
+		while (n && (*start == ' ' || *start == '\t'))
+			start++, n--;
+		while (n && (start[n - 1] == ' ' || start[n - 1] == '\t'))
+			n--;
+		if (!n)
+			continue;
+		if (n >= sizeof(tok))
+			n = sizeof(tok) - 1;
+		memcpy(tok, start, n);
+		tok[n] = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(qual_table); i++)
+			if (!strcmp(tok, qual_table[i].name)) {
+				w->q |= qual_table[i].q;
+				known = true;
+			}
+		if (!known && data_space_index(d, tok) >= 0) {
+			w->space = data_space_index(d, tok);
+			known = true;
+		}
+		if (!known) {
+			snprintf(w->bad, sizeof(w->bad), "%s", tok);
+			return false;
+		}
+	}
+	return true;
+}
+
+static struct where where_of(const struct data *d, const struct data_effect *e)
+{
+	struct where w;
+
+	if (!where_parse(d, e, &w))
+		BUG("effect '%s': unknown qualifier '%s'", e->verb, w.bad);
+	return w;
+}
+
+/* ---- Conditions ------------------------------------------------------------ */
+
+/* The European War is in effect from the End Phase of the alliance's
+ * turn (12.2.B.iii). */
+static bool european_war(const struct state *s)
+{
+	return s->french_allied && !s->alliance_this_turn;
+}
+
+/* A condition of `where` that does not hold, or NULL. */
+static const char *condition_fails(const struct state *s, unsigned q)
+{
+	if ((q & Q_BEFORE_ALLIANCE) && s->french_allied)
+		return "the French alliance has happened";
+	if ((q & Q_AFTER_ALLIANCE) && !s->french_allied)
+		return "the French alliance has not happened";
+	if ((q & Q_EUROPEAN_WAR) && !european_war(s))
+		return "the European War is not in effect (12.2.B.iii)";
+	return NULL;
+}
+
+/* CUs of a nation not yet in play (the counter mix). */
+static int cu_stock(const struct data *d, const struct state *s,
+		    enum nation n)
+{
+	if (!d->cu_pool[n])
+		return 99;
+	return d->cu_pool[n] - s->box_cu[n] - state_cus_on_map(s, d, n);
+}
+
+static enum nation nation_of(enum side side)
+{
+	return side == SIDE_BRITISH ? NATION_BRITISH : NATION_AMERICAN;
+}
+
+/* ---- Targets --------------------------------------------------------------- */
+
+/* One effect being carried out: what is chosen so far. */
+struct ectx {
+	const struct data_card *c;
+	const struct data_effect *e;
+	enum verb verb;
+	struct where w;
+	enum side side;			/* who plays the event */
+	uint32_t colonies_done;
+	uint64_t spaces_done[2];
+};
+
+static struct ectx ectx_make(const struct data *d, int n, int step,
+			     enum side side)
+{
+	struct ectx x;
+
+	memset(&x, 0, sizeof(x));
+	x.c = card(d, n);
+	if (step < 0 || step >= x.c->n_effects)
+		BUG("card #%d has no effect %d", n, step);
+	x.e = &x.c->effects[step];
+	x.verb = verb_of(x.e);
+	x.w.space = -1;
+	if (!verb_foreign(x.verb))
+		x.w = where_of(d, x.e);
+	x.side = side;
+	return x;
+}
+
+static struct ectx ectx_of_prompt(const struct data *d, const struct state *s)
+{
+	struct ectx x = ectx_make(d, s->prompt.card, s->prompt.step,
+				  s->prompt.side);
+
+	x.colonies_done = s->prompt.colonies_done;
+	x.spaces_done[0] = s->prompt.spaces_done[0];
+	x.spaces_done[1] = s->prompt.spaces_done[1];
+	return x;
+}
+
+/* The answer an effect takes: place, flip or remove a space. */
+static enum action_kind answer_kind(enum verb v)
+{
+	switch (v) {
+	case V_PLACE_PC: case V_PLACE_CU: return ACT_PLACE;
+	case V_FLIP_PC: return ACT_FLIP;
+	case V_REMOVE_PC: case V_REMOVE_CU: return ACT_REMOVE;
+	default: return ACT_NONE;
+	}
+}
+
+static void colony_list(const struct data *d, int mask, char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < d->n_colonies && len + 4 < n; k++)
+		if (mask & (1 << k))
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						len ? ", " : "", d->colonies[k].code);
+}
+
+static bool adjacent_to_british_army(const struct data *d,
+				     const struct state *s, int space)
+{
+	const struct data_space *sp = &d->spaces[space];
+
+	for (int i = 0; i < sp->n_adj; i++)
+		if (sp->adj[i].only_general < 0 &&
+		    has_army(d, s, sp->adj[i].to, SIDE_BRITISH))
+			return true;
+	return false;
+}
+
+/* Checks the qualifiers of the effect for a space. */
+static enum engine_result where_check(const struct data *d,
+				      const struct state *s,
+				      const struct ectx *x, int space,
+				      struct strbuf *why)
+{
+	const char *name = space_name(d, space), *label = x->c->label;
+	int colony = d->spaces[space].colony;
+	unsigned q = x->w.q;
+	char list[64];
+
+	if (x->e->colonies_mask && !(x->e->colonies_mask & (1 << colony))) {
+		colony_list(d, x->e->colonies_mask, list, sizeof(list));
+		return illegal(why, "'%s' is not in %s: %s acts there only", name, list, label);
+	}
+	if (x->w.space >= 0 && space != x->w.space)
+		return illegal(why, "%s acts on '%s' only", label,
+			       space_name(d, x->w.space));
+	if ((q & Q_PORT) && !d->spaces[space].port)
+		return illegal(why, "'%s' is not a port: %s takes ports only", name, label);
+	if ((q & Q_NON_PORT) && d->spaces[space].port)
+		return illegal(why, "'%s' is a port: %s takes non-port spaces only", name, label);
+	if ((q & Q_ADJ_BRITISH_ARMY) && !adjacent_to_british_army(d, s, space))
+		return illegal(why, "'%s' is not adjacent to a British Army (%s)", name, label);
+	if ((q & Q_NO_AMERICAN_UNIT) && has_american_unit(d, s, space))
+		return illegal(why, "'%s' holds an American unit (%s)", name, label);
+	if ((q & Q_NO_BRITISH_CU) && side_cus(s, space, SIDE_BRITISH) > 0)
+		return illegal(why, "'%s' holds British CUs (%s)", name, label);
+	if ((q & Q_AMERICAN_PC) && s->space[space].pc != SIDE_AMERICAN)
+		return illegal(why, "'%s' holds no American PC (%s)", name, label);
+	if ((q & Q_AMERICAN_GENERAL) &&
+	    general_of_side_at(d, s, space, SIDE_AMERICAN) < 0)
+		return illegal(why, "'%s' holds no American general (%s)", name, label);
+	if ((q & Q_NO_GENERAL) &&
+	    general_of_side_at(d, s, space, OTHER_SIDE(x->side)) >= 0)
+		return illegal(why, "'%s' holds a%s %s general (%s)", name,
+			       x->side == SIDE_BRITISH ? "n" : "",
+			       side_title(OTHER_SIDE(x->side)), label);
+	if ((q & Q_ONE_COLONY) && x->colonies_done &&
+	    !(x->colonies_done & (1u << colony)))
+		return illegal(why, "%s acts in one colony: '%s' is not in it", label, name);
+	if ((q & Q_ONE_PER_COLONY) && (x->colonies_done & (1u << colony)))
+		return illegal(why, "%s acts once per colony: %s is done", label,
+			       d->colonies[colony].name);
+	if ((q & Q_ONE_PER_SPACE) && bit_get(x->spaces_done, space))
+		return illegal(why, "%s acts once per space: '%s' is done", label, name);
+	return ENGINE_OK;
+}
+
+/* Can the effect act on this space with this answer? */
+static enum engine_result target_check(const struct data *d,
+				       const struct state *s,
+				       const struct ectx *x,
+				       enum action_kind kind, int space,
+				       struct strbuf *why)
+{
+	enum side enemy = OTHER_SIDE(x->side);
+	const char *name;
+
+	if (space < 0 || space >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (kind != answer_kind(x->verb))
+		return illegal(why, "'%s' does not answer this prompt; expected '%s'%s",
+			       action_verb(kind), action_verb(answer_kind(x->verb)),
+			       (x->w.q & Q_MAY) ? " or 'done'" : "");
+	name = space_name(d, space);
+	switch (x->verb) {
+	case V_PLACE_PC:
+		if (pc_check(d, s, x->side, ACT_PLACE, space, PCX_EVENT, why) != ENGINE_OK)
+			return ENGINE_ILLEGAL;
+		break;
+	case V_FLIP_PC:
+	case V_REMOVE_PC:
+		if (s->space[space].pc != enemy)
+			return illegal(why, "'%s' holds no %s PC", name, side_title(enemy));
+		break;
+	case V_PLACE_CU:
+		if (x->side == SIDE_AMERICAN ? has_british_unit(d, s, space)
+					     : has_american_unit(d, s, space))
+			return illegal(why, "'%s' holds %s units", name, side_title(enemy));
+		break;
+	case V_REMOVE_CU:
+		if (side_cus(s, space, enemy) == 0)
+			return illegal(why, "'%s' holds no %s CU", name, side_title(enemy));
+		break;
+	default:
+		BUG("target_check: verb %d", x->verb);
+	}
+	return where_check(d, s, x, space, why);
+}
+
+static bool any_target(const struct data *d, const struct state *s,
+		       const struct ectx *x)
+{
+	enum action_kind kind = answer_kind(x->verb);
+
+	for (int i = 0; i < d->n_spaces; i++)
+		if (target_check(d, s, x, kind, i, NULL) == ENGINE_OK)
+			return true;
+	return false;
+}
+
+/* Why an effect cannot act at all now, or NULL if it can. */
+static const char *effect_blocked(const struct data *d, const struct state *s,
+				  const struct ectx *x, char *buf, size_t n)
+{
+	enum side enemy = OTHER_SIDE(x->side);
+
+	switch (x->verb) {
+	case V_FRENCH_ALLIANCE:
+		return s->french_allied ? "the French alliance has already happened (12.2.A)" : NULL;
+	case V_LOSE_REGULARS:
+		return s->regulars ? NULL : "the British have already lost the Regulars' Advantage (9.41)";
+	case V_REMOVE_NAVY:
+		return s->french_navy >= 0 ? NULL : "the French Navy is not in a Blockade Zone (12.3)";
+	case V_RANDOM_DISCARD:
+		if (s->n_hand[enemy] > 0)
+			return NULL;
+		snprintf(buf, n, "the %s hand is empty", side_title(enemy));
+		return buf;
+	case V_PLACE_PC:
+		if (x->w.q & Q_EACH_COLONY)
+			return NULL;
+		if (any_target(d, s, x))
+			return NULL;
+		snprintf(buf, n, "no space where it may place a%s %s PC",
+			 x->side == SIDE_AMERICAN ? "n" : "", side_title(x->side));
+		return buf;
+	case V_FLIP_PC:
+	case V_REMOVE_PC:
+	case V_REMOVE_CU:
+		if (any_target(d, s, x))
+			return NULL;
+		snprintf(buf, n, "no %s %s it may %s", side_title(enemy),
+			 x->verb == V_REMOVE_CU ? "CU" : "PC",
+			 x->verb == V_FLIP_PC ? "flip" : "remove");
+		return buf;
+	case V_PLACE_CU:
+		if (cu_stock(d, s, nation_of(x->side)) <= 0) {
+			snprintf(buf, n, "no %s CU is left in the counter mix",
+				 side_title(x->side));
+			return buf;
+		}
+		if ((x->w.q & Q_BRITISH_REINFORCEMENTS) || any_target(d, s, x))
+			return NULL;
+		snprintf(buf, n, "no space where it may place %s CUs",
+			 side_title(x->side));
+		return buf;
+	default:
+		return NULL;
+	}
+}
+
+/* ---- Playing an event ------------------------------------------------------ */
+
+/* Events named in `handler:` that no machine form expresses yet. */
+static const struct {
+	const char *name;
+	const char *needs;
+} handler_table[] = {
+	{ "kosciuszko", "battles" },
+};
+
+enum engine_result events_check_play(const struct data *d,
+				     const struct state *s, enum side side,
+				     int n, struct strbuf *why)
+{
+	const struct data_card *c = card(d, n);
+	const char *needs = NULL;
+	int strategy = 0;
+	char buf[160];
+
+	if (c->special)
+		return ENGINE_OK;	/* must be played, whatever it does (6.34.A) */
+	for (int i = 0; i < c->n_effects; i++) {
+		struct where w;
+		enum verb v = verb_of(&c->effects[i]);
+		if (!verb_foreign(v) && !where_parse(d, &c->effects[i], &w))
+			return illegal(why, "the machine form of %s has an unknown qualifier '%s' "
+				       "(docs/data.md): discard it instead", c->label, w.bad);
+		if (v != V_BATTLE)
+			strategy++;
+		if (v == V_MOVEMENT && !needs)
+			needs = "movement";
+		else if ((v == V_MOVE_NAVY || v == V_UNKNOWN) && !needs)
+			needs = "rules of a later version";
+	}
+	if (c->battle_card && !strategy)
+		return illegal(why, "%s is a battle card: its event is played in a battle (6.33.A)", c->label);
+	/* Conditions first: a card whose condition fails is discarded
+	 * whether or not this version could carry it out (6.32.A). */
+	for (int i = 0; i < c->n_effects; i++) {
+		const char *fail;
+		if (verb_of(&c->effects[i]) != V_REQUIRE)
+			continue;
+		if ((fail = condition_fails(s, where_of(d, &c->effects[i]).q)))
+			return illegal(why, "the event of %s cannot take effect (%s): it must be discarded (6.32.A)",
+				       c->label, fail);
+	}
+	if (c->handler) {
+		needs = "rules of a later version";
+		for (size_t i = 0; i < ARRAY_SIZE(handler_table); i++)
+			if (!strcmp(c->handler, handler_table[i].name))
+				needs = handler_table[i].needs;
+	}
+	if (!needs && !strategy)
+		needs = "rules of a later version";
+	if (needs)
+		return illegal(why, "the event of %s needs %s: not supported yet (see README, \"What is missing\"): discard it instead",
+			       c->label, needs);
+	/* At least one effect must be able to act (6.32.A). */
+	{
+		const char *first = NULL;
+		for (int i = 0; i < c->n_effects; i++) {
+			struct ectx x = ectx_make(d, n, i, side);
+			const char *b;
+			if (x.verb == V_BATTLE || x.verb == V_REQUIRE)
+				continue;
+			if (!(x.w.q & Q_EACH_COLONY) && (b = condition_fails(s, x.w.q))) {
+				if (!first)
+					first = b;
+				continue;
+			}
+			b = effect_blocked(d, s, &x, buf, sizeof(buf));
+			if (!b)
+				return ENGINE_OK;
+			if (!first)
+				first = b;
+		}
+		return illegal(why, "the event of %s cannot take effect (%s): it must be discarded (6.32.A)",
+			       c->label, first ? first : "nothing to do");
+	}
+}
+
+void regulars_lost(struct state *s, struct strbuf *log, const char *why)
+{
+	if (!s->regulars)
+		return;
+	s->regulars = false;
+	elog(log, "The British lose the Regulars' Advantage (%s, 9.41).", why);
+	french_alliance_move(s, 2, log, "the Regulars' Advantage is lost, 12.1");
+}
+
+/* 6.34.C.iii: the War Ends box. */
+static void event_war_ends(const struct data *d, struct state *s, int n,
+			   struct strbuf *log)
+{
+	if (s->war_ends) {
+		elog(log, "%s leaves the War Ends box for the discard pile.",
+		     card(d, s->war_ends)->label);
+		discard_push(s, s->war_ends);
+	}
+	s->war_ends = n;
+	elog(log, "%s goes into the War Ends box: the war ends at the end of %d at the latest.",
+	     card(d, n)->label, card(d, n)->war_ends_year);
+}
+
+/* The Declaration of Independence: one PC in each colony where possible
+ * (6.34.C.i). Returns false if it waits at PROMPT_DOI. */
+static bool event_each_colony(const struct data *d, struct state *s, int n,
+			      struct strbuf *log)
+{
+	uint32_t done = 0;
+	int left = 0;
+
+	for (int k = 0; k < d->n_colonies; k++) {
+		if (d->colonies[k].canada)
+			done |= 1u << k;
+		else if (doi_colony_possible(d, s, k))
+			left++;
+		else
+			done |= 1u << k;
+	}
+	if (!left) {
+		elog(log, "No colony has a space where an American PC may be placed.");
+		return true;
+	}
+	flow_prompt(s, PROMPT_DOI, SIDE_AMERICAN, n, left);
+	s->prompt.colonies_done = done;
+	return false;
+}
+
+/* Acts on one space: a placement, flip or removal of the effect. Returns
+ * how many of the effect's count it used. */
+static int apply_target(const struct data *d, struct state *s,
+			const struct ectx *x, int space, int left,
+			struct strbuf *log)
+{
+	enum side enemy = OTHER_SIDE(x->side);
+	char tag[160];
+	int k;
+
+	snprintf(tag, sizeof(tag), "(%s)", x->c->label);
+	switch (x->verb) {
+	case V_PLACE_PC:
+		set_pc(d, s, space, x->side, log, tag);
+		return 1;
+	case V_FLIP_PC:
+		set_pc(d, s, space, x->side, log, tag);
+		return 1;
+	case V_REMOVE_PC:
+		set_pc(d, s, space, SIDE_NONE, log, tag);
+		return 1;
+	case V_PLACE_CU:
+		k = cu_stock(d, s, nation_of(x->side));
+		if (k > left)
+			k = left;
+		if (k < left)
+			elog(log, "Only %d %s CU%s left in the counter mix.", k,
+			     side_title(x->side), k == 1 ? " is" : "s are");
+		s->space[space].cu[nation_of(x->side)] += k;
+		elog(log, "%d %s CU%s placed in %s %s.", k, side_title(x->side),
+		     k == 1 ? "" : "s", space_name(d, space), tag);
+		return left;	/* all in this one space */
+	case V_REMOVE_CU: {
+		int want = (x->w.q & Q_ONE_SPACE) ? left : 1, n = 0;
+		for (; n < want && side_cus(s, space, enemy) > 0; n++) {
+			/* American CUs before French ones (docs/rulings.md) */
+			if (enemy == SIDE_BRITISH)
+				s->space[space].cu[NATION_BRITISH]--;
+			else if (s->space[space].cu[NATION_AMERICAN] > 0)
+				s->space[space].cu[NATION_AMERICAN]--;
+			else
+				s->space[space].cu[NATION_FRENCH]--;
+		}
+		elog(log, "%d %s CU%s removed from %s %s.", n, side_title(enemy),
+		     n == 1 ? "" : "s", space_name(d, space), tag);
+		return (x->w.q & Q_ONE_SPACE) ? left : 1;
+	}
+	default:
+		BUG("apply_target: verb %d", x->verb);
+	}
+}
+
+/* Draws cards at random from the opponent's hand and discards them (6.31);
+ * a special event drawn takes effect at once (6.34.B). False if such an
+ * event waits at a prompt. */
+static bool random_discards(const struct data *d, struct state *s,
+			    struct rng *r, const struct ectx *x,
+			    struct strbuf *log)
+{
+	enum side opp = OTHER_SIDE(x->side);
+	int count = x->e->count ? x->e->count : 1;
+	char purpose[96];
+
+	for (int i = 0; i < count && s->n_hand[opp] > 0; i++) {
+		int k, drawn;
+		snprintf(purpose, sizeof(purpose), "a card at random from the %s hand (%s)",
+			 side_title(opp), x->c->label);
+		if (!r)
+			BUG("a random draw without a stream");
+		k = rng_uniform(r, s->n_hand[opp], purpose);
+		drawn = s->hand[opp][k];
+		hand_remove(s, opp, drawn);
+		elog(log, "%s draws %s at random from the %s hand (6.31).",
+		     side_title(x->side), card(d, drawn)->label, side_title(opp));
+		if (card(d, drawn)->special) {
+			elog(log, "%s is a special event: it takes effect at once (6.34.B).",
+			     card(d, drawn)->label);
+			if (!events_play(d, s, r, drawn, opp, log))
+				return false;
+		} else {
+			discard_push(s, drawn);
+			elog(log, "%s is discarded.", card(d, drawn)->label);
+		}
+	}
+	return true;
+}
+
+/* Runs the effects of card n from `from` on. True when the event is over,
+ * false when it waits at a prompt. */
+static bool run_effects(const struct data *d, struct state *s, struct rng *r,
+			int n, enum side side, int from, struct strbuf *log)
+{
+	const struct data_card *c = card(d, n);
+
+	for (int i = from; i < c->n_effects; i++) {
+		struct ectx x = ectx_make(d, n, i, side);
+		int count = x.e->count ? x.e->count : 1;
+		const char *fail;
+		char buf[160];
+
+		if (x.verb != V_REQUIRE && !(x.w.q & Q_EACH_COLONY) &&
+		    (fail = condition_fails(s, x.w.q))) {
+			elog(log, "%s: no effect, %s.", c->label, fail);
+			continue;
+		}
+		switch (x.verb) {
+		case V_BATTLE:
+		case V_REQUIRE:
+		case V_WAR_ENDS:
+		case V_RESHUFFLE:	/* through the card's reshuffle flag (6.3.D) */
+			continue;
+		case V_FRENCH_ALLIANCE:
+			french_alliance_move(s, x.e->amount, log, c->label);
+			continue;
+		case V_LOSE_REGULARS:
+			regulars_lost(s, log, c->label);
+			continue;
+		case V_MUTINIES:
+			s->mutinies = true;
+			elog(log, "For the rest of %d the American may not place PCs with OPS cards or event discards (10.11.A.iv).",
+			     s->year);
+			continue;
+		case V_REMOVE_NAVY:
+			if (s->french_navy >= 0) {
+				elog(log, "The French Navy leaves the %s zone for the turn track until the next French Naval Phase (12.3).",
+				     d->zones[s->french_navy].name);
+				s->french_navy = NAVY_TURN_TRACK;
+			}
+			continue;
+		case V_RANDOM_DISCARD:
+			if (!random_discards(d, s, r, &x, log))
+				return false;
+			continue;
+		case V_PLACE_PC:
+			if (x.w.q & Q_EACH_COLONY) {
+				if (!event_each_colony(d, s, n, log))
+					return false;
+				continue;
+			}
+			break;
+		case V_PLACE_CU:
+			if (x.w.q & Q_BRITISH_REINFORCEMENTS) {
+				int k = cu_stock(d, s, NATION_BRITISH);
+				if (k > count)
+					k = count;
+				s->box_cu[NATION_BRITISH] += k;
+				elog(log, "%d British CU%s to the Reinforcements box (now %d)%s.",
+				     k, k == 1 ? "" : "s", s->box_cu[NATION_BRITISH],
+				     k < count ? ": the counter mix has no more" : "");
+				continue;
+			}
+			break;
+		case V_FLIP_PC:
+		case V_REMOVE_PC:
+		case V_REMOVE_CU:
+			break;
+		default:
+			BUG("run_effects: verb '%s' of #%d", x.e->verb, n);
+		}
+		/* Effects on spaces. */
+		if (effect_blocked(d, s, &x, buf, sizeof(buf))) {
+			elog(log, "%s: nothing to do (%s).", c->label, buf);
+			continue;
+		}
+		if (x.w.space >= 0 && count == 1) {
+			/* one named space: no choice to make */
+			apply_target(d, s, &x, x.w.space, count, log);
+			continue;
+		}
+		flow_prompt(s, PROMPT_EVENT, side, n, count);
+		s->prompt.step = i;
+		return false;
+	}
+	return true;
+}
+
+bool events_play(const struct data *d, struct state *s, struct rng *r,
+		 int n, enum side side, struct strbuf *log)
+{
+	const struct data_card *c = card(d, n);
+
+	if (c->war_ends_year) {
+		event_war_ends(d, s, n, log);
+		return true;
+	}
+	/* 6.3.C: removed from the game, or to the discard pile */
+	if (c->removed_after_play)
+		removed_push(s, n);
+	else
+		discard_push(s, n);
+	if (c->reshuffle == RESHUFFLE_WHEN_PLAYED) {
+		s->reshuffle = true;
+		elog(log, "#%d calls for a reshuffle at the next deal (6.3.D).", n);
+	}
+	return run_effects(d, s, r, n, side, 0, log);
+}
+
+/* ---- PROMPT_EVENT ------------------------------------------------------------ */
+
+enum engine_result events_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why)
+{
+	struct ectx x = ectx_of_prompt(d, s);
+
+	if (a->kind == ACT_DONE) {
+		if (x.w.q & Q_MAY)
+			return ENGINE_OK;
+		return illegal(why, "the event of %s is not optional: it is carried out as far as it can be (6.31)",
+			       x.c->label);
+	}
+	if (a->kind != ACT_PLACE && a->kind != ACT_FLIP && a->kind != ACT_REMOVE)
+		return illegal(why, "'%s' does not answer this prompt; expected '%s'%s",
+			       action_verb(a->kind), action_verb(answer_kind(x.verb)),
+			       (x.w.q & Q_MAY) ? " or 'done'" : "");
+	return target_check(d, s, &x, a->kind, a->space, why);
+}
+
+void events_apply(const struct data *d, struct state *s,
+		  const struct action *a, struct rng *r, struct strbuf *log)
+{
+	struct ectx x = ectx_of_prompt(d, s);
+	int n = s->prompt.card, step = s->prompt.step;
+	enum side side = s->prompt.side;
+
+	if (a->kind == ACT_DONE) {
+		elog(log, "%s takes no more actions with %s.", side_title(side), x.c->label);
+	} else {
+		int used = apply_target(d, s, &x, a->space, s->prompt.left, log);
+		s->prompt.left -= used;
+		s->prompt.colonies_done |= 1u << d->spaces[a->space].colony;
+		bit_set(s->prompt.spaces_done, a->space);
+		if (s->prompt.left > 0) {
+			x = ectx_of_prompt(d, s);
+			if (any_target(d, s, &x))
+				return;
+			elog(log, "%s: nothing more to do (%d left unused).",
+			     x.c->label, s->prompt.left);
+		}
+	}
+	if (run_effects(d, s, r, n, side, step + 1, log))
+		flow_end_card(d, s, r, log, 0);
+}
+
+void events_describe_prompt(const struct data *d, const struct state *s,
+			    struct strbuf *out)
+{
+	struct ectx x = ectx_of_prompt(d, s);
+	enum side enemy = OTHER_SIDE(x.side);
+	int left = s->prompt.left;
+
+	strbuf_addf(out, "%s: event %s: ", side_title(x.side), x.c->label);
+	switch (x.verb) {
+	case V_PLACE_PC:
+		strbuf_addf(out, "place %s PC markers", side_title(x.side));
+		break;
+	case V_FLIP_PC:
+		strbuf_addf(out, "flip %s PC markers", side_title(enemy));
+		break;
+	case V_REMOVE_PC:
+		strbuf_addf(out, "remove %s PC markers", side_title(enemy));
+		break;
+	case V_PLACE_CU:
+		strbuf_addf(out, "place %d %s CU%s in one space", left,
+			    side_title(x.side), left == 1 ? "" : "s");
+		break;
+	case V_REMOVE_CU:
+		strbuf_addf(out, (x.w.q & Q_ONE_SPACE) ? "remove %s CUs from one space"
+						       : "remove %s CUs", side_title(enemy));
+		break;
+	default:
+		BUG("describe: verb %d", x.verb);
+	}
+	if (x.verb != V_PLACE_CU)
+		strbuf_addf(out, " (%d to go)", left);
+	strbuf_addstr(out, (x.w.q & Q_MAY) ? ", or 'done'." : ".");
+}

@@ -1,0 +1,589 @@
+/*
+ * movement.c - activating generals with OPS cards and the Operations
+ * Queue (7.1), movement (7.3, 7.4), British naval movement (7.5),
+ * capturing generals (7.6) and dispersing the Continental Congress (7.7).
+ *
+ * Battles, overruns, interception and retreat before battle (7.8, 7.9,
+ * 9.0) are not here yet: a move that would lead to one is refused before
+ * any die is rolled (docs/rulings.md, R29).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+#define BATTLES_MISSING "battles are not supported yet (see README)"
+
+/* "an American", "a British": for messages. */
+const char *side_article(enum side side)
+{
+	return side == SIDE_AMERICAN ? "an American" : "a British";
+}
+
+static const struct data_card *card_of(const struct data *d, int n)
+{
+	if (n < 1 || n > d->n_cards)
+		BUG("card number %d out of range", n);
+	return &d->cards[n];
+}
+
+/* Where a general off the map is, for messages. */
+static const char *box_name(int loc)
+{
+	switch (loc) {
+	case LOC_REINFORCEMENTS: return "in the Reinforcements box";
+	case LOC_CAPTURED: return "in the Captured Generals box";
+	case LOC_REMOVED: return "out of the game";
+	case LOC_FRENCH_BOX: return "in the French Reinforcement box";
+	default: return "on the map";
+	}
+}
+
+bool port_blockaded(const struct data *d, const struct state *s, int space)
+{
+	return d->spaces[space].port && s->french_navy >= 0 &&
+	       d->spaces[space].zone == s->french_navy;
+}
+
+int lone_general_at(const struct data *d, const struct state *s, int space,
+		    enum side side)
+{
+	int g = general_of_side_at(d, s, space, side);
+
+	return g >= 0 && side_cus(s, space, side) == 0 ? g : -1;
+}
+
+/* ---- The Operations Queue (7.1.B) ---------------------------------------- */
+
+static int queue_total(const struct data *d, const struct state *s,
+		       enum side side)
+{
+	int total = 0;
+
+	for (int i = 0; i < s->n_queue[side]; i++)
+		total += card_of(d, s->queue[side][i])->ops;
+	return total;
+}
+
+enum engine_result queue_check(const struct data *d, const struct state *s,
+			       const struct action *a, struct strbuf *why)
+{
+	enum side side = s->prompt.side;
+	const struct data_card *c = card_of(d, a->card);
+
+	if (!s->n_queue[side] && c->ops > 2)
+		return illegal(why, "an Operations Queue starts with a 1 or 2 OPS card, not %s (7.1.B.i)",
+			       c->label);
+	if (s->n_queue[side] >= STATE_MAX_QUEUE)
+		return illegal(why, "the Operations Queue already holds %d cards: activate a general with it",
+			       s->n_queue[side]);
+	return ENGINE_OK;
+}
+
+void queue_apply(const struct data *d, struct state *s, const struct action *a,
+		 struct rng *r, struct strbuf *log)
+{
+	enum side side = s->prompt.side;
+
+	s->queue[side][s->n_queue[side]++] = a->card;
+	elog(log, "%s plays %s into the Operations Queue (%s %d OPS, 7.1.B).",
+	     side_title(side), card_of(d, a->card)->label,
+	     s->n_queue[side] == 1 ? "started:" : "now", queue_total(d, s, side));
+	flow_end_card(d, s, r, log, 0);
+}
+
+void queue_abandon(const struct data *d, struct state *s, enum side side,
+		   struct strbuf *log)
+{
+	if (!s->n_queue[side])
+		return;
+	for (int i = 0; i < s->n_queue[side]; i++) {
+		elog(log, "%s leaves the abandoned %s Operations Queue for the discard pile (7.1.B.iii).",
+		     card_of(d, s->queue[side][i])->label, side_title(side));
+		discard_push(s, s->queue[side][i]);
+	}
+	s->n_queue[side] = 0;
+}
+
+/* ---- Activation (7.1.A) ---------------------------------------------------- */
+
+enum engine_result activate_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why)
+{
+	enum side side = s->prompt.side;
+	const struct data_card *c = card_of(d, a->card);
+	const struct data_general *gd;
+	int g = a->general, total;
+
+	if (g < 0 || g >= d->n_generals)
+		return illegal(why, "name the general to activate: 'move %d GENERAL' (7.1.A)", a->card);
+	gd = &d->generals[g];
+	if (gd->side != side)
+		return illegal(why, "%s is %s general", gd->name, side_article(gd->side));
+	if (s->general[g] < 0)
+		return illegal(why, "%s is %s, not on the map", gd->name, box_name(s->general[g]));
+	total = c->ops + queue_total(d, s, side);
+	if (gd->strategy > total) {
+		if (s->n_queue[side])
+			return illegal(why, "the Operations Queue and %s make %d OPS: %s has Strategy %d (7.1.A, 7.1.B.ii)",
+				       c->label, total, gd->name, gd->strategy);
+		return illegal(why, "%s has Strategy %d: %s cannot activate him (7.1.A)",
+			       gd->name, gd->strategy, c->label);
+	}
+	return ENGINE_OK;
+}
+
+static int carried_total(const struct state *s)
+{
+	return s->move.carried[0] + s->move.carried[1] + s->move.carried[2];
+}
+
+static int mover_space(const struct state *s)
+{
+	return s->general[s->move.general];
+}
+
+static enum side mover_side(const struct data *d, const struct state *s)
+{
+	return d->generals[s->move.general].side;
+}
+
+/* Sets the CUs moving with the general to n: American CUs before French
+ * ones for the American side (12.2.C; docs/rulings.md, R31). */
+static void set_carried(const struct data *d, struct state *s, int n)
+{
+	const struct space_state *sp = &s->space[mover_space(s)];
+
+	memset(s->move.carried, 0, sizeof(s->move.carried));
+	if (mover_side(d, s) == SIDE_BRITISH) {
+		s->move.carried[NATION_BRITISH] = n;
+	} else {
+		int am = n < sp->cu[NATION_AMERICAN] ? n : sp->cu[NATION_AMERICAN];
+		s->move.carried[NATION_AMERICAN] = am;
+		s->move.carried[NATION_FRENCH] = n - am;
+	}
+}
+
+/* 7.3.A and 7.3.C: four spaces, five for the American. */
+static int allowance(const struct data *d, const struct state *s)
+{
+	return mover_side(d, s) == SIDE_AMERICAN ? 5 : 4;
+}
+
+void activate_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct strbuf *log)
+{
+	enum side side = s->prompt.side;
+	const struct data_general *gd = &d->generals[a->general];
+	int here = s->general[a->general], n;
+
+	if (s->n_queue[side]) {
+		int total = card_of(d, a->card)->ops + queue_total(d, s, side);
+		elog(log, "%s plays %s into the Operations Queue (%d OPS) and activates %s (7.1.B.ii).",
+		     side_title(side), card_of(d, a->card)->label, total, gd->name);
+		for (int i = 0; i < s->n_queue[side]; i++)
+			discard_push(s, s->queue[side][i]);
+		s->n_queue[side] = 0;
+	} else {
+		elog(log, "%s plays %s to activate %s (Strategy %d, 7.1.A).",
+		     side_title(side), card_of(d, a->card)->label, gd->name,
+		     gd->strategy);
+	}
+	discard_push(s, a->card);
+	memset(&s->move, 0, sizeof(s->move));
+	s->move.active = true;
+	s->move.general = a->general;
+	s->move.card = a->card;
+	s->move.from = here;
+	n = side_cus(s, here, side);
+	set_carried(d, s, n < 5 ? n : 5);
+	elog(log, "%s is in %s with %d CU%s ready to move.", gd->name,
+	     space_name(d, here), carried_total(s), carried_total(s) == 1 ? "" : "s");
+	flow_prompt(s, PROMPT_MOVE, side, a->card, 0);
+}
+
+/* ---- Captures (7.6) and the Congress (7.7) ---------------------------------- */
+
+/* The American PCs the British may still remove for Washington (7.6.B). */
+enum engine_result capture_check(const struct data *d, const struct state *s,
+				 const struct action *a, struct strbuf *why)
+{
+	int sp = a->space;
+
+	if (sp < 0 || sp >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (s->space[sp].pc != SIDE_AMERICAN)
+		return illegal(why, "'%s' holds no American PC", space_name(d, sp));
+	if (side_cus(s, sp, SIDE_AMERICAN) > 0 ||
+	    general_of_side_at(d, s, sp, SIDE_AMERICAN) >= 0 || s->congress == sp)
+		return illegal(why, "'%s' holds an American CU, general or the Congress (7.6.B)",
+			       space_name(d, sp));
+	if (s->prompt.colonies_done & (1u << d->spaces[sp].colony))
+		return illegal(why, "a PC of %s has already been removed: one per colony (7.6.B)",
+			       d->colonies[d->spaces[sp].colony].name);
+	return ENGINE_OK;
+}
+
+static bool capture_any_legal(const struct data *d, const struct state *s)
+{
+	for (int i = 0; i < d->n_spaces; i++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_REMOVE;
+		a.space = i;
+		if (capture_check(d, s, &a, NULL) == ENGINE_OK)
+			return true;
+	}
+	return false;
+}
+
+/* After Washington's capture: the move goes on, or the card is over. */
+static void capture_done(const struct data *d, struct state *s, struct rng *r,
+			 struct strbuf *log)
+{
+	if (s->move.active)
+		flow_prompt(s, PROMPT_MOVE, mover_side(d, s), s->move.card, 0);
+	else
+		flow_end_card(d, s, r, log, 0);
+}
+
+void capture_apply(const struct data *d, struct state *s,
+		   const struct action *a, struct rng *r, struct strbuf *log)
+{
+	set_pc(d, s, a->space, SIDE_NONE, log, "(Washington captured, 7.6.B)");
+	s->prompt.colonies_done |= 1u << d->spaces[a->space].colony;
+	s->prompt.left--;
+	if (s->prompt.left > 0 && capture_any_legal(d, s))
+		return;
+	if (s->prompt.left > 0)
+		elog(log, "No other American PC can be removed (7.6.B).");
+	capture_done(d, s, r, log);
+}
+
+/* Captures general g; returns true if the British now remove PCs for
+ * Washington (PROMPT_CAPTURE). */
+static bool capture_general(const struct data *d, struct state *s, int g,
+			    int card, struct strbuf *log)
+{
+	const struct data_general *gd = &d->generals[g];
+	int where = s->general[g];
+
+	if (!gd->never_to_reinforcements) {
+		s->general[g] = LOC_CAPTURED;
+		elog(log, "%s is captured in %s (7.6.A).", gd->name, space_name(d, where));
+		return false;
+	}
+	/* Washington (7.6.B), the one general never sent to the box. */
+	s->general[g] = LOC_REMOVED;
+	elog(log, "%s is captured in %s and removed from the game (7.6.B).",
+	     gd->name, space_name(d, where));
+	french_alliance_move(s, -3, log, "Washington captured, 7.6.B");
+	flow_prompt(s, PROMPT_CAPTURE, SIDE_BRITISH, card, 5);
+	if (capture_any_legal(d, s))
+		return true;
+	elog(log, "No American PC can be removed (7.6.B).");
+	return false;
+}
+
+bool arrival(const struct data *d, struct state *s, int space, enum side side,
+	     bool captures, int card, struct strbuf *log)
+{
+	int eg = lone_general_at(d, s, space, OTHER_SIDE(side));
+
+	/* 7.7: a British Army in the Congress's space without American CUs. */
+	if (side == SIDE_BRITISH && s->congress == space &&
+	    has_army(d, s, space, SIDE_BRITISH) &&
+	    side_cus(s, space, SIDE_AMERICAN) == 0) {
+		s->congress = -1;
+		s->dispersed_this_turn = true;
+		elog(log, "The British Army disperses the Continental Congress in %s (7.7).",
+		     space_name(d, space));
+	}
+	if (captures && eg >= 0)
+		return capture_general(d, s, eg, card, log);
+	return false;
+}
+
+/* ---- Movement (7.3, 7.4, 7.5) -------------------------------------------- */
+
+/* The connection from a to b that general g may use, or NULL (7.4.D). */
+static const struct data_adj *connection(const struct data *d, int a, int b,
+					 int g)
+{
+	const struct data_space *sp = &d->spaces[a];
+
+	for (int i = 0; i < sp->n_adj; i++)
+		if (sp->adj[i].to == b &&
+		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
+			return &sp->adj[i];
+	return NULL;
+}
+
+/* A space of an American Army that could intercept a British Army
+ * entering `space` (7.8.A, 7.8.B), or -1. */
+static int interceptor(const struct data *d, const struct state *s, int space)
+{
+	const struct data_space *sp = &d->spaces[space];
+
+	if (s->space[space].pc != SIDE_AMERICAN || side_cus(s, space, SIDE_BRITISH) > 0)
+		return -1;
+	for (int i = 0; i < sp->n_adj; i++) {
+		int t = sp->adj[i].to, g = general_of_side_at(d, s, t, SIDE_AMERICAN);
+		if (g >= 0 && side_cus(s, t, SIDE_AMERICAN) > 0 &&
+		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
+			return t;
+	}
+	return -1;
+}
+
+/*
+ * Can general g, moving alone, get from `space` to a space where he may
+ * stop with `left` spaces of movement (7.4.A: he may pass through an
+ * enemy general alone but not stop there)? depth bounds the search.
+ */
+static bool lone_can_go_on(const struct data *d, const struct state *s,
+			   int g, int space, int left, int depth)
+{
+	const struct data_space *sp = &d->spaces[space];
+	enum side enemy = OTHER_SIDE(d->generals[g].side);
+
+	for (int i = 0; i < sp->n_adj; i++) {
+		int t = sp->adj[i].to, cost = sp->adj[i].wilderness ? 3 : 1;
+		if ((sp->adj[i].only_general >= 0 && sp->adj[i].only_general != g) ||
+		    cost > left || side_cus(s, t, enemy) > 0 || s->space[t].pc == enemy)
+			continue;
+		if (lone_general_at(d, s, t, enemy) < 0)
+			return true;
+		if (depth > 0 && lone_can_go_on(d, s, g, t, left - cost, depth - 1))
+			return true;
+	}
+	return false;
+}
+
+static enum engine_result to_check(const struct data *d, const struct state *s,
+				   int to, struct strbuf *why)
+{
+	const struct move *m = &s->move;
+	const char *who = d->generals[m->general].name;
+	enum side side = mover_side(d, s), enemy = OTHER_SIDE(side);
+	const struct data_adj *adj;
+	int at = mover_space(s), cost, left = allowance(d, s) - m->used, t;
+	bool alone = carried_total(s) == 0;
+
+	if (to < 0 || to >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (m->sailed)
+		return illegal(why, "the naval movement was %s's whole move (7.5): 'stop'", who);
+	adj = connection(d, at, to, m->general);
+	if (!adj) {
+		for (int i = 0; i < d->spaces[at].n_adj; i++)
+			if (d->spaces[at].adj[i].to == to)
+				return illegal(why, "only %s may use the connection from %s to %s (7.4.D)",
+					       d->generals[d->spaces[at].adj[i].only_general].name,
+					       space_name(d, at), space_name(d, to));
+		return illegal(why, "'%s' is not adjacent to %s, where %s is (7.3.B)",
+			       space_name(d, to), space_name(d, at), who);
+	}
+	cost = adj->wilderness ? 3 : 1;
+	if (cost > left)
+		return illegal(why, "%s has %d of his %d spaces of movement left and %s costs %d (7.3.A%s)",
+			       who, left, allowance(d, s), space_name(d, to), cost,
+			       adj->wilderness ? ", a Wilderness Connection counts 3, 7.3.D"
+			       : side == SIDE_AMERICAN ? ", 7.3.C" : "");
+	if (side_cus(s, to, enemy) > 0) {
+		if (alone)
+			return illegal(why, "%s moves without CUs and cannot enter %s, which holds %s CUs (7.4.A)",
+				       who, space_name(d, to), side_title(enemy));
+		return illegal(why, "entering %s, which holds %s CUs, means a battle (7.3.B, 9.0): " BATTLES_MISSING,
+			       space_name(d, to), side_title(enemy));
+	}
+	if (alone && s->space[to].pc == enemy)
+		return illegal(why, "%s moves without CUs and cannot enter %s, which holds %s PC (7.4.B)",
+			       who, space_name(d, to), side_article(enemy));
+	if (side == SIDE_BRITISH && !alone && (t = interceptor(d, s, to)) >= 0)
+		return illegal(why, "the American Army in %s could intercept in %s, which means a battle (7.8): " BATTLES_MISSING,
+			       space_name(d, t), space_name(d, to));
+	if (alone && (t = lone_general_at(d, s, to, enemy)) >= 0 &&
+	    !lone_can_go_on(d, s, m->general, to, left - cost, 4))
+		return illegal(why, "%s moves without CUs: he may pass through %s, where %s is, but not stop there, and could not move on (7.4.A)",
+			       who, space_name(d, to), d->generals[t].name);
+	return ENGINE_OK;
+}
+
+/* Is a port eligible for naval movement (7.5, 12.3)? */
+static enum engine_result naval_port(const struct data *d,
+				     const struct state *s, int sp,
+				     const char *what, struct strbuf *why)
+{
+	if (!d->spaces[sp].port)
+		return illegal(why, "'%s' is not a port: naval movement %s a port (7.5)",
+			       space_name(d, sp), what);
+	if (port_blockaded(d, s, sp))
+		return illegal(why, "'%s' is in a Blockaded Zone: no naval movement into or out of it (7.5, 12.3)",
+			       space_name(d, sp));
+	if (side_cus(s, sp, SIDE_AMERICAN) > 0 || s->space[sp].pc == SIDE_AMERICAN)
+		return illegal(why, "'%s' holds an American CU or PC and is not eligible for naval movement (7.5)",
+			       space_name(d, sp));
+	return ENGINE_OK;
+}
+
+static enum engine_result sail_check(const struct data *d, const struct state *s,
+				     int to, struct strbuf *why)
+{
+	const struct move *m = &s->move;
+	const char *who = d->generals[m->general].name;
+	int at = mover_space(s), t;
+
+	if (to < 0 || to >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (mover_side(d, s) != SIDE_BRITISH)
+		return illegal(why, "only the British have naval movement (7.5)");
+	if (m->used > 0 || m->sailed)
+		return illegal(why, "naval movement must be the whole move, and %s has already moved (7.5)", who);
+	if (naval_port(d, s, at, "starts in", why) != ENGINE_OK)
+		return ENGINE_ILLEGAL;
+	if (to == at)
+		return illegal(why, "%s is already in %s: sail to another port", who, space_name(d, at));
+	if (naval_port(d, s, to, "ends in", why) != ENGINE_OK)
+		return ENGINE_ILLEGAL;
+	if (carried_total(s) == 0 && (t = lone_general_at(d, s, to, SIDE_AMERICAN)) >= 0)
+		return illegal(why, "%s moves without CUs and cannot stop in %s, where %s is (7.4.A)",
+			       who, space_name(d, to), d->generals[t].name);
+	return ENGINE_OK;
+}
+
+static enum engine_result take_check(const struct data *d,
+				     const struct state *s, int n,
+				     struct strbuf *why)
+{
+	int here = mover_space(s), avail = side_cus(s, here, mover_side(d, s));
+	int max = avail < 5 ? avail : 5;
+
+	if (s->move.sailed)
+		return illegal(why, "the naval movement was the whole move (7.5): 'stop'");
+	if (s->move.took)
+		return illegal(why, "'take' was already answered in %s: go on with 'to' or end with 'stop'",
+			       space_name(d, here));
+	if (n < 0 || n > max)
+		return illegal(why, "%s can take 0 to %d CUs in %s (%d there; at most 5 move, 7.3.A)",
+			       d->generals[s->move.general].name, max,
+			       space_name(d, here), avail);
+	return ENGINE_OK;
+}
+
+/* Another general of the mover's side in his space, or -1. */
+static int other_general(const struct data *d, const struct state *s)
+{
+	int here = mover_space(s);
+
+	for (int g = 0; g < d->n_generals; g++)
+		if (g != s->move.general && s->general[g] == here &&
+		    d->generals[g].side == mover_side(d, s))
+			return g;
+	return -1;
+}
+
+static enum engine_result stop_check(const struct data *d,
+				     const struct state *s, int send,
+				     struct strbuf *why)
+{
+	int here = mover_space(s), mover = s->move.general, other, eg;
+
+	if (carried_total(s) == 0 &&
+	    (eg = lone_general_at(d, s, here, OTHER_SIDE(mover_side(d, s)))) >= 0)
+		return illegal(why, "%s moves without CUs and may not stop in %s, where %s is (7.4.A): move on",
+			       d->generals[mover].name, space_name(d, here), d->generals[eg].name);
+	if (send < 0)
+		return ENGINE_OK;
+	other = other_general(d, s);
+	if (send >= d->n_generals)
+		return illegal(why, "no such general");
+	if (other < 0)
+		return illegal(why, "no other general is in %s: just 'stop' (7.4.C)", space_name(d, here));
+	if (send != mover && send != other)
+		return illegal(why, "%s is not in %s: name %s or %s (7.4.C)", d->generals[send].name,
+			       space_name(d, here), d->generals[mover].name, d->generals[other].name);
+	if (d->generals[send].never_to_reinforcements)
+		return illegal(why, "%s may never be sent to the Reinforcements box (7.4.C)",
+			       d->generals[send].name);
+	return ENGINE_OK;
+}
+
+enum engine_result move_check(const struct data *d, const struct state *s,
+			      const struct action *a, struct strbuf *why)
+{
+	if (!s->move.active)
+		BUG("a move prompt without a general");
+	switch (a->kind) {
+	case ACT_TAKE: return take_check(d, s, a->value, why);
+	case ACT_TO: return to_check(d, s, a->space, why);
+	case ACT_SAIL: return sail_check(d, s, a->space, why);
+	case ACT_STOP: return stop_check(d, s, a->general, why);
+	default: BUG("move_check: kind %d", a->kind);
+	}
+}
+
+/* Moves the general and his CUs to `to`; true if a prompt interrupts. */
+static bool go(const struct data *d, struct state *s, int to,
+	       struct strbuf *log)
+{
+	struct move *m = &s->move;
+	int from = mover_space(s);
+
+	for (int k = 0; k < 3; k++) {
+		s->space[from].cu[k] -= m->carried[k];
+		s->space[to].cu[k] += m->carried[k];
+	}
+	s->general[m->general] = to;
+	m->took = false;
+	return arrival(d, s, to, mover_side(d, s), carried_total(s) > 0,
+		       m->card, log);
+}
+
+void move_apply(const struct data *d, struct state *s, const struct action *a,
+		struct rng *r, struct strbuf *log)
+{
+	struct move *m = &s->move;
+	const char *who = d->generals[m->general].name;
+	int n = carried_total(s), other;
+
+	switch (a->kind) {
+	case ACT_TAKE:
+		set_carried(d, s, a->value);
+		m->took = true;
+		elog(log, "%s goes on from %s with %d CU%s (7.3.A).", who,
+		     space_name(d, mover_space(s)), a->value, a->value == 1 ? "" : "s");
+		return;
+	case ACT_TO: {
+		const struct data_adj *adj = connection(d, mover_space(s), a->space, m->general);
+		m->used += adj->wilderness ? 3 : 1;
+		elog(log, "%s moves from %s to %s with %d CU%s (%d of %d spaces%s).", who,
+		     space_name(d, mover_space(s)), space_name(d, a->space), n,
+		     n == 1 ? "" : "s", m->used, allowance(d, s),
+		     adj->wilderness ? ", a Wilderness Connection counts 3" : "");
+		go(d, s, a->space, log);
+		return;
+	}
+	case ACT_SAIL:
+		m->sailed = true;
+		m->took = true;
+		elog(log, "%s sails from %s to %s with %d CU%s (7.5).", who,
+		     space_name(d, mover_space(s)), space_name(d, a->space), n,
+		     n == 1 ? "" : "s");
+		go(d, s, a->space, log);
+		return;
+	case ACT_STOP:
+		other = other_general(d, s);
+		elog(log, "%s's move ends in %s.", who, space_name(d, mover_space(s)));
+		if (other >= 0) {
+			int send = a->general >= 0 ? a->general
+				   : d->generals[other].never_to_reinforcements ? m->general : other;
+			s->general[send] = LOC_REINFORCEMENTS;
+			elog(log, "%s goes to the Reinforcements box: one general per side in a space (7.4.C).",
+			     d->generals[send].name);
+		}
+		memset(m, 0, sizeof(*m));
+		flow_end_card(d, s, r, log, 0);
+		return;
+	default:
+		BUG("move_apply: kind %d", a->kind);
+	}
+}

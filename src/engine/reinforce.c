@@ -1,0 +1,177 @@
+/*
+ * reinforce.c - bringing on reinforcements in the Strategy Phase with an
+ * OPS card (8.1.B, 8.1.C for the British; 8.2.B, 8.2.C for the American).
+ * The Reinforcements Phase itself (8.1.A, 8.2.A) is in flow.c.
+ *
+ * French forces (12.2.B.ii) come only with the French alliance, which
+ * this version does not carry out: they are refused with a message.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* American CUs in stock: neither on the map nor in a box (8.2.C). */
+static int american_stock(const struct data *d, const struct state *s)
+{
+	int n = d->cu_pool[NATION_AMERICAN] - s->box_cu[NATION_AMERICAN] -
+		state_cus_on_map(s, d, NATION_AMERICAN);
+
+	return n > 0 ? n : 0;
+}
+
+/* How many CUs side could bring on with card (the British: all in the
+ * box, any number of them; the American: the card's value). */
+static int arriving(const struct data *d, const struct state *s,
+		    enum side side, int card)
+{
+	int stock;
+
+	if (side == SIDE_BRITISH)
+		return s->box_cu[NATION_BRITISH];
+	stock = american_stock(d, s);
+	return d->cards[card].ops < stock ? d->cards[card].ops : stock;
+}
+
+/*
+ * Can n CUs (and general g, or -1) of side land in space? count is the
+ * American's fixed number (8.2.C); the British may land 0 to all.
+ */
+static enum engine_result land_ok(const struct data *d, const struct state *s,
+				  enum side side, int space, int n, int g,
+				  int count, struct strbuf *why)
+{
+	const char *name;
+	int old, eg;
+
+	if (space < 0 || space >= d->n_spaces)
+		return illegal(why, "no such space");
+	name = space_name(d, space);
+	if (side == SIDE_BRITISH) {
+		if (!d->spaces[space].port)
+			return illegal(why, "'%s' is not a port: British reinforcements land in a port (8.1.C)", name);
+		if (port_blockaded(d, s, space))
+			return illegal(why, "'%s' is in a Blockaded Zone (8.1.C, 12.3)", name);
+		if (side_cus(s, space, SIDE_AMERICAN) > 0)
+			return illegal(why, "'%s' holds American CUs (8.1.C)", name);
+		if (s->space[space].pc == SIDE_AMERICAN)
+			return illegal(why, "'%s' holds an American PC (8.1.C)", name);
+		if (n < 0 || n > s->box_cu[NATION_BRITISH])
+			return illegal(why, "the Reinforcements box holds %d British CU%s: land 0 to %d (8.1.C)",
+				       s->box_cu[NATION_BRITISH],
+				       s->box_cu[NATION_BRITISH] == 1 ? "" : "s",
+				       s->box_cu[NATION_BRITISH]);
+	} else {
+		if (side_cus(s, space, SIDE_BRITISH) > 0)
+			return illegal(why, "'%s' holds British CUs (8.2.C)", name);
+		if (s->space[space].pc == SIDE_BRITISH)
+			return illegal(why, "'%s' holds a British PC (8.2.C)", name);
+		if (n != count)
+			return illegal(why, "#%d brings exactly %d American CU%s: 'land %s %d' (8.2.C)",
+				       s->prompt.card, count, count == 1 ? "" : "s", name, count);
+	}
+	if (g >= 0) {
+		const struct data_general *gd;
+		if (g >= d->n_generals)
+			return illegal(why, "no such general");
+		gd = &d->generals[g];
+		if (gd->side != side)
+			return illegal(why, "%s is %s general", gd->name, side_article(gd->side));
+		if (gd->nation == NATION_FRENCH)
+			return illegal(why, "the French forces arrive only with the French alliance (12.2.B.ii), "
+				       "which is not supported yet (see README)");
+		if (s->general[g] != LOC_REINFORCEMENTS)
+			return illegal(why, "%s is not in the Reinforcements box (%s)", gd->name,
+				       side == SIDE_BRITISH ? "8.1.C" : "8.2.C");
+		old = general_of_side_at(d, s, space, side);
+		if (old >= 0 && d->generals[old].never_to_reinforcements)
+			return illegal(why, "%s is in %s and may never go to the Reinforcements box: "
+				       "no general may come with reinforcements to his space (8.2.C)",
+				       d->generals[old].name, name);
+	}
+	if (n == 0 && g < 0)
+		return illegal(why, "nothing would arrive: land CUs, a general or both");
+	if (n == 0 && (eg = lone_general_at(d, s, space, OTHER_SIDE(side))) >= 0)
+		return illegal(why, "a general alone cannot arrive where %s is (7.4.A): he would need CUs to capture him (8.2.C)",
+			       d->generals[eg].name);
+	return ENGINE_OK;
+}
+
+/* Is there any landing at all for side with card? */
+static bool land_possible(const struct data *d, const struct state *s,
+			  enum side side, int card)
+{
+	int n = arriving(d, s, side, card);
+
+	for (int i = 0; i < d->n_spaces; i++) {
+		if (n > 0 && land_ok(d, s, side, i, n, -1, n, NULL) == ENGINE_OK)
+			return true;
+		for (int g = 0; g < d->n_generals; g++)
+			if (land_ok(d, s, side, i, n, g, n, NULL) == ENGINE_OK)
+				return true;
+	}
+	return false;
+}
+
+enum engine_result reinforce_check(const struct data *d, const struct state *s,
+				   const struct action *a, struct strbuf *why)
+{
+	enum side side = s->prompt.side;
+
+	if (side == SIDE_BRITISH && s->n_reinf_cards[side] >= 1)
+		return illegal(why, "the British bring on reinforcements once per turn, and #%d is in the box (8.1.B)",
+			       s->reinf_cards[side][0]);
+	if (side == SIDE_AMERICAN && s->n_reinf_cards[side] >= 2)
+		return illegal(why, "the American brings on reinforcements twice per turn, and both boxes are full (8.2.B)");
+	if (!land_possible(d, s, side, a->card))
+		return illegal(why, "there are no reinforcements to bring on, or nowhere they may arrive (%s)",
+			       side == SIDE_BRITISH ? "8.1.C" : "8.2.C");
+	return ENGINE_OK;
+}
+
+void reinforce_apply(const struct data *d, struct state *s,
+		     const struct action *a, struct strbuf *log)
+{
+	enum side side = s->prompt.side;
+
+	s->reinf_cards[side][s->n_reinf_cards[side]++] = a->card;
+	elog(log, "%s plays %s into the Reinforcement Card box (%s).", side_title(side),
+	     d->cards[a->card].label, side == SIDE_BRITISH ? "8.1.B" : "8.2.B");
+	flow_prompt(s, PROMPT_LAND, side, a->card, arriving(d, s, side, a->card));
+}
+
+enum engine_result land_check(const struct data *d, const struct state *s,
+			      const struct action *a, struct strbuf *why)
+{
+	return land_ok(d, s, s->prompt.side, a->space, a->value, a->general,
+		       s->prompt.left, why);
+}
+
+void land_apply(const struct data *d, struct state *s, const struct action *a,
+		struct rng *r, struct strbuf *log)
+{
+	enum side side = s->prompt.side;
+	int sp = a->space, n = a->value, g = a->general;
+
+	if (side == SIDE_BRITISH) {
+		s->box_cu[NATION_BRITISH] -= n;
+		s->space[sp].cu[NATION_BRITISH] += n;
+	} else {
+		s->space[sp].cu[NATION_AMERICAN] += n;
+	}
+	if (n)
+		elog(log, "%d %s CU%s arrive%s in %s (%s).", n, side_title(side),
+		     n == 1 ? "" : "s", n == 1 ? "s" : "", space_name(d, sp),
+		     side == SIDE_BRITISH ? "8.1.C" : "8.2.C");
+	if (g >= 0) {
+		int old = general_of_side_at(d, s, sp, side);
+		if (old >= 0) {
+			s->general[old] = LOC_REINFORCEMENTS;
+			elog(log, "%s makes way and goes to the Reinforcements box (%s).",
+			     d->generals[old].name, side == SIDE_BRITISH ? "8.1.C" : "8.2.C");
+		}
+		s->general[g] = sp;
+		elog(log, "%s arrives in %s.", d->generals[g].name, space_name(d, sp));
+	}
+	if (!arrival(d, s, sp, side, n > 0, s->prompt.card, log))
+		flow_end_card(d, s, r, log, 0);
+}
