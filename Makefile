@@ -127,6 +127,8 @@ install: $(BUILD)/postrider
 	install -m 755 $(BUILD)/postrider $(DESTDIR)$(BINDIR)/postrider
 	install -m 644 games/washingtons-war/*.yaml $(DESTDIR)$(DATADIR)/games/washingtons-war/
 	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 docs/postrider.1 $(DESTDIR)$(PREFIX)/share/man/man1/postrider.1
 
 clean:
 	rm -rf build build-san build-fuzz postrider
