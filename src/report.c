@@ -147,7 +147,7 @@ void report_svg(const struct data *d, const struct state *s,
 		if (d->spaces[i].y > h)
 			h = d->spaces[i].y;
 	}
-	w += 160;
+	w += 300;	/* room for the longest label */
 	h += 60;
 	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		    "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"10\">\n",
