@@ -195,6 +195,7 @@ static int replay(struct auditor *a, bool *fixed)
 	rng_init(&r, a->g->seed, 0);
 	r.log = &log;
 	engine_new_game(d, &s, &r, &log);
+	s.tournament = a->g->tournament;	/* 6.34.C.i */
 	s.draws = r.next;
 	if (check_state(a, &s, log.buf, log.len) < 0)
 		goto out;

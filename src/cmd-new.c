@@ -155,6 +155,7 @@ static int exec_new(int argc, char **argv)
 
 	game_rng(&g, &r);
 	engine_new_game(g.data, &s, &r, &log);
+	s.tournament = g.tournament;	/* 6.34.C.i */
 	s.draws = r.next;
 	g.state = s;
 

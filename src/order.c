@@ -331,7 +331,39 @@ static const struct verb {
 	{ "take", ACT_TAKE, 0 }, { "to", ACT_TO, 0 }, { "sail", ACT_SAIL, 0 },
 	{ "stop", ACT_STOP, 0 }, { "land", ACT_LAND, 0 },
 	{ "never", ACT_REACT, REACT_NEVER }, { "ask", ACT_REACT, REACT_ASK },
+	{ "navy", ACT_NAVY, 0 }, { "french", ACT_FRENCH, 0 },
+	{ "lose", ACT_LOSE, 0 },
+	{ "intercept", ACT_INTERCEPT, 0 }, { "retreat", ACT_RETREAT, 0 },
+	{ "stand", ACT_STAND, 0 }, { "battle", ACT_BATTLE, 0 },
+	{ "none", ACT_NOCARD, 0 },
 };
+
+/* A blockade zone by name, its words as prefixes: "chesapeake",
+ * "long island", "st law". -1 with a message if none or several. */
+static int find_zone(const struct data *d, const char *ref, struct strbuf *err)
+{
+	char want[128], name[128];
+	int found = -1, n = 0;
+	bool exact;
+
+	normalize(ref, want, sizeof(want));
+	for (int z = 0; *want && z < d->n_zones; z++) {
+		normalize(d->zones[z].name, name, sizeof(name));
+		if (words_match(want, name, &exact)) {
+			if (exact)
+				return z;
+			found = z;
+			n++;
+		}
+	}
+	if (n == 1)
+		return found;
+	strbuf_addf(err, "%s blockade zone '%s' (zones:", n ? "ambiguous" : "unknown", ref);
+	for (int z = 0; z < d->n_zones; z++)
+		strbuf_addf(err, "%s %s", z ? "," : "", d->zones[z].name);
+	strbuf_addch(err, ')');
+	return -1;
+}
 
 static const struct verb *find_verb(const char *word, size_t len,
 				    struct strbuf *err)
@@ -443,6 +475,28 @@ static int parse_movement(const struct data *d, const struct state *s,
 			return -1;
 		return 0;
 	}
+	if (out->kind == ACT_INTERCEPT) {
+		if (!len) {
+			strbuf_addstr(err, "'intercept' needs the general of the intercepting Army: 'intercept Greene'");
+			return -1;
+		}
+		return (out->general = find_general(d, rest, err)) < 0 ? -1 : 0;
+	}
+	if (out->kind == ACT_LOSE) {
+		if (!parse_count(rest, len, &out->value)) {
+			strbuf_addstr(err, "'lose' needs the number of French CUs among the losses: 'lose 1'");
+			return -1;
+		}
+		return 0;
+	}
+	if (out->kind == ACT_NAVY) {
+		if (!len) {
+			strbuf_addstr(err, "'navy' needs a blockade zone: 'navy Chesapeake'");
+			return -1;
+		}
+		out->space = find_zone(d, rest, err);
+		return out->space < 0 ? -1 : 0;
+	}
 	/* land */
 	if (!len) {
 		strbuf_addstr(err, "'land' needs a space: 'land New York 3'");
@@ -462,7 +516,12 @@ static int parse_movement(const struct data *d, const struct state *s,
 		*last = '\0';
 	} else if (side == SIDE_AMERICAN && s && s->prompt.kind == PROMPT_LAND &&
 		   s->prompt.side == SIDE_AMERICAN) {
-		out->value = s->prompt.left;
+		/* The French forces all land together (12.2.B.ii). */
+		if (out->general >= 0 && d->generals[out->general].nation == NATION_FRENCH &&
+		    s->box_cu[NATION_FRENCH] > 0)
+			out->value = s->box_cu[NATION_FRENCH];
+		else
+			out->value = s->prompt.left;
 	} else {
 		strbuf_addstr(err, "'land' needs the number of CUs after the space: 'land New York 3 [GENERAL]'");
 		return -1;
@@ -497,7 +556,9 @@ int order_parse_line(const struct data *d, const struct state *s,
 	for (size_t k = strlen(rest); k && (rest[k - 1] == ' ' || rest[k - 1] == '\t'); k--)
 		rest[k - 1] = '\0';
 	*column = (int)(arg - line) + 1;
-	if (out->kind == ACT_TAKE || out->kind == ACT_STOP || out->kind == ACT_LAND) {
+	if (out->kind == ACT_TAKE || out->kind == ACT_STOP || out->kind == ACT_LAND ||
+	    out->kind == ACT_LOSE || out->kind == ACT_NAVY ||
+	    out->kind == ACT_INTERCEPT) {
 		for (char *t = rest; *t; t++)	/* tabs count as spaces */
 			if (*t == '\t')
 				*t = ' ';

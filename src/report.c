@@ -35,6 +35,12 @@ void report_board(const struct data *d, const struct state *s,
 		    s->n_removed, s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
 	strbuf_addf(out, "Boxes: British reinforcements %d CUs; French %d CUs.\n",
 		    s->box_cu[NATION_BRITISH], s->box_cu[NATION_FRENCH]);
+	if (s->french_allied)	/* 12.2, 12.3 */
+		strbuf_addf(out, "French Navy: %s. European War: %s.\n",
+			    s->french_navy >= 0 ? d->zones[s->french_navy].name
+			    : s->french_navy == NAVY_TURN_TRACK ? "on the turn track"
+			    : "in the French box",
+			    s->alliance_this_turn ? "from this End Phase" : "in effect");
 	strbuf_addstr(out, "Standing reactions:");
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
 		for (int r = 0; r < REACT__COUNT; r++)

@@ -18,6 +18,10 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_EVENT] = "event",
 	[PROMPT_MOVE] = "move", [PROMPT_LAND] = "land",
 	[PROMPT_CAPTURE] = "capture",
+	[PROMPT_NAVY] = "navy", [PROMPT_FRENCH] = "french",
+	[PROMPT_WAR] = "european-war", [PROMPT_WINTER] = "winter",
+	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
+	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -123,6 +127,49 @@ static void write_move(const struct state *s, const struct data *d,
 		    m->carried[NATION_FRENCH]);
 	emit_bool(out, "  ", "took", m->took);
 	emit_bool(out, "  ", "sailed", m->sailed);
+	if (s->intercepted) {
+		strbuf_addstr(out, "  intercepted: [");
+		for (int g = 0, first = 1; g < d->n_generals; g++) {
+			if (!(s->intercepted & (1u << g)))
+				continue;
+			strbuf_addstr(out, first ? "" : ", ");
+			ytree_emit_scalar(out, d->generals[g].name);
+			first = 0;
+		}
+		strbuf_addstr(out, "]\n");
+	}
+}
+
+/* A battle in progress (7.8, 7.9, 9.2), written only while there is one,
+ * and the replacement draws due (6.33.B), only when there are some. */
+static void write_battle(const struct state *s, const struct data *d,
+			 struct strbuf *out)
+{
+	const struct battle *b = &s->battle;
+
+	if (b->active) {
+		strbuf_addstr(out, "battle:\n  space: ");
+		ytree_emit_scalar(out, d->spaces[b->space].full_name);
+		strbuf_addstr(out, "\n  from: ");
+		ytree_emit_scalar(out, d->spaces[b->from].full_name);
+		strbuf_addf(out, "\n  attacker: %s\n", side_name(b->attacker));
+		emit_bool(out, "  ", "intercepted", b->intercepted);
+		emit_bool(out, "  ", "winter_offensive", b->winter);
+		strbuf_addf(out, "  cards: {american: %d, british: %d}\n",
+			    b->card[SIDE_AMERICAN], b->card[SIDE_BRITISH]);
+		strbuf_addf(out, "  battle_cards: {american: %s, british: %s}\n",
+			    b->played[SIDE_AMERICAN] ? "true" : "false",
+			    b->played[SIDE_BRITISH] ? "true" : "false");
+		strbuf_addf(out, "  answered: {american: %s, british: %s}\n",
+			    b->answered[SIDE_AMERICAN] ? "true" : "false",
+			    b->answered[SIDE_BRITISH] ? "true" : "false");
+		strbuf_addf(out, "  lost: {american: %d, british: %d}\n",
+			    b->lost[SIDE_AMERICAN], b->lost[SIDE_BRITISH]);
+	}
+	if (s->replacement_draws[SIDE_AMERICAN] || s->replacement_draws[SIDE_BRITISH])
+		strbuf_addf(out, "replacement_draws: {american: %d, british: %d}\n",
+			    s->replacement_draws[SIDE_AMERICAN],
+			    s->replacement_draws[SIDE_BRITISH]);
 }
 
 void state_write_public(const struct state *s, const struct data *d,
@@ -169,6 +216,7 @@ void state_write_public(const struct state *s, const struct data *d,
 	strbuf_addstr(out, "]\n");
 
 	write_move(s, d, out);
+	write_battle(s, d, out);
 	strbuf_addstr(out, "turn:\n");
 	strbuf_addf(out, "  first: %s\n", side_name(s->first));
 	strbuf_addf(out, "  active: %s\n", side_name(s->active));
@@ -185,6 +233,11 @@ void state_write_public(const struct state *s, const struct data *d,
 	}
 	strbuf_addstr(out, "]\n");
 
+	/* Written only when set, so that older states read the same. */
+	if (s->tournament)
+		strbuf_addstr(out, "tournament_rule: true\n");
+	if (s->extra_action)
+		strbuf_addstr(out, "tournament_extra_action: true\n");
 	emit_bool(out, "", "british_regulars", s->regulars);
 	strbuf_addf(out, "french_alliance: %d\n", s->french_alliance);
 	emit_bool(out, "", "french_allied", s->french_allied);
@@ -420,13 +473,16 @@ static int parse_prompt_kind(struct reader *rd, yaml_node_t *n)
 static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const keys[] = {
-		"general", "card", "from", "used", "carried", "took", "sailed", NULL
+		"general", "card", "from", "used", "carried", "took", "sailed",
+		"intercepted", NULL
 	};
 	static const char *const nation_keys3[] = { "american", "british", "french", NULL };
 	const struct data *d = rd->d;
 	struct move *m = &s->move;
 	yaml_node_t *mv = ytree_get(&rd->t, root, "move"), *n, *c;
-	bool wants = s->prompt.kind == PROMPT_MOVE;
+	bool wants = s->prompt.kind == PROMPT_MOVE ||
+		     s->prompt.kind == PROMPT_INTERCEPT ||
+		     s->prompt.kind == PROMPT_RETREAT_BEFORE;
 
 	if (!mv) {
 		if (wants)
@@ -478,11 +534,109 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 		    : m->carried[NATION_BRITISH] > 0)
 			FAIL(c, "%s cannot move the other side's CUs", d->generals[m->general].name);
 	}
-	if (wants && s->prompt.side != d->generals[m->general].side)
+	if ((n = ytree_get(&rd->t, mv, "intercepted"))) {
+		for (int i = 0; i < ytree_len(n); i++) {
+			yaml_node_t *c = ytree_item(&rd->t, n, i);
+			const char *v = ytree_scalar(c);
+			int g = v ? data_general_index(d, v) : -1;
+			if (g < 0 || d->generals[g].side != SIDE_AMERICAN)
+				FAIL(c, "'%s' is not an American general", v ? v : "?");
+			else
+				s->intercepted |= 1u << g;
+		}
+	}
+	if (s->prompt.kind == PROMPT_MOVE && s->prompt.side != d->generals[m->general].side)
 		FAIL(mv, "the move prompt is the %s's, but %s is %s", side_name(s->prompt.side),
 		     d->generals[m->general].name, side_name(d->generals[m->general].side));
 	m->took = get_bool(rd, mv, "took");
 	m->sailed = get_bool(rd, mv, "sailed");
+}
+
+/* The optional battle block and replacement draws (see write_battle). */
+static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const keys[] = {
+		"space", "from", "attacker", "intercepted", "winter_offensive",
+		"cards", "battle_cards", "answered", "lost", NULL
+	};
+	static const char *const side_keys[] = { "american", "british", NULL };
+	const struct data *d = rd->d;
+	struct battle *b = &s->battle;
+	yaml_node_t *bt = ytree_get(&rd->t, root, "battle"), *n, *m;
+	bool wants = s->prompt.kind == PROMPT_INTERCEPT ||
+		     s->prompt.kind == PROMPT_RETREAT_BEFORE ||
+		     s->prompt.kind == PROMPT_BATTLE_CARD ||
+		     s->prompt.kind == PROMPT_RETREAT;
+
+	if ((m = ytree_get(&rd->t, root, "replacement_draws")) &&
+	    (m = get_map(rd, root, "replacement_draws", side_keys))) {
+		s->replacement_draws[SIDE_AMERICAN] = (int)get_int(rd, m, "american", 0, 10);
+		s->replacement_draws[SIDE_BRITISH] = (int)get_int(rd, m, "british", 0, 10);
+	}
+	if (!bt) {
+		if (wants)
+			FAIL(root, "a %s prompt needs the 'battle' block",
+			     prompt_kind_name(s->prompt.kind));
+		return;
+	}
+	if (bt->type != YAML_MAPPING_NODE) {
+		FAIL(bt, "'battle' must be a mapping");
+		return;
+	}
+	if (!wants) {
+		FAIL(bt, "a 'battle' block belongs only to an interception, retreat or battle prompt");
+		return;
+	}
+	rd->errors += ytree_check_keys(&rd->t, bt, keys, rd->err);
+	b->active = true;
+	if ((n = need(rd, bt, "space"))) {
+		int sp = space_by_name(rd, n);
+		b->space = sp < 0 ? 0 : sp;
+	}
+	if ((n = need(rd, bt, "from"))) {
+		int sp = space_by_name(rd, n);
+		b->from = sp < 0 ? 0 : sp;
+	}
+	b->attacker = get_side(rd, bt, "attacker");
+	if (b->attacker == SIDE_NONE)
+		FAIL(bt, "a battle needs an attacker: american or british");
+	b->intercepted = get_bool(rd, bt, "intercepted");
+	b->winter = get_bool(rd, bt, "winter_offensive");
+	if ((m = get_map(rd, bt, "cards", side_keys))) {
+		b->card[SIDE_AMERICAN] = (int)get_int(rd, m, "american", 0, d->n_cards);
+		b->card[SIDE_BRITISH] = (int)get_int(rd, m, "british", 0, d->n_cards);
+	}
+	if ((m = get_map(rd, bt, "battle_cards", side_keys))) {
+		b->played[SIDE_AMERICAN] = get_bool(rd, m, "american");
+		b->played[SIDE_BRITISH] = get_bool(rd, m, "british");
+	}
+	if ((m = get_map(rd, bt, "answered", side_keys))) {
+		b->answered[SIDE_AMERICAN] = get_bool(rd, m, "american");
+		b->answered[SIDE_BRITISH] = get_bool(rd, m, "british");
+	}
+	if ((m = get_map(rd, bt, "lost", side_keys))) {
+		b->lost[SIDE_AMERICAN] = (int)get_int(rd, m, "american", 0, 40);
+		b->lost[SIDE_BRITISH] = (int)get_int(rd, m, "british", 0, 40);
+	}
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+		if (b->played[side] && (!b->card[side] || !d->cards[b->card[side]].battle_card))
+			FAIL(bt, "the %s battle card #%d is not a battle card",
+			     side_name(side), b->card[side]);
+	if ((s->prompt.kind == PROMPT_INTERCEPT || s->prompt.kind == PROMPT_RETREAT_BEFORE) &&
+	    (b->attacker != SIDE_BRITISH || !s->move.active ||
+	     s->general[s->move.general] != b->space || s->prompt.side != SIDE_AMERICAN))
+		FAIL(bt, "an interception or retreat before battle needs a British move into the battle space and the American to answer");
+	if (s->prompt.kind == PROMPT_RETREAT_BEFORE) {
+		bool found = false;
+		for (int g = 0; g < d->n_generals; g++)
+			found |= s->general[g] == b->space && d->generals[g].side == SIDE_AMERICAN;
+		if (!found)
+			FAIL(bt, "a retreat before battle needs an American general in %s",
+			     d->spaces[b->space].full_name);
+	}
+	if ((s->prompt.kind == PROMPT_BATTLE_CARD || s->prompt.kind == PROMPT_RETREAT) &&
+	    s->prompt.side == SIDE_NONE)
+		FAIL(bt, "a battle prompt needs a side to answer it");
 }
 
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
@@ -493,7 +647,8 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		"british_regulars", "french_alliance", "french_allied",
 		"alliance_this_turn", "french_navy", "congress",
 		"congress_dispersed_this_turn", "boxes", "generals", "spaces",
-		"cards", "result", "move", NULL
+		"cards", "result", "move", "battle", "replacement_draws",
+		"tournament_rule", "tournament_extra_action", NULL
 	};
 	static const char *const prompt_keys[] = {
 		"kind", "side", "card", "left", "colonies_done", "step",
@@ -583,6 +738,15 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		     s->prompt.step >= d->cards[s->prompt.card].n_effects))
 			FAIL(m, "an event prompt needs an event card and one of its effects (card %d, step %d)",
 			     s->prompt.card, s->prompt.step);
+		/* Winter losses of a mixed stack: one space, some losses (11.3). */
+		if (s->prompt.kind == PROMPT_WINTER &&
+		    (__builtin_popcountll(s->prompt.spaces_done[0]) +
+		     __builtin_popcountll(s->prompt.spaces_done[1]) != 1 ||
+		     s->prompt.left < 1))
+			FAIL(m, "a winter prompt needs one space and its losses");
+		if (s->prompt.kind == PROMPT_NAVY &&
+		    (s->prompt.step > 2 || (s->prompt.step == 2 && s->prompt.card < 1)))
+			FAIL(m, "a navy prompt has step 0 (the alliance), 1 (the French Naval Phase) or 2 (an event's card)");
 	}
 	if ((m = get_map(rd, root, "turn", turn_keys))) {
 		s->first = get_side(rd, m, "first");
@@ -602,6 +766,12 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	s->french_alliance = (int)get_int(rd, root, "french_alliance", 0, 9);
 	s->french_allied = get_bool(rd, root, "french_allied");
 	s->alliance_this_turn = get_bool(rd, root, "alliance_this_turn");
+	if (ytree_get(&rd->t, root, "tournament_rule"))
+		s->tournament = get_bool(rd, root, "tournament_rule");
+	if (ytree_get(&rd->t, root, "tournament_extra_action"))
+		s->extra_action = get_bool(rd, root, "tournament_extra_action");
+	if (s->extra_action && !s->tournament)
+		FAIL(root, "an extra action of the Optional Tournament Rule without the rule");
 	if ((n = need(rd, root, "french_navy"))) {
 		const char *v = ytree_scalar(n);
 		if (v && !strcmp(v, "french-box"))
@@ -721,6 +891,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		}
 	}
 	read_move(rd, s, root);
+	read_battle(rd, s, root);
 }
 
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)

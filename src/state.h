@@ -55,6 +55,14 @@ enum prompt_kind {
 	PROMPT_LAND,		/* where reinforcements arrive (8.1.C, 8.2.C) */
 	PROMPT_CAPTURE,		/* British: PCs removed for Washington (7.6.B) */
 	PROMPT_EVENT,		/* the choices of an event: card, effect step (6.31) */
+	PROMPT_NAVY,		/* American: the French Navy's zone (12.2.B.i, 5.5) */
+	PROMPT_FRENCH,		/* American: the port of the French forces (12.2.B.ii) */
+	PROMPT_WAR,		/* British: CUs removed for the European War (12.2.B.iii) */
+	PROMPT_WINTER,		/* American: losses of a mixed French stack (11.3) */
+	PROMPT_INTERCEPT,	/* American: intercept a British Army (7.8) */
+	PROMPT_RETREAT_BEFORE,	/* American: retreat before battle (7.9) */
+	PROMPT_BATTLE_CARD,	/* step 1 of a battle: a card for a DRM (9.2, 9.45) */
+	PROMPT_RETREAT,		/* the loser of a battle retreats (9.6) */
 	PROMPT__COUNT
 };
 
@@ -104,6 +112,24 @@ struct move {
 	bool sailed;		/* the move was a naval movement (7.5) */
 };
 
+/*
+ * A battle and the interruptions before it (7.8, 7.9, 9.2): active from
+ * the entry of an enemy space (or an interceptable one) until the battle
+ * is over. The cards of step 1 are held here until the battle ends.
+ */
+struct battle {
+	bool active;
+	int space;		/* the space entered, where the battle is */
+	int from;		/* the space the attacker entered it from */
+	enum side attacker;
+	bool intercepted;	/* a successful interception: +1 (9.46) */
+	bool winter;		/* American Winter Offensive: +2 (9.44) */
+	int card[3];		/* by side: the card of step 1, 0 if none */
+	bool played[3];		/* by side: a battle card (+2), else a discard (+1) */
+	bool answered[3];	/* by side: step 1 answered */
+	int lost[3];		/* by side: CUs lost so far (losses, surrender) */
+};
+
 struct state {
 	int version;
 	uint32_t seq;		/* accepted orders so far */
@@ -121,6 +147,10 @@ struct state {
 	bool dispersed_this_turn; /* 5.3.b next turn */
 	bool british_choose_first; /* set at the start of the Strategy Phase */
 	bool mutinies;		/* Line Mutinies played this turn (10.11.A.iv) */
+	bool tournament;	/* the Optional Tournament Rule (6.34.C.i), a
+				   game option: set after engine_new_game */
+	bool extra_action;	/* the British's extra action of that rule is
+				   due when the card ends */
 
 	struct space_state space[DATA_MAX_SPACES];
 	int general[DATA_MAX_GENERALS];	/* space index or enum general_box */
@@ -146,6 +176,11 @@ struct state {
 
 	struct prompt prompt;
 	struct move move;	/* PROMPT_MOVE, and a capture during a move */
+	struct battle battle;	/* 7.8, 7.9, 9.0 */
+	uint32_t intercepted;	/* bit per general: tried to intercept with
+				   this card (7.8.E); reset at each activation */
+	int replacement_draws[3]; /* battle cards' draws due after the impulse
+				   (6.33.B, 9.45) */
 
 	/* The end. */
 	enum side winner;

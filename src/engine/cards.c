@@ -180,6 +180,10 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 		return;
 	case ACT_EVENT:
 		elog(log, "%s plays the event %s.", side_title(side), c->label);
+		/* Declaration of Independence, Benjamin Franklin (6.34.C.i) */
+		if (s->tournament && side == SIDE_BRITISH && c->special &&
+		    !c->war_ends_year)
+			s->extra_action = true;
 		if (events_play(d, s, r, a->card, side, log))
 			flow_end_card(d, s, r, log, 0);
 		return;

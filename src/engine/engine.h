@@ -49,6 +49,16 @@ enum action_kind {
 			   Reinforcements box if two meet (7.4.C), or -1 */
 	ACT_LAND,	/* reinforcements arrive: space, value (CUs),
 			   general (-1 if none) */
+	/* The French alliance (12.2), the French Navy (5.5, 12.3), winter (11.3). */
+	ACT_NAVY,	/* place or relocate the French Navy: space = zone index */
+	ACT_FRENCH,	/* place Rochambeau and the French CUs: space (a port) */
+	ACT_LOSE,	/* winter losses of a mixed stack: value = French CUs lost */
+	/* Interception, retreat before battle, battles (7.8, 7.9, 9.0). */
+	ACT_INTERCEPT,	/* an American Army tries to intercept: general */
+	ACT_RETREAT,	/* retreat (before or after a battle) to: space */
+	ACT_STAND,	/* no retreat before battle: fight */
+	ACT_BATTLE,	/* play a battle card in step 1 (9.2, 9.45): card */
+	ACT_NOCARD,	/* no card in step 1 of a battle */
 	ACT__COUNT
 };
 
@@ -79,6 +89,8 @@ bool action_takes_side(enum action_kind k);
 bool action_takes_general(enum action_kind k);
 /* A number of CUs (in `value`): take, land. */
 bool action_takes_count(enum action_kind k);
+/* A blockade zone (in `space`): navy. */
+bool action_takes_zone(enum action_kind k);
 
 /*
  * Appends the canonical order text of an action, exactly as `postrider

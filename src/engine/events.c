@@ -33,7 +33,7 @@ enum verb {
 	V_MUTINIES, V_REMOVE_NAVY, V_REQUIRE, V_WAR_ENDS,
 	V_BATTLE,	/* only in a battle (6.33): skipped in the Strategy Phase */
 	V_MOVEMENT,	/* needs movement (7.0): not supported yet */
-	V_MOVE_NAVY,	/* needs the French Navy's moves (12.3): not supported yet */
+	V_MOVE_NAVY,	/* the French Navy moves now (de Grasse): PROMPT_NAVY */
 };
 
 static const struct {
@@ -468,7 +468,7 @@ enum engine_result events_check_play(const struct data *d,
 			strategy++;
 		if (v == V_MOVEMENT && !needs)
 			needs = "movement";
-		else if ((v == V_MOVE_NAVY || v == V_UNKNOWN) && !needs)
+		else if (v == V_UNKNOWN && !needs)
 			needs = "rules of a later version";
 	}
 	if (c->battle_card && !strategy)
@@ -718,6 +718,14 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 				continue;
 			}
 			break;
+		case V_MOVE_NAVY:
+			/* The American names the zone (alliance.c); the
+			 * card's play ends with it, so it is its last effect. */
+			if (i != c->n_effects - 1)
+				BUG("move_french_navy is not the last effect of #%d", n);
+			flow_prompt(s, PROMPT_NAVY, side, n, 0);
+			s->prompt.step = 2;
+			return false;
 		case V_FLIP_PC:
 		case V_REMOVE_PC:
 		case V_REMOVE_CU:

@@ -71,12 +71,28 @@ static void end_strategy_phase(const struct data *d, struct state *s,
 			       struct rng *r, struct strbuf *log)
 {
 	elog(log, "The Strategy Phase of %d ends.", s->year);
-	/* 5.4 Winter Attrition (11.0) */
-	winter_attrition(d, s, r, log);
+	/* 5.4 Winter Attrition (11.0); it may stop for a choice (11.3). */
+	if (winter_attrition(d, s, r, log, 0))
+		flow_after_winter(d, s, r, log);
+}
+
+void flow_after_winter(const struct data *d, struct state *s, struct rng *r,
+		       struct strbuf *log)
+{
 	if (victory_automatic(d, s, log))
 		return;
-	/* 5.5 French Naval Phase: the navy stays where it is until the
-	 * French alliance rules land (README, "What is missing"). */
+	/* 5.5 French Naval Phase: from the alliance's turn on (12.2.B.i, 12.3). */
+	if (s->french_allied) {
+		flow_prompt(s, PROMPT_NAVY, SIDE_AMERICAN, 0, 0);
+		s->prompt.step = 1;
+		return;
+	}
+	flow_after_navy(d, s, r, log);
+}
+
+void flow_after_navy(const struct data *d, struct state *s, struct rng *r,
+		     struct strbuf *log)
+{
 	/* 5.6 Political Control Phase (10.2) */
 	if (s->congress < 0) {
 		if (congress_any_legal(d, s)) {
@@ -100,11 +116,15 @@ void flow_after_congress(const struct data *d, struct state *s, struct rng *r,
 static void end_phase(const struct data *d, struct state *s, struct rng *r,
 		      struct strbuf *log)
 {
-	if (s->alliance_this_turn) {
-		/* The European War (12.2.B.iii) lands with the French alliance
-		 * rules; the alliance cannot happen in this version. */
-		s->alliance_this_turn = false;
-	}
+	/* The European War of the alliance's turn (12.2.B.iii). */
+	if (european_war_begin(d, s, log))
+		return;
+	flow_end_phase(d, s, r, log);
+}
+
+void flow_end_phase(const struct data *d, struct state *s, struct rng *r,
+		    struct strbuf *log)
+{
 	if (s->war_ends && d->cards[s->war_ends].war_ends_year <= s->year) {
 		victory_final(d, s, END_WAR_ENDS, log);
 		return;
@@ -114,6 +134,11 @@ static void end_phase(const struct data *d, struct state *s, struct rng *r,
 		return;
 	}
 	cards_end_phase(d, s, log);
+	if (s->alliance_this_turn) {
+		/* From here on the European War is in effect (R27). */
+		s->alliance_this_turn = false;
+		cards_reshuffle(d, s, r, log, "the French alliance, 12.2.B.iv");
+	}
 	s->year++;
 	flow_start_turn(d, s, r, log);
 }
@@ -141,8 +166,24 @@ void flow_next_impulse(const struct data *d, struct state *s, struct rng *r,
 void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 		   struct strbuf *log, int discarded_event)
 {
+	battle_replacement_draws(d, s, r, log);	/* 6.33.B, 9.45 */
 	if (victory_automatic(d, s, log))
 		return;
+	if (alliance_due(s)) {
+		/* After the card, its activations and battles (12.2.B). */
+		alliance_begin(d, s, log, discarded_event);
+		return;
+	}
+	if (s->extra_action) {
+		/* The Optional Tournament Rule (6.34.C.i): the event first,
+		 * then a replacement card and another British action. */
+		s->extra_action = false;
+		cards_draw(d, s, SIDE_BRITISH, r, log);
+		elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
+		s->active = SIDE_BRITISH;
+		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
+		return;
+	}
 	if (discarded_event) {
 		enum side opp = OTHER_SIDE(s->active);
 		if (exchange_possible(d, s, opp)) {
@@ -247,6 +288,14 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_LAND] = { "land" },
 	[PROMPT_CAPTURE] = { "remove" },
 	[PROMPT_EVENT] = { "place", "flip", "remove", "done" },
+	[PROMPT_NAVY] = { "navy" },
+	[PROMPT_FRENCH] = { "french" },
+	[PROMPT_WAR] = { "remove" },
+	[PROMPT_WINTER] = { "lose" },
+	[PROMPT_INTERCEPT] = { "intercept", "pass" },
+	[PROMPT_RETREAT_BEFORE] = { "retreat", "stand" },
+	[PROMPT_BATTLE_CARD] = { "battle", "discard", "none" },
+	[PROMPT_RETREAT] = { "retreat", "sail" },
 };
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
@@ -346,6 +395,24 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		return capture_check(d, s, a, why);
 	case PROMPT_EVENT:
 		return events_check(d, s, a, why);
+	case PROMPT_NAVY:
+	case PROMPT_FRENCH:
+	case PROMPT_WAR:
+		if (a->kind != (p->kind == PROMPT_NAVY ? ACT_NAVY
+				: p->kind == PROMPT_FRENCH ? ACT_FRENCH : ACT_REMOVE))
+			return wrong_kind(d, s, a, why);
+		return alliance_check(d, s, a, why);
+	case PROMPT_WINTER:
+		if (a->kind != ACT_LOSE)
+			return wrong_kind(d, s, a, why);
+		return winter_check(d, s, a, why);
+	case PROMPT_INTERCEPT:
+	case PROMPT_RETREAT_BEFORE:
+	case PROMPT_BATTLE_CARD:
+	case PROMPT_RETREAT:
+		if (!engine_kind_fits(s, a->kind))
+			return wrong_kind(d, s, a, why);
+		return battle_check(d, s, a, why);
 	default:
 		BUG("engine_check: prompt %d", p->kind);
 	}
@@ -465,6 +532,20 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		break;
 	case PROMPT_EVENT:
 		events_apply(d, s, a, r, log);
+		break;
+	case PROMPT_NAVY:
+	case PROMPT_FRENCH:
+	case PROMPT_WAR:
+		alliance_apply(d, s, a, r, log);
+		break;
+	case PROMPT_WINTER:
+		winter_apply(d, s, a, r, log);
+		break;
+	case PROMPT_INTERCEPT:
+	case PROMPT_RETREAT_BEFORE:
+	case PROMPT_BATTLE_CARD:
+	case PROMPT_RETREAT:
+		battle_apply(d, s, a, r, log);
 		break;
 	default:
 		BUG("engine_apply: prompt %d", p.kind);

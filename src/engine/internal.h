@@ -118,9 +118,41 @@ void events_describe_prompt(const struct data *d, const struct state *s,
  * Alliance track (9.41, 12.1); nothing if already lost. */
 void regulars_lost(struct state *s, struct strbuf *log, const char *why);
 
-/* winter.c: Winter Attrition (11.0). */
-void winter_attrition(const struct data *d, struct state *s, struct rng *r,
-		      struct strbuf *log);
+/* winter.c: Winter Attrition (11.0). Goes through the spaces from
+ * index `from` on; returns false when it stops at PROMPT_WINTER (11.3: the
+ * American chooses the losses of a mixed stack), true when it is over. */
+bool winter_attrition(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log, int from);
+/* PROMPT_WINTER: `lose N`, N French CUs among the losses (11.3). */
+enum engine_result winter_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why);
+void winter_apply(const struct data *d, struct state *s,
+		  const struct action *a, struct rng *r, struct strbuf *log);
+
+/* alliance.c: the French alliance (12.2), the French Navy (5.5, 12.3),
+ * the European War (12.2.B.iii). */
+/* The track is at 9 and the alliance is still to be implemented (12.2.B). */
+bool alliance_due(const struct state *s);
+/* Implements the alliance after a card (12.2.B): PROMPT_NAVY, then
+ * PROMPT_FRENCH, then flow_end_card(discarded_event). */
+void alliance_begin(const struct data *d, struct state *s, struct strbuf *log,
+		    int discarded_event);
+/* A port where the French forces may arrive (12.2.B.ii). */
+bool french_port_ok(const struct data *d, const struct state *s, int space);
+/* All the French forces waiting arrive in space (12.2.B.ii). */
+void french_land(const struct data *d, struct state *s, int space,
+		 struct strbuf *log, const char *why);
+/* End Phase: if the alliance came this turn, PROMPT_WAR (returns true)
+ * or nothing to remove (false). */
+bool european_war_begin(const struct data *d, struct state *s,
+			struct strbuf *log);
+/* PROMPT_NAVY, PROMPT_FRENCH, PROMPT_WAR. */
+enum engine_result alliance_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why);
+void alliance_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct rng *r, struct strbuf *log);
+void alliance_describe_prompt(const struct data *d, const struct state *s,
+			      struct strbuf *out);
 
 /* victory.c: 13.0. */
 bool victory_automatic(const struct data *d, struct state *s,
@@ -139,6 +171,16 @@ void flow_after_congress(const struct data *d, struct state *s, struct rng *r,
 			 struct strbuf *log);
 void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
 		 int card, int left);
+/* After Winter Attrition (5.4): automatic victory, the French Naval Phase
+ * (5.5), then flow_after_navy. */
+void flow_after_winter(const struct data *d, struct state *s, struct rng *r,
+		       struct strbuf *log);
+/* After the French Naval Phase: the Political Control Phase (5.6). */
+void flow_after_navy(const struct data *d, struct state *s, struct rng *r,
+		     struct strbuf *log);
+/* The End Phase (5.7) after the European War removals. */
+void flow_end_phase(const struct data *d, struct state *s, struct rng *r,
+		    struct strbuf *log);
 
 /* movement.c: activation (7.1), movement (7.3 to 7.5), captures (7.6),
  * the Congress (7.7). */
@@ -176,6 +218,31 @@ bool port_blockaded(const struct data *d, const struct state *s, int space);
 /* A general of side with no CUs of his side in space, or -1. */
 int lone_general_at(const struct data *d, const struct state *s, int space,
 		    enum side side);
+
+/* Captures general g (7.6); returns true if the British now remove PCs
+ * for Washington (PROMPT_CAPTURE). */
+bool general_capture(const struct data *d, struct state *s, int g, int card,
+		     struct strbuf *log);
+
+/* battle.c: interception (7.8), retreat before battle (7.9), battles
+ * (9.0 to 9.6) and overruns (9.7). */
+/* The mover has just entered his space from `from` (by land): interception
+ * if `interceptable` (7.8.B: a British Army into an American PC space
+ * without British CUs), then an overrun, retreat before battle or battle.
+ * Leaves PROMPT_MOVE when the move goes on; otherwise sets the next
+ * prompt or ends the card. */
+void battle_entered(const struct data *d, struct state *s, struct rng *r,
+		    int from, bool interceptable, struct strbuf *log);
+/* PROMPT_INTERCEPT, PROMPT_RETREAT_BEFORE, PROMPT_BATTLE_CARD, PROMPT_RETREAT. */
+enum engine_result battle_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why);
+void battle_apply(const struct data *d, struct state *s,
+		  const struct action *a, struct rng *r, struct strbuf *log);
+void battle_describe_prompt(const struct data *d, const struct state *s,
+			    struct strbuf *out);
+/* The replacement draws of battle cards, after the impulse (6.33.B). */
+void battle_replacement_draws(const struct data *d, struct state *s,
+			      struct rng *r, struct strbuf *log);
 
 /* reinforce.c: reinforcements in the Strategy Phase (8.1.B, C; 8.2.B, C). */
 enum engine_result reinforce_check(const struct data *d, const struct state *s,

@@ -44,13 +44,17 @@ int engine_invariants(const struct data *d, const struct state *s,
 		bool passing = s->move.active && s->move.general >= 0 &&
 			       s->move.general < d->n_generals &&
 			       s->general[s->move.general] == i;
+		/* an interception puts a second general in the space until the
+		 * battle (7.8.D); both sides meet in a battle's space */
+		bool battle = s->battle.active && s->battle.space == i;
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
 			if (gen[side] > 1 + (passing && side == d->generals[s->move.general].side))
 				n += bad(why, "%d %s generals in %s", gen[side],
 					 side_name(side), space_name(d, i));
 		if ((side_cus(s, i, SIDE_AMERICAN) || gen[SIDE_AMERICAN]) &&
 		    (side_cus(s, i, SIDE_BRITISH) || gen[SIDE_BRITISH]) &&
-		    !(passing && !side_cus(s, i, SIDE_AMERICAN) && !side_cus(s, i, SIDE_BRITISH)))
+		    !(passing && !side_cus(s, i, SIDE_AMERICAN) && !side_cus(s, i, SIDE_BRITISH)) &&
+		    !battle)
 			n += bad(why, "both sides' units in %s outside a battle",
 				 space_name(d, i));
 	}
@@ -73,7 +77,8 @@ int engine_invariants(const struct data *d, const struct state *s,
 				if (m->carried[k] < 0 || m->carried[k] > s->space[s->general[m->general]].cu[k])
 					n += bad(why, "%d CUs of nation %d move with %s, not on his space",
 						 m->carried[k], k, d->generals[m->general].name);
-		if (s->prompt.kind != PROMPT_MOVE && s->prompt.kind != PROMPT_CAPTURE)
+		if (s->prompt.kind != PROMPT_MOVE && s->prompt.kind != PROMPT_CAPTURE &&
+		    s->prompt.kind != PROMPT_INTERCEPT && s->prompt.kind != PROMPT_RETREAT_BEFORE)
 			n += bad(why, "a general is moving at prompt '%s'",
 				 prompt_kind_name(s->prompt.kind));
 	} else if (s->prompt.kind == PROMPT_MOVE) {
@@ -110,6 +115,20 @@ int engine_invariants(const struct data *d, const struct state *s,
 		seen[s->war_ends]++;
 		total++;
 	}
+	for (enum side side = SIDE_AMERICAN; s->battle.active && side <= SIDE_BRITISH; side++) {
+		int c = s->battle.card[side];	/* held until the battle ends */
+		if (c >= 1 && c <= d->n_cards) {
+			seen[c]++;
+			total++;
+		}
+	}
+	if (s->battle.active != (s->prompt.kind == PROMPT_INTERCEPT ||
+				 s->prompt.kind == PROMPT_RETREAT_BEFORE ||
+				 s->prompt.kind == PROMPT_BATTLE_CARD ||
+				 s->prompt.kind == PROMPT_RETREAT))
+		n += bad(why, "a battle %s at prompt '%s'",
+			 s->battle.active ? "in progress" : "missing",
+			 prompt_kind_name(s->prompt.kind));
 	if (s->prompt.kind == PROMPT_EXCHANGE || s->prompt.kind == PROMPT_DISCARD ||
 	    s->prompt.kind == PROMPT_PC || s->prompt.kind == PROMPT_DOI) {
 		/* the card being resolved is already on its pile */

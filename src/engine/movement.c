@@ -3,15 +3,12 @@
  * Queue (7.1), movement (7.3, 7.4), British naval movement (7.5),
  * capturing generals (7.6) and dispersing the Continental Congress (7.7).
  *
- * Battles, overruns, interception and retreat before battle (7.8, 7.9,
- * 9.0) are not here yet: a move that would lead to one is refused before
- * any die is rolled (docs/rulings.md, R29).
+ * Entering a space with enemy CUs, or one where an American Army may
+ * intercept, hands over to battle.c (7.8, 7.9, 9.0).
  */
 #include "internal.h"
 
 #include <string.h>
-
-#define BATTLES_MISSING "battles are not supported yet (see README)"
 
 /* "an American", "a British": for messages. */
 const char *side_article(enum side side)
@@ -190,6 +187,7 @@ void activate_apply(const struct data *d, struct state *s,
 	}
 	discard_push(s, a->card);
 	memset(&s->move, 0, sizeof(s->move));
+	s->intercepted = 0;	/* one attempt per Army per card (7.8.E) */
 	s->move.active = true;
 	s->move.general = a->general;
 	s->move.card = a->card;
@@ -258,10 +256,8 @@ void capture_apply(const struct data *d, struct state *s,
 	capture_done(d, s, r, log);
 }
 
-/* Captures general g; returns true if the British now remove PCs for
- * Washington (PROMPT_CAPTURE). */
-static bool capture_general(const struct data *d, struct state *s, int g,
-			    int card, struct strbuf *log)
+bool general_capture(const struct data *d, struct state *s, int g, int card,
+		     struct strbuf *log)
 {
 	const struct data_general *gd = &d->generals[g];
 	int where = s->general[g];
@@ -298,7 +294,7 @@ bool arrival(const struct data *d, struct state *s, int space, enum side side,
 		     space_name(d, space));
 	}
 	if (captures && eg >= 0)
-		return capture_general(d, s, eg, card, log);
+		return general_capture(d, s, eg, card, log);
 	return false;
 }
 
@@ -315,23 +311,6 @@ static const struct data_adj *connection(const struct data *d, int a, int b,
 		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
 			return &sp->adj[i];
 	return NULL;
-}
-
-/* A space of an American Army that could intercept a British Army
- * entering `space` (7.8.A, 7.8.B), or -1. */
-static int interceptor(const struct data *d, const struct state *s, int space)
-{
-	const struct data_space *sp = &d->spaces[space];
-
-	if (s->space[space].pc != SIDE_AMERICAN || side_cus(s, space, SIDE_BRITISH) > 0)
-		return -1;
-	for (int i = 0; i < sp->n_adj; i++) {
-		int t = sp->adj[i].to, g = general_of_side_at(d, s, t, SIDE_AMERICAN);
-		if (g >= 0 && side_cus(s, t, SIDE_AMERICAN) > 0 &&
-		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
-			return t;
-	}
-	return -1;
 }
 
 /*
@@ -392,15 +371,13 @@ static enum engine_result to_check(const struct data *d, const struct state *s,
 		if (alone)
 			return illegal(why, "%s moves without CUs and cannot enter %s, which holds %s CUs (7.4.A)",
 				       who, space_name(d, to), side_title(enemy));
-		return illegal(why, "entering %s, which holds %s CUs, means a battle (7.3.B, 9.0): " BATTLES_MISSING,
-			       space_name(d, to), side_title(enemy));
+		if (side == SIDE_AMERICAN && m->used + cost > 4)
+			return illegal(why, "%s's fifth space may not enter %s, which holds British CUs: no battle or overrun there (7.3.C)",
+				       who, space_name(d, to));
 	}
 	if (alone && s->space[to].pc == enemy)
 		return illegal(why, "%s moves without CUs and cannot enter %s, which holds %s PC (7.4.B)",
 			       who, space_name(d, to), side_article(enemy));
-	if (side == SIDE_BRITISH && !alone && (t = interceptor(d, s, to)) >= 0)
-		return illegal(why, "the American Army in %s could intercept in %s, which means a battle (7.8): " BATTLES_MISSING,
-			       space_name(d, t), space_name(d, to));
 	if (alone && (t = lone_general_at(d, s, to, enemy)) >= 0 &&
 	    !lone_can_go_on(d, s, m->general, to, left - cost, 4))
 		return illegal(why, "%s moves without CUs: he may pass through %s, where %s is, but not stop there, and could not move on (7.4.A)",
@@ -553,13 +530,20 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 		     space_name(d, mover_space(s)), a->value, a->value == 1 ? "" : "s");
 		return;
 	case ACT_TO: {
-		const struct data_adj *adj = connection(d, mover_space(s), a->space, m->general);
+		int from = mover_space(s);
+		const struct data_adj *adj = connection(d, from, a->space, m->general);
+		/* 7.8.A, 7.8.B: a British Army (not by sea) into an American
+		 * PC space holding no British CUs before the entry. */
+		bool interceptable = mover_side(d, s) == SIDE_BRITISH && n > 0 &&
+				     s->space[a->space].pc == SIDE_AMERICAN &&
+				     side_cus(s, a->space, SIDE_BRITISH) == 0;
 		m->used += adj->wilderness ? 3 : 1;
 		elog(log, "%s moves from %s to %s with %d CU%s (%d of %d spaces%s).", who,
 		     space_name(d, mover_space(s)), space_name(d, a->space), n,
 		     n == 1 ? "" : "s", m->used, allowance(d, s),
 		     adj->wilderness ? ", a Wilderness Connection counts 3" : "");
-		go(d, s, a->space, log);
+		if (!go(d, s, a->space, log))
+			battle_entered(d, s, r, from, interceptable, log);
 		return;
 	}
 	case ACT_SAIL:

@@ -3,8 +3,9 @@
  * OPS card (8.1.B, 8.1.C for the British; 8.2.B, 8.2.C for the American).
  * The Reinforcements Phase itself (8.1.A, 8.2.A) is in flow.c.
  *
- * French forces (12.2.B.ii) come only with the French alliance, which
- * this version does not carry out: they are refused with a message.
+ * French forces (12.2.B.ii) held in the American Reinforcements box after
+ * the alliance come all together, Rochambeau with every French CU, into
+ * one port: 'land PORT N Rochambeau'.
  */
 #include "internal.h"
 
@@ -30,6 +31,16 @@ static int arriving(const struct data *d, const struct state *s,
 		return s->box_cu[NATION_BRITISH];
 	stock = american_stock(d, s);
 	return d->cards[card].ops < stock ? d->cards[card].ops : stock;
+}
+
+/* Is this landing the French forces waiting in the American box (a French
+ * general, with French CUs in the box; 12.2.B.ii)? */
+static bool french_landing(const struct data *d, const struct state *s,
+			   enum side side, int g)
+{
+	return side == SIDE_AMERICAN && g >= 0 && g < d->n_generals &&
+	       d->generals[g].nation == NATION_FRENCH &&
+	       s->box_cu[NATION_FRENCH] > 0;
 }
 
 /*
@@ -60,6 +71,18 @@ static enum engine_result land_ok(const struct data *d, const struct state *s,
 				       s->box_cu[NATION_BRITISH],
 				       s->box_cu[NATION_BRITISH] == 1 ? "" : "s",
 				       s->box_cu[NATION_BRITISH]);
+	} else if (french_landing(d, s, side, g)) {
+		if (!s->french_allied)
+			return illegal(why, "the French forces arrive only with the French alliance (12.2.B.ii)");
+		if (!d->spaces[space].port)
+			return illegal(why, "'%s' is not a port: the French forces arrive in a port (12.2.B.ii)", name);
+		if (side_cus(s, space, SIDE_BRITISH) > 0)
+			return illegal(why, "'%s' holds British CUs (12.2.B.ii)", name);
+		if (s->space[space].pc == SIDE_BRITISH)
+			return illegal(why, "'%s' holds a British PC (12.2.B.ii)", name);
+		if (n != s->box_cu[NATION_FRENCH])
+			return illegal(why, "all the French forces arrive together: 'land %s %d %s' (12.2.B.ii)",
+				       name, s->box_cu[NATION_FRENCH], d->generals[g].name);
 	} else {
 		if (side_cus(s, space, SIDE_BRITISH) > 0)
 			return illegal(why, "'%s' holds British CUs (8.2.C)", name);
@@ -76,9 +99,8 @@ static enum engine_result land_ok(const struct data *d, const struct state *s,
 		gd = &d->generals[g];
 		if (gd->side != side)
 			return illegal(why, "%s is %s general", gd->name, side_article(gd->side));
-		if (gd->nation == NATION_FRENCH)
-			return illegal(why, "the French forces arrive only with the French alliance (12.2.B.ii), "
-				       "which is not supported yet (see README)");
+		if (gd->nation == NATION_FRENCH && !s->french_allied)
+			return illegal(why, "the French forces arrive only with the French alliance (12.2.B.ii)");
 		if (s->general[g] != LOC_REINFORCEMENTS)
 			return illegal(why, "%s is not in the Reinforcements box (%s)", gd->name,
 				       side == SIDE_BRITISH ? "8.1.C" : "8.2.C");
@@ -105,9 +127,11 @@ static bool land_possible(const struct data *d, const struct state *s,
 	for (int i = 0; i < d->n_spaces; i++) {
 		if (n > 0 && land_ok(d, s, side, i, n, -1, n, NULL) == ENGINE_OK)
 			return true;
-		for (int g = 0; g < d->n_generals; g++)
-			if (land_ok(d, s, side, i, n, g, n, NULL) == ENGINE_OK)
+		for (int g = 0; g < d->n_generals; g++) {
+			int k = french_landing(d, s, side, g) ? s->box_cu[NATION_FRENCH] : n;
+			if (land_ok(d, s, side, i, k, g, n, NULL) == ENGINE_OK)
 				return true;
+		}
 	}
 	return false;
 }
@@ -152,6 +176,11 @@ void land_apply(const struct data *d, struct state *s, const struct action *a,
 	enum side side = s->prompt.side;
 	int sp = a->space, n = a->value, g = a->general;
 
+	if (french_landing(d, s, side, g)) {
+		french_land(d, s, sp, log, "12.2.B.ii");
+		flow_end_card(d, s, r, log, 0);
+		return;
+	}
 	if (side == SIDE_BRITISH) {
 		s->box_cu[NATION_BRITISH] -= n;
 		s->space[sp].cu[NATION_BRITISH] += n;

@@ -29,6 +29,14 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_SAIL] = "sail",
 	[ACT_STOP] = "stop",
 	[ACT_LAND] = "land",
+	[ACT_NAVY] = "navy",
+	[ACT_FRENCH] = "french",
+	[ACT_LOSE] = "lose",
+	[ACT_INTERCEPT] = "intercept",
+	[ACT_RETREAT] = "retreat",
+	[ACT_STAND] = "stand",
+	[ACT_BATTLE] = "battle",
+	[ACT_NOCARD] = "none",
 };
 
 const char *action_verb(enum action_kind k)
@@ -42,14 +50,19 @@ bool action_takes_card(enum action_kind k)
 {
 	return k == ACT_PC_CARD || k == ACT_DISCARD || k == ACT_EVENT ||
 	       k == ACT_EXCHANGE || k == ACT_ACTIVATE || k == ACT_QUEUE ||
-	       k == ACT_REINFORCE;
+	       k == ACT_REINFORCE || k == ACT_BATTLE;
 }
 
 bool action_takes_space(enum action_kind k)
 {
 	return k == ACT_PLACE || k == ACT_FLIP || k == ACT_REMOVE ||
 	       k == ACT_CONGRESS || k == ACT_TO || k == ACT_SAIL ||
-	       k == ACT_LAND;
+	       k == ACT_LAND || k == ACT_FRENCH || k == ACT_RETREAT;
+}
+
+bool action_takes_zone(enum action_kind k)
+{
+	return k == ACT_NAVY;
 }
 
 bool action_takes_side(enum action_kind k)
@@ -59,12 +72,13 @@ bool action_takes_side(enum action_kind k)
 
 bool action_takes_general(enum action_kind k)
 {
-	return k == ACT_ACTIVATE || k == ACT_STOP || k == ACT_LAND;
+	return k == ACT_ACTIVATE || k == ACT_STOP || k == ACT_LAND ||
+	       k == ACT_INTERCEPT;
 }
 
 bool action_takes_count(enum action_kind k)
 {
-	return k == ACT_TAKE || k == ACT_LAND;
+	return k == ACT_TAKE || k == ACT_LAND || k == ACT_LOSE;
 }
 
 void action_format(const struct data *d, const struct action *a,
@@ -77,6 +91,9 @@ void action_format(const struct data *d, const struct action *a,
 		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_space(a->kind))
 		strbuf_addf(out, " %s", space_name(d, a->space));
+	if (action_takes_zone(a->kind))
+		strbuf_addf(out, " %s", a->space >= 0 && a->space < d->n_zones
+			    ? d->zones[a->space].name : "?");
 	if (action_takes_count(a->kind))	/* "take 3", "land Boston MA 3 Howe" */
 		strbuf_addf(out, " %d", a->value);
 	if (a->kind == ACT_LAND && a->general >= 0)
@@ -191,6 +208,10 @@ static void try_land(const struct data *d, const struct state *s,
 	int max = s->prompt.side == SIDE_BRITISH ? s->box_cu[NATION_BRITISH]
 		  : s->prompt.left;
 
+	/* The French forces land all together (12.2.B.ii). */
+	if (s->prompt.side == SIDE_AMERICAN && s->box_cu[NATION_FRENCH] > max)
+		max = s->box_cu[NATION_FRENCH];
+
 	for (int i = 0; i < d->n_spaces; i++)
 		for (int n = 0; n <= max; n++)
 			for (int g = -1; g < d->n_generals; g++) {
@@ -277,6 +298,50 @@ int engine_legal(const struct data *d, const struct state *s,
 		try_spaces(d, s, &c, ACT_REMOVE);
 		try_simple(d, s, &c, ACT_DONE);
 		break;
+	case PROMPT_NAVY:
+		for (int z = 0; z < d->n_zones; z++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_NAVY;
+			a.space = z;
+			try_add(d, s, &c, a);
+		}
+		break;
+	case PROMPT_FRENCH:
+		try_spaces(d, s, &c, ACT_FRENCH);
+		break;
+	case PROMPT_WAR:
+		try_spaces(d, s, &c, ACT_REMOVE);
+		break;
+	case PROMPT_WINTER:
+		for (int n = 0; n <= s->prompt.left; n++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_LOSE;
+			a.value = n;
+			try_add(d, s, &c, a);
+		}
+		break;
+	case PROMPT_INTERCEPT:
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_INTERCEPT;
+			a.general = g;
+			try_add(d, s, &c, a);
+		}
+		try_simple(d, s, &c, ACT_PASS);
+		break;
+	case PROMPT_RETREAT_BEFORE:
+		try_spaces(d, s, &c, ACT_RETREAT);
+		try_simple(d, s, &c, ACT_STAND);
+		break;
+	case PROMPT_BATTLE_CARD:
+		try_hand(d, s, &c, ACT_BATTLE);
+		try_hand(d, s, &c, ACT_DISCARD);
+		try_simple(d, s, &c, ACT_NOCARD);
+		break;
+	case PROMPT_RETREAT:
+		try_spaces(d, s, &c, ACT_RETREAT);
+		try_spaces(d, s, &c, ACT_SAIL);
+		break;
 	default:
 		BUG("engine_legal: prompt %d", s->prompt.kind);
 	}
@@ -352,6 +417,21 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		break;
 	case PROMPT_EVENT:
 		events_describe_prompt(d, s, out);
+		break;
+	case PROMPT_NAVY:
+	case PROMPT_FRENCH:
+	case PROMPT_WAR:
+		alliance_describe_prompt(d, s, out);
+		break;
+	case PROMPT_WINTER:
+		strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack are lost; name the French ones: 'lose N' (11.3).",
+			    p->left, p->left == 1 ? "" : "s");
+		break;
+	case PROMPT_INTERCEPT:
+	case PROMPT_RETREAT_BEFORE:
+	case PROMPT_BATTLE_CARD:
+	case PROMPT_RETREAT:
+		battle_describe_prompt(d, s, out);
 		break;
 	default:
 		BUG("describe: prompt %d", p->kind);

@@ -62,13 +62,72 @@ static int american_rule_losses(const struct data *d, const struct state *s,
 	return n / 2;
 }
 
-void winter_attrition(const struct data *d, struct state *s, struct rng *r,
-		      struct strbuf *log)
+/* How many of `loss` losses of a stack of am American and fr French CUs
+ * may be French: lo to hi (11.3). */
+static void french_loss_range(int am, int fr, int loss, int *lo, int *hi)
+{
+	*lo = loss > am ? loss - am : 0;
+	*hi = loss < fr ? loss : fr;
+}
+
+/* Removes the losses of a mixed or American stack. */
+static void american_losses(const struct data *d, struct state *s, int space,
+			    int am_loss, int fr_loss, struct strbuf *log)
+{
+	s->space[space].cu[NATION_AMERICAN] -= am_loss;
+	s->space[space].cu[NATION_FRENCH] -= fr_loss;
+	if (fr_loss)
+		elog(log, "Americans lose %d American and %d French CU%s in %s (%d left).",
+		     am_loss, fr_loss, am_loss + fr_loss > 1 ? "s" : "",
+		     space_name(d, space), side_cus(s, space, SIDE_AMERICAN));
+	else
+		elog(log, "Americans lose %d CU%s in %s (%d left).", am_loss,
+		     am_loss > 1 ? "s" : "", space_name(d, space),
+		     side_cus(s, space, SIDE_AMERICAN));
+}
+
+/* The space of a PROMPT_WINTER. */
+static int winter_space(const struct data *d, const struct state *s)
+{
+	for (int i = 0; i < d->n_spaces; i++)
+		if (bit_get(s->prompt.spaces_done, i))
+			return i;
+	BUG("a winter prompt without its space");
+}
+
+enum engine_result winter_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why)
+{
+	int sp = winter_space(d, s), lo, hi;
+	int am = s->space[sp].cu[NATION_AMERICAN], fr = s->space[sp].cu[NATION_FRENCH];
+
+	french_loss_range(am, fr, s->prompt.left, &lo, &hi);
+	if (a->value < lo || a->value > hi)
+		return illegal(why, "'lose %d' is not possible: of the %d CUs lost in %s (%d American, %d French), 'lose N' names the French ones, %d to %d (11.3)",
+			       a->value, s->prompt.left, space_name(d, sp), am, fr, lo, hi);
+	return ENGINE_OK;
+}
+
+void winter_apply(const struct data *d, struct state *s,
+		  const struct action *a, struct rng *r, struct strbuf *log)
+{
+	int sp = winter_space(d, s);
+
+	elog(log, "American chooses: %d French CU%s among the losses in %s (11.3).",
+	     a->value, a->value == 1 ? "" : "s", space_name(d, sp));
+	american_losses(d, s, sp, s->prompt.left - a->value, a->value, log);
+	if (winter_attrition(d, s, r, log, sp + 1))
+		flow_after_winter(d, s, r, log);
+}
+
+bool winter_attrition(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log, int from)
 {
 	int total = 0;
 
-	elog(log, "Winter Attrition (11.0):");
-	for (int i = 0; i < d->n_spaces; i++) {
+	if (from == 0)
+		elog(log, "Winter Attrition (11.0):");
+	for (int i = from; i < d->n_spaces; i++) {
 		struct space_state *sp = &s->space[i];
 		int br = sp->cu[NATION_BRITISH];
 		int am = sp->cu[NATION_AMERICAN], fr = sp->cu[NATION_FRENCH];
@@ -99,18 +158,22 @@ void winter_attrition(const struct data *d, struct state *s, struct rng *r,
 		loss = american_rule_losses(d, s, r, i, am + fr, am_gen >= 0,
 					    washington, log);
 		if (loss) {
-			/* 11.3: in a mixed stack the American chooses; until
-			 * the French rules land, American CUs go first
-			 * (docs/rulings.md). */
-			int from_am = loss <= am ? loss : am;
-			sp->cu[NATION_AMERICAN] -= from_am;
-			sp->cu[NATION_FRENCH] -= loss - from_am;
-			elog(log, "Americans lose %d CU%s in %s (%d left).", loss,
-			     loss > 1 ? "s" : "", space_name(d, i),
-			     side_cus(s, i, SIDE_AMERICAN));
+			/* 11.3: in a mixed stack the American chooses which
+			 * CUs go, when there is a choice (docs/rulings.md). */
+			int lo, hi;
+			french_loss_range(am, fr, loss, &lo, &hi);
+			if (lo < hi) {
+				elog(log, "%s: %d of its %d American and %d French CUs are lost; the American chooses which (11.3).",
+				     space_name(d, i), loss, am, fr);
+				flow_prompt(s, PROMPT_WINTER, SIDE_AMERICAN, 0, loss);
+				bit_set(s->prompt.spaces_done, i);
+				return false;
+			}
+			american_losses(d, s, i, loss - lo, lo, log);
 			total += loss;
 		}
 	}
-	if (!total)
+	if (!total && from == 0)
 		elog(log, "No losses.");
+	return true;
 }

@@ -1118,7 +1118,7 @@ static void test_winter_british_halves_north(void **state)
 	put_cu("Reading PA", NATION_BRITISH, 5);	/* the 11.1 example */
 	put_cu("Easton PA", NATION_BRITISH, 3);
 	put_general("Howe", "Easton PA");
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Reading PA", NATION_BRITISH), 3);
 	assert_int_equal(cus("Easton PA", NATION_BRITISH), 2);
 	assert_int_equal(R.next, 0);	/* no die */
@@ -1130,14 +1130,14 @@ static void test_winter_british_lone_cu_rolls(void **state)
 	winter_board();
 	put_cu("Reading PA", NATION_BRITISH, 1);
 	force_dice(1, 3);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(R.forced_pos, 1);
 	assert_int_equal(cus("Reading PA", NATION_BRITISH), 0);
 
 	winter_board();
 	put_cu("Reading PA", NATION_BRITISH, 1);
 	force_dice(1, 4);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(R.forced_pos, 1);
 	assert_int_equal(cus("Reading PA", NATION_BRITISH), 1);
 }
@@ -1148,7 +1148,7 @@ static void test_winter_british_army_of_one_safe(void **state)
 	winter_board();
 	put_cu("Reading PA", NATION_BRITISH, 1);
 	put_general("Clinton", "Reading PA");
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Reading PA", NATION_BRITISH), 1);
 	assert_int_equal(R.next, 0);
 }
@@ -1164,7 +1164,7 @@ static void test_winter_british_quarters_and_south_safe(void **state)
 	put_cu("Boston MA", NATION_BRITISH, 1);
 	put_cu("Camden SC", NATION_BRITISH, 7);
 	put_cu("Cheraw SC", NATION_BRITISH, 1);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Philadelphia PA", NATION_BRITISH), 5);
 	assert_int_equal(cus("Boston MA", NATION_BRITISH), 1);
 	assert_int_equal(cus("Camden SC", NATION_BRITISH), 7);
@@ -1181,7 +1181,7 @@ static void test_winter_american_halves_everywhere(void **state)
 	put_cu("Philadelphia PA", NATION_AMERICAN, 4);	/* winter quarters */
 	put_cu("Camden SC", NATION_AMERICAN, 3);	/* south */
 	put_general("Greene", "Camden SC");
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Reading PA", NATION_AMERICAN), 3);
 	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 2);
 	assert_int_equal(cus("Camden SC", NATION_AMERICAN), 2);
@@ -1196,7 +1196,7 @@ static void test_winter_american_single_with_general_safe(void **state)
 	put_general("Greene", "Reading PA");
 	put_cu("Easton PA", NATION_AMERICAN, 1);
 	put_general("Rochambeau", "Easton PA");		/* a French general */
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Reading PA", NATION_AMERICAN), 1);
 	assert_int_equal(cus("Easton PA", NATION_AMERICAN), 1);
 	assert_int_equal(R.next, 0);
@@ -1209,7 +1209,7 @@ static void test_winter_american_single_rolls(void **state)
 	put_cu("Philadelphia PA", NATION_AMERICAN, 1);	/* even in quarters */
 	put_cu("Camden SC", NATION_AMERICAN, 1);	/* and in the south */
 	force_dice(2, 1, 6);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(R.forced_pos, 2);
 	/* Spaces in map order: Philadelphia before Camden. */
 	assert_true(SP("Philadelphia PA") < SP("Camden SC"));
@@ -1226,7 +1226,7 @@ static void test_winter_washington_example(void **state)
 	put_general("Washington", "Philadelphia PA");
 	put_cu("Philadelphia PA", NATION_AMERICAN, 6);
 	force_dice(1, 2);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(R.forced_pos, 1);
 	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 5);
 
@@ -1234,7 +1234,7 @@ static void test_winter_washington_example(void **state)
 	put_general("Washington", "Philadelphia PA");
 	put_cu("Philadelphia PA", NATION_AMERICAN, 6);
 	force_dice(1, 5);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(R.forced_pos, 1);
 	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 6);
 }
@@ -1245,7 +1245,7 @@ static void test_winter_washington_limits(void **state)
 	winter_board();
 	put_general("Washington", "Philadelphia PA");
 	put_cu("Philadelphia PA", NATION_AMERICAN, 5);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 5);
 	assert_int_equal(R.next, 0);
 
@@ -1253,7 +1253,7 @@ static void test_winter_washington_limits(void **state)
 	winter_board();
 	put_general("Washington", "Philadelphia PA");
 	put_cu("Philadelphia PA", NATION_AMERICAN, 7);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Philadelphia PA", NATION_AMERICAN), 6);
 	assert_int_equal(R.next, 0);
 
@@ -1261,14 +1261,14 @@ static void test_winter_washington_limits(void **state)
 	winter_board();
 	put_general("Washington", "Reading PA");
 	put_cu("Reading PA", NATION_AMERICAN, 6);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Reading PA", NATION_AMERICAN), 3);
 
 	/* South of the line: exempt like in quarters. */
 	winter_board();
 	put_general("Washington", "Camden SC");
 	put_cu("Camden SC", NATION_AMERICAN, 5);
-	winter_attrition(D, &S, &R, &LOG);
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Camden SC", NATION_AMERICAN), 5);
 }
 
@@ -1279,13 +1279,10 @@ static void test_winter_french(void **state)
 	winter_board();
 	put_cu("Philadelphia PA", NATION_FRENCH, 4);	/* alone, quarters */
 	put_cu("Reading PA", NATION_FRENCH, 3);		/* alone, north */
-	put_cu("Easton PA", NATION_FRENCH, 2);		/* with Americans */
-	put_cu("Easton PA", NATION_AMERICAN, 2);
-	winter_attrition(D, &S, &R, &LOG);
+	/* Mixed stacks, where the American chooses: tests/unit/test_alliance.c */
+	winter_attrition(D, &S, &R, &LOG, 0);
 	assert_int_equal(cus("Philadelphia PA", NATION_FRENCH), 4);
 	assert_int_equal(cus("Reading PA", NATION_FRENCH), 2);
-	assert_int_equal(cus("Easton PA", NATION_FRENCH) +
-			 cus("Easton PA", NATION_AMERICAN), 2);
 }
 
 /* ---- 6.32.B Event discards --------------------------------------------- */
@@ -2070,7 +2067,7 @@ static int candidate_actions(struct action *out, int max)
 				a.value = v;
 				ADD(a);
 			}
-		} else if (k == ACT_STOP) {
+		} else if (k == ACT_STOP || k == ACT_INTERCEPT) {
 			for (int g = -1; g < D->n_generals; g++) {
 				struct action a = act(k, 0, -1);
 				a.general = g;
@@ -2083,6 +2080,15 @@ static int candidate_actions(struct action *out, int max)
 					a.general = g;
 					ADD(a);
 				}
+		} else if (action_takes_zone(k)) {	/* navy: every zone and one past */
+			for (int z = -1; z <= D->n_zones; z++)
+				ADD(act(k, 0, z));
+		} else if (k == ACT_LOSE) {		/* French CUs lost: -1 to 7 */
+			for (int v = -1; v <= 7; v++) {
+				struct action a = act(k, 0, -1);
+				a.value = v;
+				ADD(a);
+			}
 		} else if (action_takes_space(k)) {
 			for (int i = 0; i < D->n_spaces; i++)
 				ADD(act(k, 0, i));
@@ -2478,27 +2484,165 @@ static void test_move_alone_through_enemy_general(void **state)
 	CHECK_LEGAL();
 }
 
-/* 7.3.B: a space with enemy CUs means a battle; refused before any die. */
-static void test_move_into_enemy_cus_refused(void **state)
-{
-	uint64_t next;
+/* ---- 7.8, 7.9, 9.0: interception, retreat before battle, battles -------- */
 
-	(void)state;
-	move_position(SIDE_AMERICAN, OPS1_A);
-	put_general("Washington", "Lexington and Concord MA");
-	put_cu("Lexington and Concord MA", NATION_AMERICAN, 5);
-	put_general("Howe", "Boston MA");
-	put_cu("Boston MA", NATION_BRITISH, 5);
-	APPLY(MOVE(OPS1_A, "Washington"));
-	next = R.next;
-	REFUSED(TO("Boston MA"), "battles are not supported yet (see README)");
-	assert_int_equal(R.next, next);
-	CHECK_LEGAL();
+#define INTERCEPT(g) act_g(ACT_INTERCEPT, 0, -1, GEN(g), 0)
+#define RETREAT(name) act(ACT_RETREAT, 0, SP(name))
+#define STAND act(ACT_STAND, 0, -1)
+#define BATTLE(c) act(ACT_BATTLE, (c), -1)
+#define NOCARD act(ACT_NOCARD, 0, -1)
+
+static int cus_of(const char *name, enum side side)
+{
+	return side_cus(&S, SP(name), side);
 }
 
-/* 7.8: a British Army entering an American PC space next to an American
- * Army could be intercepted: refused until battles exist. */
-static void test_move_interception_refused(void **state)
+/* 7.3.C: the American fifth space may not lead to an overrun or a battle;
+ * 9.7: an Army of 4-5 CUs overruns a lone CU, and the British losing one
+ * counts as a battle lost (12.1); the move goes on. */
+static void test_overrun_and_fifth_space(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 5);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	REFUSED(TO("Boston MA"), "(7.3.C)");
+	CHECK_LEGAL();
+	APPLY(STOP);
+	/* the same from the start: an overrun, and he moves on */
+	move_position(SIDE_AMERICAN, OPS1_B);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 4);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	put_cu("Hillsborough NC", NATION_BRITISH, 1);
+	S.french_alliance = 0;
+	APPLY(MOVE(OPS1_B, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	assert_int_equal(cus_of("Boston MA", SIDE_BRITISH), 0);
+	assert_int_equal(cus_of("Boston MA", SIDE_AMERICAN), 4);
+	assert_int_equal(S.french_alliance, 1);
+	APPLY(TO("Lexington and Concord MA"));
+	APPLY(STOP);
+	/* 3 CUs are no overrun: a battle */
+	move_position(SIDE_AMERICAN, OPS1_C);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	force_dice(5, 6, 6, 6, 1, 1);
+	APPLY(MOVE(OPS1_C, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Battle in Boston MA"));
+	assert_false(S.move.active);
+}
+
+/*
+ * 9.63 example, die for die: Burgoyne and 5 CUs march into Saratoga from
+ * Ticonderoga (an American PC); Gates stands with 5 CUs. The British
+ * discard an event (+1), the Americans play Morgan's Riflemen (+2, a
+ * battle card in our data, #74). Burgoyne rolls 4 (rating 2), Gates 1
+ * (rating 1); British 3 + 9 = 12, Americans 4 + 9 = 13. The British lose 2
+ * (die 5), the Americans 1 (die 2, Burgoyne's Agility 1). Burgoyne must
+ * retreat to Ticonderoga, an American PC: he surrenders his 3 CUs and is
+ * captured; the Regulars' Advantage is lost; the French Alliance +1 +2.
+ */
+static void test_battle_9_63_saratoga(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	set_hand(SIDE_AMERICAN, 1, MORGANS_RIFLEMEN);
+	put_general("Burgoyne", "Ticonderoga NY");
+	put_cu("Ticonderoga NY", NATION_BRITISH, 5);
+	put_pc("Ticonderoga NY", SIDE_AMERICAN);
+	put_general("Gates", "Saratoga NY");
+	put_cu("Saratoga NY", NATION_AMERICAN, 5);
+	put_pc("Albany NY", SIDE_AMERICAN);		/* New York militia */
+	S.french_alliance = 0;
+	S.regulars = true;
+	APPLY(MOVE(OPS2_A, "Burgoyne"));
+	APPLY(TO("Saratoga NY"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	APPLY(STAND);
+	ASSERT_PROMPT(PROMPT_BATTLE_CARD, SIDE_BRITISH);
+	CHECK_LEGAL();
+	REFUSED(BATTLE(JOSEPH_BRANT), "not a battle card");
+	APPLY(DISCARD(JOSEPH_BRANT));
+	ASSERT_PROMPT(PROMPT_BATTLE_CARD, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	force_dice(6, 4, 1, 3, 4, 5, 2);
+	APPLY(BATTLE(MORGANS_RIFLEMEN));
+	assert_true(log_has("Burgoyne rolls 4: Actual Battle Rating 2"));
+	assert_true(log_has("Gates rolls 1: Actual Battle Rating 1"));
+	assert_true(log_has("British DRM +9: 5 CUs, 2 battle rating, +1 Regulars (9.41), +1 discard (9.45)."));
+	assert_true(log_has("American DRM +9: 5 CUs, 1 battle rating, +1 militia (9.43), +2 battle card (9.45)."));
+	assert_true(log_has("The attacking British roll 3 + 9 = 12, the defending Americans 4 + 9 = 13: the Americans win (9.2)."));
+	assert_true(log_has("The British roll 5 for losses and lose 2 CUs (9.5)."));
+	assert_true(log_has("The Americans roll 2 for losses (1 CU on 2 or less) and lose 1 CU (9.5)."));
+	assert_true(log_has("3 British CUs are eliminated (9.63)."));
+	assert_true(log_has("surrenders (9.63.A)"));
+	assert_int_equal(where("Burgoyne"), LOC_CAPTURED);
+	assert_int_equal(cus_of("Saratoga NY", SIDE_BRITISH), 0);
+	assert_int_equal(cus_of("Ticonderoga NY", SIDE_BRITISH), 0);
+	assert_int_equal(cus_of("Saratoga NY", SIDE_AMERICAN), 4);
+	assert_int_equal(where("Gates"), SP("Saratoga NY"));
+	assert_false(S.regulars);
+	assert_int_equal(S.french_alliance, 3);
+	assert_true(in_pile(S.discard, S.n_discard, JOSEPH_BRANT));
+	assert_true(in_pile(S.discard, S.n_discard, MORGANS_RIFLEMEN));
+	/* Morgan's replacement card comes after the impulse (6.33.B) */
+	assert_int_equal(S.n_hand[SIDE_AMERICAN], 1);
+	assert_int_equal(S.replacement_draws[SIDE_AMERICAN], 0);
+	assert_false(S.battle.active);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 7.8: a successful interception (die <= Agility): the interceptor is the
+ * defender with +1 (9.46); the British attacker must go back (7.8.F). */
+static void test_battle_interception_success(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 2);
+	S.french_alliance = 0;
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	REFUSED(INTERCEPT("Washington"), "leads no Army");
+	/* intercept 2 (Agility 2); Howe 1 -> 1, Greene 6 -> 2 (2 CUs);
+	 * British 1, Americans 6; British loss 1, American loss 4 (no). */
+	force_dice(7, 2, 1, 6, 1, 6, 1, 4);
+	APPLY(INTERCEPT("Greene"));
+	assert_true(log_has("Greene intercepts from Newport RI into Providence RI with 2 CUs"));
+	assert_true(log_has("+1 interception (9.46)"));
+	assert_true(log_has("the Americans win"));
+	assert_int_equal(where("Howe"), SP("Boston MA"));
+	assert_int_equal(cus_of("Boston MA", SIDE_BRITISH), 4);
+	assert_int_equal(where("Greene"), SP("Providence RI"));
+	assert_int_equal(cus_of("Providence RI", SIDE_AMERICAN), 2);
+	assert_int_equal(S.french_alliance, 1);
+	assert_true(S.regulars);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 7.8: a failed interception; the British move on, and the Army that tried
+ * may not retreat before battle with this card (7.8.E, 7.9.A). Greene then
+ * loses in Newport, whose only neighbour is where the British came from:
+ * he surrenders (9.63.B). */
+static void test_battle_interception_fails_surrender_b(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
@@ -2508,16 +2652,296 @@ static void test_move_interception_refused(void **state)
 	put_general("Greene", "Newport RI");
 	put_cu("Newport RI", NATION_AMERICAN, 2);
 	APPLY(MOVE(OPS2_A, "Howe"));
-	REFUSED(TO("Providence RI"), "the American Army in Newport RI could intercept in Providence RI");
-	REFUSED(TO("Providence RI"), "battles are not supported yet (see README)");
+	APPLY(TO("Providence RI"));
+	force_dice(1, 3);
+	APPLY(INTERCEPT("Greene"));
+	assert_true(log_has("rolls 3 against Agility 2 and fails"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	assert_int_equal(where("Greene"), SP("Newport RI"));
+	/* Howe 4 -> 3, Greene 1 -> 1; British 6, Americans 1; loss 1; winner 6 */
+	force_dice(6, 4, 1, 6, 1, 1, 6);
+	APPLY(TO("Newport RI"));
+	assert_true(log_has("surrenders (9.63.B)"));
+	assert_int_equal(where("Greene"), LOC_CAPTURED);
+	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 0);
+	assert_int_equal(cus_of("Newport RI", SIDE_BRITISH), 5);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 7.9: retreat before battle, Washington's +2 (die 4 <= 2 + 2). */
+static void test_battle_retreat_before_battle(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 3);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
 	CHECK_LEGAL();
-	/* No Army (a general alone), or British CUs there: no interception (7.8.B). */
-	put_cu("Newport RI", NATION_AMERICAN, 0);
-	ALLOWED(TO("Providence RI"));
-	put_cu("Newport RI", NATION_AMERICAN, 2);
-	put_cu("Providence RI", NATION_BRITISH, 1);
+	REFUSED(RETREAT("Boston MA"), "7.9.B");
+	force_dice(1, 4);
+	APPLY(RETREAT("Worcester MA"));
+	assert_true(log_has("rolls 4 against 4"));
+	assert_int_equal(where("Washington"), SP("Worcester MA"));
+	assert_int_equal(cus_of("Worcester MA", SIDE_AMERICAN), 3);
+	assert_int_equal(where("Howe"), SP("Lexington and Concord MA"));
+	assert_false(S.move.active);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 7.9.B: only 5 CUs retreat; the one left behind is overrun and the
+ * British stop anyway. A failed attempt leads to the battle. */
+static void test_battle_retreat_before_battle_overrun_and_failure(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 6);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	force_dice(1, 1);
+	APPLY(RETREAT("Worcester MA"));
+	assert_int_equal(cus_of("Worcester MA", SIDE_AMERICAN), 5);
+	assert_true(log_has("Overrun in Lexington and Concord MA"));
+	assert_int_equal(cus_of("Lexington and Concord MA", SIDE_AMERICAN), 0);
+	assert_false(S.move.active);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+	/* failure: battle */
+	move_position(SIDE_BRITISH, OPS2_B);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 3);
+	APPLY(MOVE(OPS2_B, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	/* RBB 5 fails; Howe 4 -> 3, Washington 4 -> 3; British 1, Americans 6;
+	 * British loss 1; American loss 6 */
+	force_dice(7, 5, 4, 4, 1, 6, 1, 6);
+	APPLY(RETREAT("Worcester MA"));
+	assert_true(log_has("rolls 5 against 4 and fails"));
+	assert_true(log_has("Battle in Lexington and Concord MA"));
+	assert_int_equal(where("Howe"), SP("Boston MA"));
+	assert_int_equal(cus_of("Boston MA", SIDE_BRITISH), 4);
+}
+
+/* 9.62: a defending British force in a port may retreat by sea; the loser
+ * chooses; 9.42: Royal Navy support in a port. */
+static void test_battle_retreat_by_sea(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 5);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("New York NY", SIDE_BRITISH);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	/* Washington 6 -> 4, Howe 1 -> 1; Americans 6, British 1; loss 1; 6 */
+	force_dice(6, 6, 1, 6, 1, 1, 6);
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("+1 Royal Navy (9.42)"));
+	ASSERT_PROMPT(PROMPT_RETREAT, SIDE_BRITISH);
+	CHECK_LEGAL();
+	REFUSED(RETREAT("Lexington and Concord MA"), "9.61");
+	REFUSED(SAIL("Boston MA"), "9.62");
+	APPLY(SAIL("New York NY"));
+	assert_int_equal(where("Howe"), SP("New York NY"));
+	assert_int_equal(cus_of("New York NY", SIDE_BRITISH), 2);
+	assert_int_equal(where("Washington"), SP("Boston MA"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+}
+
+/* 9.5 Special: a winner left without CUs on an enemy PC is captured. */
+static void test_battle_winner_without_cus_captured(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 1);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	put_pc("Boston MA", SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Gates"));
+	APPLY(TO("Providence RI"));
+	/* Gates 6 -> 1; no British general; Americans 6, British 1;
+	 * British loss 1; the winner loses 1 on a 1 (no losing general) */
+	force_dice(5, 6, 6, 1, 1, 1);
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("left without CUs"));
+	assert_int_equal(where("Gates"), LOC_CAPTURED);
+	assert_int_equal(cus_of("Boston MA", SIDE_BRITISH), 0);
+}
+
+/* 7.7: the Americans losing a battle in the Congress's space disperse it;
+ * 9.42: no Royal Navy in a fortified port without a British PC. */
+static void test_battle_disperses_congress(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Trenton NJ");
+	put_cu("Trenton NJ", NATION_BRITISH, 5);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	S.congress = SP("Philadelphia PA");
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Philadelphia PA"));
+	/* Howe 4 -> 3, Greene 1 -> 1; British 6, Americans 1; loss 1; 6 */
+	force_dice(6, 4, 1, 6, 1, 1, 6);
+	APPLY(STAND);
+	ASSERT_PROMPT(PROMPT_RETREAT, SIDE_AMERICAN);
+	assert_false(log_has("Royal Navy"));
+	APPLY(RETREAT("Reading PA"));
+	assert_int_equal(S.congress, -1);
+	assert_true(S.dispersed_this_turn);
+	assert_int_equal(where("Greene"), SP("Reading PA"));
+}
+
+/* 9.44: Washington attacking with the last card of the Strategy Phase. */
+static void test_battle_winter_offensive(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	set_hand(SIDE_BRITISH, 0);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 2);
+	put_cu("Boston MA", NATION_BRITISH, 2);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	force_dice(5, 6, 6, 1, 1, 1);
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("+2 Winter Offensive (9.44)"));
+	ASSERT_PROMPT(PROMPT_RETREAT, SIDE_BRITISH);
+	CHECK_LEGAL();
+}
+
+/* 9.2 step 1 and 9.7 clarification: Benedict Arnold Treason! removes
+ * Arnold; with one American CU left against 5, an overrun is conducted
+ * instead of the battle. The card leaves the game. */
+static void test_battle_arnold_treason_overrun(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	set_hand(SIDE_BRITISH, 2, OPS2_A, 73);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Arnold", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 1);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	APPLY(STAND);
+	ASSERT_PROMPT(PROMPT_BATTLE_CARD, SIDE_BRITISH);
+	CHECK_LEGAL();
+	APPLY(BATTLE(73));
+	assert_int_equal(where("Arnold"), LOC_REMOVED);
+	assert_true(log_has("Overrun in Lexington and Concord MA"));
+	assert_int_equal(cus_of("Lexington and Concord MA", SIDE_AMERICAN), 0);
+	assert_true(in_pile(S.removed, S.n_removed, 73));
+	assert_false(S.battle.active);
+	assert_false(S.move.active);
+}
+
+/* Writes the public state, reads it back and writes it again: the same
+ * text; returns it in out. */
+static void round_trip_at(struct strbuf *out, int line)
+{
+	struct strbuf again = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	strbuf_reset(out);
+	state_write_public(&S, D, NULL, out);
+	if (state_read(&back, D, out->buf, out->len, NULL, 0, &err))
+		fail_msg("line %d: %s", line, strbuf_str(&err));
+	state_write_public(&back, D, NULL, &again);
+	if (strcmp(strbuf_str(out), strbuf_str(&again)))
+		fail_msg("line %d: the state read back differs", line);
+	strbuf_release(&again);
+	strbuf_release(&err);
+}
+#define ROUND_TRIP(out) round_trip_at((out), __LINE__)
+
+/* The interruptions and step 1 survive a write and a read of the state:
+ * a failed interception with another Army left to try (7.8.E), and a
+ * battle card held with its replacement draw due (6.33.B). */
+static void test_battle_state_round_trip(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	set_hand(SIDE_BRITISH, 2, OPS2_A, 87);
+	set_hand(SIDE_AMERICAN, 1, MORGANS_RIFLEMEN);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
 	put_pc("Providence RI", SIDE_AMERICAN);
-	ALLOWED(TO("Providence RI"));
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 2);
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 2);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	force_dice(1, 6);
+	APPLY(INTERCEPT("Greene"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	REFUSED(INTERCEPT("Greene"), "7.8.E");
+	CHECK_LEGAL();
+	ROUND_TRIP(&out);
+	assert_non_null(strstr(strbuf_str(&out), "battle:\n  space: Providence RI\n"));
+	assert_non_null(strstr(strbuf_str(&out), "intercepted: [Greene]"));
+	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	/* Howe goes on to attack Gates: no interception tried by him, so he
+	 * may retreat before battle; he stands */
+	APPLY(TO("Worcester MA"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	ROUND_TRIP(&out);
+	APPLY(STAND);
+	APPLY(BATTLE(87));
+	ASSERT_PROMPT(PROMPT_BATTLE_CARD, SIDE_AMERICAN);
+	assert_int_equal(S.replacement_draws[SIDE_BRITISH], 1);
+	assert_int_equal(S.battle.card[SIDE_BRITISH], 87);
+	CHECK_LEGAL();
+	ROUND_TRIP(&out);
+	assert_non_null(strstr(strbuf_str(&out), "battle:\n  space: Worcester MA\n"));
+	assert_non_null(strstr(strbuf_str(&out), "replacement_draws: {american: 0, british: 1}"));
+	strbuf_release(&out);
+}
+
+/* 9.42: Royal Navy support in a fortified port only with a British PC, and
+ * never in a Blockaded Zone; 9.43: the Canadian militia needs both Quebec
+ * and Montreal. */
+static void test_battle_drm_navy_and_canada(void **state)
+{
+	(void)state;
+	for (int blockade = 0; blockade < 2; blockade++) {
+		move_position(SIDE_AMERICAN, blockade ? OPS1_B : OPS1_A);
+		put_general("Washington", "Montreal");
+		put_cu("Montreal", NATION_AMERICAN, 5);
+		put_pc("Montreal", SIDE_BRITISH);
+		put_cu("Quebec", NATION_BRITISH, 2);
+		put_pc("Quebec", SIDE_BRITISH);
+		S.french_navy = blockade ? D->spaces[SP("Quebec")].zone : NAVY_FRENCH_BOX;
+		strbuf_reset(&LOG);
+		/* Washington 6 -> 4; Americans 6, British 1; loss 1, winner 6 */
+		force_dice(5, 6, 6, 1, 1, 6);
+		APPLY(MOVE(blockade ? OPS1_B : OPS1_A, "Washington"));
+		APPLY(TO("Quebec"));
+		if (blockade) {
+			assert_true(log_has("British DRM +4: 2 CUs, 0 battle rating, +1 Regulars (9.41), +1 militia (9.43)."));
+		} else {
+			assert_true(log_has("British DRM +5: 2 CUs, 0 battle rating, +1 Regulars (9.41), +1 Royal Navy (9.42), +1 militia (9.43)."));
+		}
+		if (blockade) {		/* no retreat by sea from a blockaded port */
+			assert_true(log_has("surrenders (9.63.B)"));
+		} else {
+			ASSERT_PROMPT(PROMPT_RETREAT, SIDE_BRITISH);
+			REFUSED(RETREAT("Falmouth MA"), "9.61");	/* Arnold's link */
+			APPLY(SAIL("New York NY"));
+			assert_int_equal(cus_of("New York NY", SIDE_BRITISH), 1);
+		}
+	}
 }
 
 /* 7.4.C: a general may pass friendly generals; ending with one sends one
@@ -3096,8 +3520,19 @@ int main(void)
 		T(test_activate_refusals),
 		T(test_move_general_alone),
 		T(test_move_alone_through_enemy_general),
-		T(test_move_into_enemy_cus_refused),
-		T(test_move_interception_refused),
+		T(test_overrun_and_fifth_space),
+		T(test_battle_9_63_saratoga),
+		T(test_battle_interception_success),
+		T(test_battle_interception_fails_surrender_b),
+		T(test_battle_retreat_before_battle),
+		T(test_battle_retreat_before_battle_overrun_and_failure),
+		T(test_battle_retreat_by_sea),
+		T(test_battle_winner_without_cus_captured),
+		T(test_battle_disperses_congress),
+		T(test_battle_winter_offensive),
+		T(test_battle_arnold_treason_overrun),
+		T(test_battle_state_round_trip),
+		T(test_battle_drm_navy_and_canada),
 		T(test_move_friendly_generals),
 		T(test_move_capture_general),
 		T(test_move_washington_captured),

@@ -938,7 +938,13 @@ static void test_de_grasse(void **state)
 	position(SIDE_AMERICAN, DE_GRASSE);
 	MUST_DISCARD(DE_GRASSE, "the French alliance has not happened");
 	S.french_allied = true;
-	MUST_DISCARD(DE_GRASSE, "not supported yet");
+	S.french_navy = NAVY_TURN_TRACK;
+	APPLY(EVENT(DE_GRASSE));
+	ASSERT_PROMPT(PROMPT_NAVY, SIDE_AMERICAN);
+	assert_int_equal(S.prompt.step, 2);
+	APPLY(act(ACT_NAVY, 0, data_zone_index(D, "Chesapeake")));
+	assert_int_equal(S.french_navy, data_zone_index(D, "Chesapeake"));
+	assert_true(S.prompt.kind == PROMPT_PLAY);
 }
 
 /* ---- The prompt in the state file ----------------------------------------- */

@@ -1,0 +1,890 @@
+/*
+ * battle.c - interception (7.8), retreat before battle (7.9), battles
+ * (9.0 to 9.6, the seven steps of 9.2) and overruns (9.7).
+ *
+ * A battle starts when an activated general enters a space with enemy
+ * CUs (movement.c calls battle_entered). s->battle holds what the prompts
+ * between need: the space, where the attacker came from, the cards of
+ * step 1 (held until the battle is over) and the losses so far.
+ */
+#include "internal.h"
+
+#include <string.h>
+
+static const struct data_card *card_of(const struct data *d, int n)
+{
+	if (n < 1 || n > d->n_cards)
+		BUG("card number %d out of range", n);
+	return &d->cards[n];
+}
+
+/* "Americans", "British": a side as the subject of a sentence. */
+static const char *side_plural(enum side side)
+{
+	return side == SIDE_AMERICAN ? "Americans" : "British";
+}
+
+static bool is_washington(const struct data *d, int g)
+{
+	return g >= 0 && d->generals[g].never_to_reinforcements;
+}
+
+/* The connection from a to b, usable by general g (-1: any general). */
+static const struct data_adj *link_for(const struct data *d, int a, int b, int g)
+{
+	const struct data_space *sp = &d->spaces[a];
+
+	for (int i = 0; i < sp->n_adj; i++)
+		if (sp->adj[i].to == b &&
+		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
+			return &sp->adj[i];
+	return NULL;
+}
+
+/* Removes n CUs of side from space, American before French (R39). */
+static int remove_cus(struct state *s, int space, enum side side, int n)
+{
+	int done = 0;
+	static const enum nation order[2][2] = {
+		{ NATION_AMERICAN, NATION_FRENCH }, { NATION_BRITISH, NATION_BRITISH }
+	};
+	const enum nation *o = order[side == SIDE_BRITISH];
+
+	for (int k = 0; k < 2 && done < n; k++) {
+		int *cu = &s->space[space].cu[o[k]];
+		int take = *cu < n - done ? *cu : n - done;
+		*cu -= take;
+		done += take;
+	}
+	return done;
+}
+
+/* Moves up to max CUs of side (American before French) and general g (if
+ * >= 0) from one space to another; returns the CUs moved. */
+static int move_force(struct state *s, int from, int to, enum side side,
+		      int g, int max)
+{
+	int moved = 0;
+	static const enum nation order[2][2] = {
+		{ NATION_AMERICAN, NATION_FRENCH }, { NATION_BRITISH, NATION_BRITISH }
+	};
+	const enum nation *o = order[side == SIDE_BRITISH];
+
+	for (int k = 0; k < (side == SIDE_BRITISH ? 1 : 2) && moved < max; k++) {
+		int n = s->space[from].cu[o[k]];
+		if (n > max - moved)
+			n = max - moved;
+		s->space[from].cu[o[k]] -= n;
+		s->space[to].cu[o[k]] += n;
+		moved += n;
+	}
+	if (g >= 0)
+		s->general[g] = to;
+	return moved;
+}
+
+/* Two generals of a side in a space after a retreat or an interception
+ * (7.4.C, 7.8.D; R40): the one who arrived goes to the Reinforcements box,
+ * unless he is Washington; then the other goes. */
+static void excess_general(const struct data *d, struct state *s, int space,
+			   int arrived, struct strbuf *log)
+{
+	enum side side;
+	int other = -1, send;
+
+	if (arrived < 0)
+		return;
+	side = d->generals[arrived].side;
+	for (int g = 0; g < d->n_generals; g++)
+		if (g != arrived && s->general[g] == space && d->generals[g].side == side)
+			other = g;
+	if (other < 0)
+		return;
+	send = is_washington(d, arrived) ? other : arrived;
+	s->general[send] = LOC_REINFORCEMENTS;
+	elog(log, "%s goes to the Reinforcements box: one general per side in %s (7.4.C, 7.8.D).",
+	     d->generals[send].name, space_name(d, space));
+}
+
+/* The Congress is dispersed by a battle or overrun in its space that the
+ * Americans lose (7.7). */
+static void congress_lost(const struct data *d, struct state *s, int space,
+			  struct strbuf *log)
+{
+	if (s->congress != space)
+		return;
+	s->congress = -1;
+	s->dispersed_this_turn = true;
+	elog(log, "The Continental Congress in %s is dispersed (7.7).", space_name(d, space));
+}
+
+/* The activation is over: the card ends (unless a capture prompt waits). */
+static void end_activation(const struct data *d, struct state *s,
+			   struct rng *r, struct strbuf *log, bool prompt_set)
+{
+	memset(&s->move, 0, sizeof(s->move));
+	memset(&s->battle, 0, sizeof(s->battle));
+	if (!prompt_set)
+		flow_end_card(d, s, r, log, 0);
+}
+
+/* ---- Overruns (9.7) ------------------------------------------------------ */
+
+/* An army of 4 or 5 CUs against 1 enemy CU without a general. */
+static bool overrun_possible(const struct data *d, const struct state *s,
+			     int space, enum side attacker)
+{
+	int n = side_cus(s, space, attacker);
+
+	return n >= 4 && n <= 5 && general_of_side_at(d, s, space, attacker) >= 0 &&
+	       side_cus(s, space, OTHER_SIDE(attacker)) == 1 &&
+	       general_of_side_at(d, s, space, OTHER_SIDE(attacker)) < 0;
+}
+
+static void overrun(const struct data *d, struct state *s, int space,
+		    enum side attacker, struct strbuf *log)
+{
+	enum side enemy = OTHER_SIDE(attacker);
+
+	remove_cus(s, space, enemy, 1);
+	elog(log, "Overrun in %s: the %s CU there is eliminated (9.7).",
+	     space_name(d, space), side_title(enemy));
+	if (enemy == SIDE_BRITISH)
+		french_alliance_move(s, 1, log, "the British lose an overrun, 12.1");
+	else
+		congress_lost(d, s, space, log);
+}
+
+/* ---- Interception (7.8) --------------------------------------------------- */
+
+/* Can the American Army of general g try to intercept into the battle
+ * space? Returns ENGINE_OK or the reason. */
+static enum engine_result intercept_ok(const struct data *d,
+				       const struct state *s, int g,
+				       struct strbuf *why)
+{
+	int sp = s->battle.space, at;
+
+	if (g < 0 || g >= d->n_generals)
+		return illegal(why, "name the general who intercepts: 'intercept GENERAL' (7.8)");
+	if (d->generals[g].side != SIDE_AMERICAN)
+		return illegal(why, "%s is a British general: only American Armies intercept (7.8)",
+			       d->generals[g].name);
+	at = s->general[g];
+	if (at < 0 || side_cus(s, at, SIDE_AMERICAN) == 0)
+		return illegal(why, "%s leads no Army (a general with CUs) on the map (7.8.A)",
+			       d->generals[g].name);
+	if (s->intercepted & (1u << g))
+		return illegal(why, "%s's Army has already tried to intercept with this card (7.8.E)",
+			       d->generals[g].name);
+	if (at == sp || !link_for(d, at, sp, g))
+		return illegal(why, "%s, where %s is, is not adjacent to %s (7.8.A)",
+			       space_name(d, at), d->generals[g].name, space_name(d, sp));
+	return ENGINE_OK;
+}
+
+static bool intercept_any(const struct data *d, const struct state *s)
+{
+	for (int g = 0; g < d->n_generals; g++)
+		if (intercept_ok(d, s, g, NULL) == ENGINE_OK)
+			return true;
+	return false;
+}
+
+/* ---- Retreats (9.61, 9.62) ------------------------------------------------ */
+
+/* Can the losing force of side (general g, cus CUs) retreat by land from
+ * the battle space to t? */
+static bool retreat_land_ok(const struct data *d, const struct state *s,
+			    enum side side, int g, int cus, int t)
+{
+	const struct battle *b = &s->battle;
+	enum side enemy = OTHER_SIDE(side);
+
+	if (!link_for(d, b->space, t, g))
+		return false;
+	if (side == b->attacker ? t != b->from : t == b->from)
+		return false;
+	if (side_cus(s, t, enemy) > 0 || s->space[t].pc == enemy)
+		return false;
+	/* a general alone never stops with an enemy general alone (7.4.A) */
+	return cus > 0 || lone_general_at(d, s, t, enemy) < 0;
+}
+
+/* Can the British defender retreat by sea to port t (9.62)? */
+static bool retreat_sea_ok(const struct data *d, const struct state *s,
+			   enum side side, int cus, int t)
+{
+	const struct battle *b = &s->battle;
+	int sp = b->space;
+
+	if (side != SIDE_BRITISH || side == b->attacker || !d->spaces[sp].port ||
+	    port_blockaded(d, s, sp) ||
+	    (d->spaces[sp].fortified && s->space[sp].pc != SIDE_BRITISH))
+		return false;
+	if (t == sp || !d->spaces[t].port || port_blockaded(d, s, t) ||
+	    side_cus(s, t, SIDE_AMERICAN) > 0 || s->space[t].pc == SIDE_AMERICAN)
+		return false;
+	return cus > 0 || lone_general_at(d, s, t, SIDE_AMERICAN) < 0;
+}
+
+/* The retreats open to the loser: their number, and the last one found. */
+static int retreat_options(const struct data *d, const struct state *s,
+			   enum side side, int *one, bool *by_sea)
+{
+	int sp = s->battle.space, g = general_of_side_at(d, s, sp, side);
+	int cus = side_cus(s, sp, side), n = 0;
+
+	for (int t = 0; t < d->n_spaces; t++) {
+		if (t != sp && retreat_land_ok(d, s, side, g, cus, t)) {
+			n++;
+			*one = t;
+			*by_sea = false;
+		}
+		if (retreat_sea_ok(d, s, side, cus, t)) {
+			n++;
+			*one = t;
+			*by_sea = true;
+		}
+	}
+	return n;
+}
+
+/* ---- The battle (9.2) ----------------------------------------------------- */
+
+static void battle_finish(const struct data *d, struct state *s,
+			  struct rng *r, struct strbuf *log, enum side loser,
+			  bool prompt_set);
+
+/* Can side answer step 1 with card n as kind (battle or discard)? */
+static enum engine_result card_ok(const struct data *d, const struct state *s,
+				  enum side side, enum action_kind kind, int n,
+				  struct strbuf *why)
+{
+	const struct data_card *c;
+
+	if (n < 1 || n > d->n_cards)
+		return illegal(why, "no card #%d", n);
+	c = card_of(d, n);
+	if (hand_find(s, side, n) < 0)
+		return illegal(why, "%s is not in your hand", c->label);
+	if (c->ops)
+		return illegal(why, "%s is an OPS card: a battle needs an event card (9.45)", c->label);
+	if (kind == ACT_DISCARD) {
+		if (c->special)
+			return illegal(why, "%s must be played as the event and cannot be discarded (6.34.A)",
+				       c->label);
+		return ENGINE_OK;
+	}
+	if (!c->battle_card)
+		return illegal(why, "%s is not a battle card: 'discard %d' gives +1 (9.45)", c->label, n);
+	if ((int)c->side != (side == SIDE_AMERICAN ? CARD_SIDE_AMERICAN : CARD_SIDE_BRITISH))
+		return illegal(why, "%s is a battle card of the other side: 'discard %d' gives +1 (6.33, 9.45)",
+			       c->label, n);
+	for (int i = 0; i < c->n_effects; i++) {
+		const struct data_effect *e = &c->effects[i];
+		int col = d->spaces[s->battle.space].colony;
+		if (!strcmp(e->verb, "battle_drm") && e->colonies_mask &&
+		    !(e->colonies_mask & (1 << col)))
+			return illegal(why, "%s helps only in a battle in some colonies, not in %s: 'discard %d' gives +1 (9.45)",
+				       c->label, d->colonies[col].name, n);
+	}
+	return ENGINE_OK;
+}
+
+static bool card_any(const struct data *d, const struct state *s, enum side side)
+{
+	for (int i = 0; i < s->n_hand[side]; i++)
+		if (card_ok(d, s, side, ACT_DISCARD, s->hand[side][i], NULL) == ENGINE_OK)
+			return true;
+	return false;
+}
+
+/* Step 2: a general's Actual Battle Rating (9.3). */
+static int actual_rating(const struct data *d, const struct state *s,
+			 struct rng *r, enum side side, struct strbuf *log)
+{
+	int sp = s->battle.space, g = general_of_side_at(d, s, sp, side), die, v;
+
+	if (g < 0) {
+		elog(log, "The %s have no general: Actual Battle Rating 0 (9.3).", side_plural(side));
+		return 0;
+	}
+	die = rng_die(r, side == SIDE_AMERICAN ? "American general's battle rating (9.3)"
+		      : "British general's battle rating (9.3)");
+	v = die <= 3 ? d->generals[g].battle / 2 : d->generals[g].battle;
+	if (v > side_cus(s, sp, side))
+		v = side_cus(s, sp, side);
+	elog(log, "%s rolls %d: Actual Battle Rating %d (Battle %d, 9.3).",
+	     d->generals[g].name, die, v, d->generals[g].battle);
+	return v;
+}
+
+/* The side with more PCs in the colony of space (9.43), or SIDE_NONE. */
+static enum side militia(const struct data *d, const struct state *s, int space)
+{
+	int col = d->spaces[space].colony, n[3] = { 0, 0, 0 };
+
+	if (d->colonies[col].canada) {
+		/* Montreal and Quebec, the fortified spaces of Canada */
+		enum side all = SIDE_NONE;
+		for (int i = 0; i < d->n_spaces; i++) {
+			if (d->spaces[i].colony != col || !d->spaces[i].fortified)
+				continue;
+			if (s->space[i].pc == SIDE_NONE ||
+			    (all != SIDE_NONE && s->space[i].pc != all))
+				return SIDE_NONE;
+			all = s->space[i].pc;
+		}
+		return all;
+	}
+	for (int i = 0; i < d->n_spaces; i++)
+		if (d->spaces[i].colony == col)
+			n[s->space[i].pc]++;
+	return n[SIDE_AMERICAN] > n[SIDE_BRITISH] ? SIDE_AMERICAN
+	       : n[SIDE_BRITISH] > n[SIDE_AMERICAN] ? SIDE_BRITISH : SIDE_NONE;
+}
+
+/* Step 3: a side's combat DRM (9.4), described in the log. */
+static int combat_drm(const struct data *d, const struct state *s,
+		      enum side side, int rating, struct strbuf *log)
+{
+	const struct battle *b = &s->battle;
+	int sp = b->space, cus = side_cus(s, sp, side), drm = cus + rating;
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_addf(&why, "%d CU%s, %d battle rating", cus, cus == 1 ? "" : "s", rating);
+	if (side == SIDE_BRITISH && s->regulars) {
+		drm++;
+		strbuf_addstr(&why, ", +1 Regulars (9.41)");
+	}
+	if (side == SIDE_BRITISH && d->spaces[sp].port && !port_blockaded(d, s, sp) &&
+	    (!d->spaces[sp].fortified || s->space[sp].pc == SIDE_BRITISH)) {
+		drm++;
+		strbuf_addstr(&why, ", +1 Royal Navy (9.42)");
+	}
+	if (militia(d, s, sp) == side) {
+		drm++;
+		strbuf_addstr(&why, ", +1 militia (9.43)");
+	}
+	if (side == SIDE_AMERICAN && b->winter) {
+		drm += 2;
+		strbuf_addstr(&why, ", +2 Winter Offensive (9.44)");
+	}
+	if (b->card[side]) {
+		int amount = 1;
+		if (b->played[side]) {
+			const struct data_card *c = card_of(d, b->card[side]);
+			amount = 2;
+			for (int i = 0; i < c->n_effects; i++)
+				if (!strcmp(c->effects[i].verb, "battle_drm"))
+					amount = c->effects[i].amount;
+		}
+		drm += amount;
+		strbuf_addf(&why, ", +%d %s (9.45)", amount,
+			    b->played[side] ? "battle card" : "discard");
+	}
+	if (side == SIDE_AMERICAN && b->intercepted) {
+		drm++;
+		strbuf_addstr(&why, ", +1 interception (9.46)");
+	}
+	elog(log, "%s DRM +%d: %s.", side_title(side), drm, strbuf_str(&why));
+	strbuf_release(&why);
+	return drm;
+}
+
+/* Moves the loser's force from the battle space to t (by land or sea),
+ * then steps 7 on. */
+static void retreat_to(const struct data *d, struct state *s, struct rng *r,
+		       enum side loser, int t, bool by_sea, struct strbuf *log)
+{
+	int sp = s->battle.space, g = general_of_side_at(d, s, sp, loser);
+	int n = move_force(s, sp, t, loser, g, 1000);
+	bool prompt_set;
+
+	elog(log, "The %s %s%s%d CU%s retreat%s to %s (%s).", side_title(loser),
+	     g >= 0 ? d->generals[g].name : "", g >= 0 ? " and " : "", n,
+	     n == 1 ? "" : "s", by_sea ? " by sea" : "", space_name(d, t),
+	     by_sea ? "9.62" : "9.61");
+	if (loser == SIDE_AMERICAN)
+		congress_lost(d, s, sp, log);
+	prompt_set = arrival(d, s, t, loser, n > 0, 0, log);
+	excess_general(d, s, t, g, log);
+	battle_finish(d, s, r, log, loser, prompt_set);
+}
+
+/* Step 6 (9.6): the loser retreats, is asked where, or surrenders. */
+static void step_retreat(const struct data *d, struct state *s, struct rng *r,
+			 enum side loser, struct strbuf *log)
+{
+	int sp = s->battle.space, g = general_of_side_at(d, s, sp, loser);
+	int cus = side_cus(s, sp, loser), one = -1, n;
+	bool by_sea = false, prompt_set = false;
+
+	if (g < 0 && cus == 0) {
+		elog(log, "Nothing of the %s force is left to retreat.", side_title(loser));
+		if (loser == SIDE_AMERICAN)
+			congress_lost(d, s, sp, log);
+		battle_finish(d, s, r, log, loser, false);
+		return;
+	}
+	n = retreat_options(d, s, loser, &one, &by_sea);
+	if (n == 0) {
+		elog(log, "The %s force in %s has no legal retreat and surrenders (9.63%s).",
+		     side_title(loser), space_name(d, sp),
+		     loser == s->battle.attacker ? ".A" : ".B");
+		if (cus) {
+			remove_cus(s, sp, loser, cus);
+			s->battle.lost[loser] += cus;
+			elog(log, "%d %s CU%s eliminated (9.63).", cus, side_title(loser),
+			     cus == 1 ? " is" : "s are");
+		}
+		if (loser == SIDE_AMERICAN)
+			congress_lost(d, s, sp, log);
+		if (g >= 0)
+			prompt_set = general_capture(d, s, g, 0, log);
+		battle_finish(d, s, r, log, loser, prompt_set);
+		return;
+	}
+	if (n == 1) {
+		retreat_to(d, s, r, loser, one, by_sea, log);
+		return;
+	}
+	flow_prompt(s, PROMPT_RETREAT, loser, 0, 0);
+}
+
+/* Steps 2 to 5, then 6. */
+static void resolve(const struct data *d, struct state *s, struct rng *r,
+		    struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	enum side att = b->attacker, def = OTHER_SIDE(att), winner, loser;
+	int sp = b->space, ra, rd, drm_a, drm_d, da, dd, die, n, gl, th;
+
+	ra = actual_rating(d, s, r, att, log);
+	rd = actual_rating(d, s, r, def, log);
+	drm_a = combat_drm(d, s, att, ra, log);
+	drm_d = combat_drm(d, s, def, rd, log);
+	da = rng_die(r, att == SIDE_AMERICAN ? "American combat roll (9.2)" : "British combat roll (9.2)");
+	dd = rng_die(r, def == SIDE_AMERICAN ? "American combat roll (9.2)" : "British combat roll (9.2)");
+	winner = da + drm_a >= dd + drm_d ? att : def;
+	loser = OTHER_SIDE(winner);
+	elog(log, "The attacking %s roll %d + %d = %d, the defending %s %d + %d = %d: the %s win%s (9.2).",
+	     side_plural(att), da, drm_a, da + drm_a, side_plural(def), dd, drm_d, dd + drm_d,
+	     side_plural(winner), da + drm_a == dd + drm_d ? " (the attacker wins ties)" : "");
+	/* Step 5 (9.5): the loser's losses, then the winner's. */
+	gl = general_of_side_at(d, s, sp, loser);
+	die = rng_die(r, "the loser's losses (9.5)");
+	n = die <= 3 ? 1 : die <= 5 ? 2 : 3;
+	n = remove_cus(s, sp, loser, n);
+	b->lost[loser] += n;
+	elog(log, "The %s roll %d for losses and lose %d CU%s (9.5).", side_plural(loser),
+	     die, n, n == 1 ? "" : "s");
+	if (side_cus(s, sp, winner) > 0) {
+		th = gl < 0 ? 1 : d->generals[gl].agility + 1;
+		die = rng_die(r, "the winner's losses (9.5)");
+		n = die <= th ? remove_cus(s, sp, winner, 1) : 0;
+		b->lost[winner] += n;
+		elog(log, "The %s roll %d for losses (1 CU on %d or less) and lose %d CU%s (9.5).",
+		     side_plural(winner), die, th, n, n == 1 ? "" : "s");
+	}
+	/* 9.5 Special, a winner without CUs on an enemy PC: see
+	 * battle_finish, after the retreat, which it cannot change (R41). */
+	step_retreat(d, s, r, loser, log);
+}
+
+/* Step 7 and the end of the battle (and of the activation). */
+static void battle_finish(const struct data *d, struct state *s,
+			  struct rng *r, struct strbuf *log, enum side loser,
+			  bool prompt_set)
+{
+	struct battle *b = &s->battle;
+	enum side winner = OTHER_SIDE(loser);
+
+	int gw = general_of_side_at(d, s, b->space, winner);
+
+	if (gw >= 0 && side_cus(s, b->space, winner) == 0 &&
+	    s->space[b->space].pc == loser) {
+		elog(log, "The winning %s general is left without CUs on %s PC (9.5).",
+		     side_title(winner), side_article(loser));
+		if (!prompt_set)
+			prompt_set = general_capture(d, s, gw, 0, log);
+		else
+			s->general[gw] = LOC_CAPTURED;
+	}
+	if (winner == SIDE_AMERICAN)
+		french_alliance_move(s, 1, log, "an American victory, 9.2 step 7, 12.1");
+	if (b->lost[SIDE_BRITISH] >= 3)
+		regulars_lost(s, log, "3 or more British CUs lost in a battle");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		int c = b->card[side];
+		if (!c)
+			continue;
+		if (b->played[side] && card_of(d, c)->removed_after_play) {
+			removed_push(s, c);
+			elog(log, "%s is removed from the game.", card_of(d, c)->label);
+		} else {
+			discard_push(s, c);
+			if (!b->played[side] && card_of(d, c)->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
+				s->reshuffle = true;
+				elog(log, "#%d calls for a reshuffle at the next deal (6.1.B).", c);
+			}
+		}
+	}
+	end_activation(d, s, r, log, prompt_set);
+}
+
+/* Step 1 is done: Arnold's treason may turn it into an overrun (9.2, 9.7). */
+static void after_cards(const struct data *d, struct state *s, struct rng *r,
+			struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+
+	if (b->attacker == SIDE_BRITISH && overrun_possible(d, s, b->space, SIDE_BRITISH)) {
+		overrun(d, s, b->space, SIDE_BRITISH, log);
+		/* the cards go to their piles; the British move is over (R42) */
+		b->lost[SIDE_BRITISH] = 0;
+		battle_finish(d, s, r, log, SIDE_AMERICAN, false);
+		return;
+	}
+	resolve(d, s, r, log);
+}
+
+/* Asks side for step 1, or skips it when it has no card to use. */
+static void ask_card(const struct data *d, struct state *s, struct rng *r,
+		     enum side side, struct strbuf *log)
+{
+	for (;;) {
+		if (!s->battle.answered[side] && card_any(d, s, side)) {
+			flow_prompt(s, PROMPT_BATTLE_CARD, side, 0, 0);
+			return;
+		}
+		s->battle.answered[side] = true;
+		if (side != s->battle.attacker)
+			break;
+		side = OTHER_SIDE(side);
+	}
+	after_cards(d, s, r, log);
+}
+
+/* The battle itself (9.2) in the battle space: the move is over. */
+static void battle_begin(const struct data *d, struct state *s, struct rng *r,
+			 struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	int ga = general_of_side_at(d, s, b->space, b->attacker);
+
+	/* 9.44: Washington attacking with the last card of the phase. */
+	b->winter = b->attacker == SIDE_AMERICAN && is_washington(d, ga) &&
+		    s->n_hand[SIDE_AMERICAN] == 0 && s->n_hand[SIDE_BRITISH] == 0;
+	memset(&s->move, 0, sizeof(s->move));
+	elog(log, "Battle in %s: the %s attack (9.2).", space_name(d, b->space),
+	     side_plural(b->attacker));
+	ask_card(d, s, r, b->attacker, log);
+}
+
+/* After the interceptions (none succeeded): overrun, retreat before
+ * battle, battle, or the move goes on. */
+static void after_interceptions(const struct data *d, struct state *s,
+				struct rng *r, struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	enum side att = b->attacker, def = OTHER_SIDE(att);
+	int g = general_of_side_at(d, s, b->space, def);
+
+	if (side_cus(s, b->space, def) == 0) {
+		memset(b, 0, sizeof(*b));
+		flow_prompt(s, PROMPT_MOVE, att, s->move.card, 0);
+		return;
+	}
+	if (overrun_possible(d, s, b->space, att)) {
+		overrun(d, s, b->space, att, log);
+		memset(b, 0, sizeof(*b));
+		flow_prompt(s, PROMPT_MOVE, att, s->move.card, 0);
+		return;
+	}
+	if (att == SIDE_BRITISH && g >= 0 && !(s->intercepted & (1u << g))) {
+		bool any = false;
+		for (int t = 0; t < d->n_spaces && !any; t++)
+			any = t != b->space &&
+			      retreat_land_ok(d, s, SIDE_AMERICAN, g, side_cus(s, b->space, def), t);
+		if (any) {
+			flow_prompt(s, PROMPT_RETREAT_BEFORE, SIDE_AMERICAN, s->move.card, 0);
+			return;
+		}
+		elog(log, "%s has no space to retreat before battle to (7.9.B, 9.61).",
+		     d->generals[g].name);
+	}
+	battle_begin(d, s, r, log);
+}
+
+void battle_entered(const struct data *d, struct state *s, struct rng *r,
+		    int from, bool interceptable, struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+
+	memset(b, 0, sizeof(*b));
+	b->active = true;
+	b->space = s->general[s->move.general];
+	b->from = from;
+	b->attacker = d->generals[s->move.general].side;
+	if (interceptable && intercept_any(d, s)) {
+		flow_prompt(s, PROMPT_INTERCEPT, SIDE_AMERICAN, s->move.card, 0);
+		return;
+	}
+	after_interceptions(d, s, r, log);
+}
+
+/* ---- Prompts -------------------------------------------------------------- */
+
+/* The American Army that may retreat before battle: its general. */
+static int rbb_general(const struct data *d, const struct state *s)
+{
+	return general_of_side_at(d, s, s->battle.space, SIDE_AMERICAN);
+}
+
+enum engine_result battle_check(const struct data *d, const struct state *s,
+				const struct action *a, struct strbuf *why)
+{
+	const struct battle *b = &s->battle;
+	enum side side = s->prompt.side;
+	int g;
+
+	if (!b->active)
+		BUG("a battle prompt without a battle");
+	switch (s->prompt.kind) {
+	case PROMPT_INTERCEPT:
+		if (a->kind == ACT_PASS)
+			return ENGINE_OK;
+		if (a->kind != ACT_INTERCEPT)
+			break;
+		return intercept_ok(d, s, a->general, why);
+	case PROMPT_RETREAT_BEFORE:
+		if (a->kind == ACT_STAND)
+			return ENGINE_OK;
+		if (a->kind != ACT_RETREAT)
+			break;
+		if (a->space < 0 || a->space >= d->n_spaces)
+			return illegal(why, "no such space");
+		g = rbb_general(d, s);
+		if (g < 0)
+			BUG("a retreat before battle without an American general");
+		if (a->space == b->space ||
+		    !retreat_land_ok(d, s, SIDE_AMERICAN, g,
+				     side_cus(s, b->space, SIDE_AMERICAN), a->space))
+			return illegal(why, "%s cannot retreat to '%s': an adjacent space without British CUs or PC, not %s where the British came from (7.9.B, 9.61)",
+				       d->generals[g].name, space_name(d, a->space),
+				       space_name(d, b->from));
+		return ENGINE_OK;
+	case PROMPT_BATTLE_CARD:
+		if (a->kind == ACT_NOCARD)
+			return ENGINE_OK;
+		if (a->kind != ACT_BATTLE && a->kind != ACT_DISCARD)
+			break;
+		return card_ok(d, s, side, a->kind, a->card, why);
+	case PROMPT_RETREAT: {
+		int sp = b->space, cus = side_cus(s, sp, side);
+		if (a->kind != ACT_RETREAT && a->kind != ACT_SAIL)
+			break;
+		if (a->space < 0 || a->space >= d->n_spaces)
+			return illegal(why, "no such space");
+		if (a->kind == ACT_SAIL) {
+			if (!retreat_sea_ok(d, s, side, cus, a->space))
+				return illegal(why, "no retreat by sea to '%s': only a defending British force, from a port not blockaded (a fortified one with a British PC), to another port not blockaded without American CU or PC (9.62)",
+					       space_name(d, a->space));
+			return ENGINE_OK;
+		}
+		if (a->space == sp ||
+		    !retreat_land_ok(d, s, side, general_of_side_at(d, s, sp, side), cus, a->space))
+			return illegal(why, "no retreat to '%s': %s (9.61)", space_name(d, a->space),
+				       side == b->attacker ? "the attacker retreats to the space it came from"
+				       : "an adjacent space without enemy CUs or PC, not the one the attacker came from");
+		return ENGINE_OK;
+	}
+	default:
+		BUG("battle_check: prompt %d", s->prompt.kind);
+	}
+	return illegal(why, "'%s' does not answer this prompt", action_verb(a->kind));
+}
+
+static void intercept_apply(const struct data *d, struct state *s,
+			    const struct action *a, struct rng *r,
+			    struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	const struct data_general *gd;
+	int g = a->general, at, die, n;
+
+	if (a->kind == ACT_PASS) {
+		elog(log, "The American makes no %sinterception attempt (7.8).",
+		     s->intercepted ? "further " : "");
+		after_interceptions(d, s, r, log);
+		return;
+	}
+	gd = &d->generals[g];
+	at = s->general[g];
+	s->intercepted |= 1u << g;
+	die = rng_die(r, "interception (7.8.A)");
+	if (die > gd->agility) {
+		elog(log, "%s tries to intercept from %s into %s: rolls %d against Agility %d and fails (7.8.A).",
+		     gd->name, space_name(d, at), space_name(d, b->space), die, gd->agility);
+		if (intercept_any(d, s))
+			return;
+		after_interceptions(d, s, r, log);
+		return;
+	}
+	n = move_force(s, at, b->space, SIDE_AMERICAN, g, 5);
+	elog(log, "%s intercepts from %s into %s with %d CU%s: rolls %d against Agility %d (7.8.A, 7.8.C).",
+	     gd->name, space_name(d, at), space_name(d, b->space), n, n == 1 ? "" : "s",
+	     die, gd->agility);
+	excess_general(d, s, b->space, g, log);
+	b->intercepted = true;
+	elog(log, "The British movement ends (7.8.C).");
+	battle_begin(d, s, r, log);
+}
+
+static void rbb_apply(const struct data *d, struct state *s,
+		      const struct action *a, struct rng *r, struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	int g = rbb_general(d, s), die, target, n, left;
+	const struct data_general *gd = &d->generals[g];
+	bool prompt_set;
+
+	if (a->kind == ACT_STAND) {
+		elog(log, "%s stands and fights in %s (7.9).", gd->name, space_name(d, b->space));
+		battle_begin(d, s, r, log);
+		return;
+	}
+	target = gd->agility + gd->retreat_bonus;
+	die = rng_die(r, "retreat before battle (7.9.A)");
+	if (die > target) {
+		elog(log, "%s tries to retreat before battle to %s: rolls %d against %d and fails (7.9.A).",
+		     gd->name, space_name(d, a->space), die, target);
+		battle_begin(d, s, r, log);
+		return;
+	}
+	n = move_force(s, b->space, a->space, SIDE_AMERICAN, g, 5);
+	elog(log, "%s retreats before battle from %s to %s with %d CU%s: rolls %d against %d (7.9.A%s).",
+	     gd->name, space_name(d, b->space), space_name(d, a->space), n, n == 1 ? "" : "s",
+	     die, target, gd->retreat_bonus ? ", +2 for him" : "");
+	prompt_set = arrival(d, s, a->space, SIDE_AMERICAN, n > 0, 0, log);
+	excess_general(d, s, a->space, g, log);
+	left = side_cus(s, b->space, SIDE_AMERICAN);
+	elog(log, "The British movement ends in %s (7.9.B).", space_name(d, b->space));
+	if (left == 0) {
+		/* no battle: the British Army is alone in the space (7.7) */
+		prompt_set |= arrival(d, s, b->space, SIDE_BRITISH, false, 0, log);
+		end_activation(d, s, r, log, prompt_set);
+		return;
+	}
+	if (prompt_set)
+		BUG("a capture prompt with American CUs left to fight");
+	if (overrun_possible(d, s, b->space, SIDE_BRITISH)) {
+		overrun(d, s, b->space, SIDE_BRITISH, log);
+		end_activation(d, s, r, log, false);
+		return;
+	}
+	battle_begin(d, s, r, log);
+}
+
+static void card_apply(const struct data *d, struct state *s,
+		       const struct action *a, struct rng *r, struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	enum side side = s->prompt.side;
+
+	b->answered[side] = true;
+	if (a->kind == ACT_NOCARD) {
+		elog(log, "The %s use no card in the battle.", side_plural(side));
+	} else {
+		const struct data_card *c = card_of(d, a->card);
+		hand_remove(s, side, a->card);
+		b->card[side] = a->card;
+		b->played[side] = a->kind == ACT_BATTLE;
+		elog(log, "The %s %s %s in the battle (+%d, 9.45).", side_plural(side),
+		     a->kind == ACT_BATTLE ? "play" : "discard", c->label,
+		     a->kind == ACT_BATTLE ? 2 : 1);
+		for (int i = 0; a->kind == ACT_BATTLE && i < c->n_effects; i++) {
+			const struct data_effect *e = &c->effects[i];
+			if (!strcmp(e->verb, "draw")) {
+				s->replacement_draws[side] += e->count;
+			} else if (!strcmp(e->verb, "remove_general") && e->where) {
+				int g = data_general_index(d, e->where);
+				if (g >= 0 && s->general[g] != LOC_REMOVED) {
+					s->general[g] = LOC_REMOVED;
+					elog(log, "%s goes over to the British and leaves the game (9.2 step 1).",
+					     d->generals[g].name);
+				}
+			}
+		}
+	}
+	ask_card(d, s, r, side == b->attacker ? OTHER_SIDE(side) : side, log);
+}
+
+void battle_apply(const struct data *d, struct state *s,
+		  const struct action *a, struct rng *r, struct strbuf *log)
+{
+	switch (s->prompt.kind) {
+	case PROMPT_INTERCEPT:
+		intercept_apply(d, s, a, r, log);
+		return;
+	case PROMPT_RETREAT_BEFORE:
+		rbb_apply(d, s, a, r, log);
+		return;
+	case PROMPT_BATTLE_CARD:
+		card_apply(d, s, a, r, log);
+		return;
+	case PROMPT_RETREAT:
+		retreat_to(d, s, r, s->prompt.side, a->space, a->kind == ACT_SAIL, log);
+		return;
+	default:
+		BUG("battle_apply: prompt %d", s->prompt.kind);
+	}
+}
+
+void battle_describe_prompt(const struct data *d, const struct state *s,
+			    struct strbuf *out)
+{
+	const struct battle *b = &s->battle;
+	const char *where = space_name(d, b->space);
+
+	switch (s->prompt.kind) {
+	case PROMPT_INTERCEPT:
+		strbuf_addf(out, "American: a British Army enters %s: 'intercept GENERAL' with an adjacent Army (die <= Agility, 7.8) or 'pass'.",
+			    where);
+		break;
+	case PROMPT_RETREAT_BEFORE:
+		strbuf_addf(out, "American: a British Army attacks %s in %s: 'retreat SPACE' before battle (die <= Agility, 7.9) or 'stand'.",
+			    rbb_general(d, s) >= 0 ? d->generals[rbb_general(d, s)].name
+			    : "the American CUs", where);
+		break;
+	case PROMPT_BATTLE_CARD:
+		strbuf_addf(out, "%s: battle in %s (%s): 'battle CARD' (+2), 'discard CARD' (+1) or 'none' (9.2 step 1).",
+			    side_title(s->prompt.side), where,
+			    s->prompt.side == b->attacker ? "you attack" : "you defend");
+		break;
+	case PROMPT_RETREAT:
+		strbuf_addf(out, "%s: you lost the battle in %s: 'retreat SPACE'%s (9.6).",
+			    side_title(s->prompt.side), where,
+			    s->prompt.side == SIDE_BRITISH ? " or 'sail PORT'" : "");
+		break;
+	default:
+		BUG("battle_describe_prompt: prompt %d", s->prompt.kind);
+	}
+}
+
+void battle_replacement_draws(const struct data *d, struct state *s,
+			      struct rng *r, struct strbuf *log)
+{
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		int n = s->replacement_draws[side];
+		if (!n)
+			continue;
+		s->replacement_draws[side] = 0;
+		for (int i = 0; i < n; i++)
+			cards_draw(d, s, side, r, log);
+		elog(log, "The %s draw %d replacement card%s for a battle card (6.33.B).",
+		     side_plural(side), n, n == 1 ? "" : "s");
+	}
+}
