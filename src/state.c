@@ -22,6 +22,7 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_WAR] = "european-war", [PROMPT_WINTER] = "winter",
 	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
 	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
+	[PROMPT_CAMPAIGN] = "campaign",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -140,6 +141,55 @@ static void write_move(const struct state *s, const struct data *d,
 	}
 }
 
+/* A count by space, as a mapping of the nonzero ones. */
+static void write_counts(const struct data *d, const uint8_t *v,
+			 const char *key, struct strbuf *out)
+{
+	strbuf_addf(out, "  %s: {", key);
+	for (int i = 0, first = 1; i < d->n_spaces; i++) {
+		if (!v[i])
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->spaces[i].full_name);
+		strbuf_addf(out, ": %d", v[i]);
+		first = 0;
+	}
+	strbuf_addstr(out, "}\n");
+}
+
+/* A campaign in progress (7.2, 7.3.C), written only while there is one. */
+static void write_campaign(const struct state *s, const struct data *d,
+			   struct strbuf *out)
+{
+	const struct campaign *c = &s->campaign;
+
+	if (!c->card)
+		return;
+	strbuf_addf(out, "campaign:\n  card: %d\n  side: %s\n  left: %d\n  allowance: %d\n",
+		    c->card, side_name(c->side), c->left, c->allowance);
+	emit_bool(out, "  ", "landing_party", c->landing);
+	emit_bool(out, "  ", "last_card", c->last);
+	strbuf_addstr(out, "  generals: [");
+	for (int g = 0, first = 1; g < d->n_generals; g++) {
+		if (!(c->generals & (1u << g)))
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->generals[g].name);
+		first = 0;
+	}
+	strbuf_addstr(out, "]\n  intercepted: [");
+	for (int g = 0, first = 1; g < d->n_generals; g++) {
+		if (!(s->intercepted & (1u << g)))
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->generals[g].name);
+		first = 0;
+	}
+	strbuf_addstr(out, "]\n");
+	write_counts(d, c->done, "moved", out);
+	write_counts(d, c->mine, "moving", out);
+}
+
 /* A battle in progress (7.8, 7.9, 9.2), written only while there is one,
  * and the replacement draws due (6.33.B), only when there are some. */
 static void write_battle(const struct state *s, const struct data *d,
@@ -217,6 +267,7 @@ void state_write_public(const struct state *s, const struct data *d,
 
 	write_move(s, d, out);
 	write_battle(s, d, out);
+	write_campaign(s, d, out);
 	strbuf_addstr(out, "turn:\n");
 	strbuf_addf(out, "  first: %s\n", side_name(s->first));
 	strbuf_addf(out, "  active: %s\n", side_name(s->active));
@@ -254,6 +305,11 @@ void state_write_public(const struct state *s, const struct data *d,
 			  : d->spaces[s->congress].full_name);
 	strbuf_addch(out, '\n');
 	emit_bool(out, "", "congress_dispersed_this_turn", s->dispersed_this_turn);
+	if (s->kosciuszko > 0) {
+		strbuf_addstr(out, "kosciuszko_works: ");
+		ytree_emit_scalar(out, d->spaces[s->kosciuszko - 1].full_name);
+		strbuf_addch(out, '\n');
+	}
 
 	strbuf_addstr(out, "boxes:\n");
 	strbuf_addf(out, "  british_cus: %d\n", s->box_cu[NATION_BRITISH]);
@@ -552,6 +608,94 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 	m->sailed = get_bool(rd, mv, "sailed");
 }
 
+/* A list of general names as a bit set; only generals of side. */
+static uint32_t read_generals(struct reader *rd, yaml_node_t *n, enum side side)
+{
+	uint32_t set = 0;
+
+	if (!n)
+		return 0;
+	if (n->type != YAML_SEQUENCE_NODE) {
+		FAIL(n, "expected a list of generals");
+		return 0;
+	}
+	for (int i = 0; i < ytree_len(n); i++) {
+		yaml_node_t *c = ytree_item(&rd->t, n, i);
+		const char *v = ytree_scalar(c);
+		int g = v ? data_general_index(rd->d, v) : -1;
+		if (g < 0 || rd->d->generals[g].side != side)
+			FAIL(c, "'%s' is not %s general", v ? v : "?",
+			     side == SIDE_AMERICAN ? "an American" : "a British");
+		else
+			set |= 1u << g;
+	}
+	return set;
+}
+
+/* A count by space (see write_counts). */
+static void read_counts(struct reader *rd, yaml_node_t *map, const char *key,
+			uint8_t *v)
+{
+	yaml_node_t *n = get_map(rd, map, key, NULL);
+
+	for (int i = 0; n && i < ytree_map_len(n); i++) {
+		const char *name = ytree_map_key(&rd->t, n, i, NULL);
+		yaml_node_t *val = ytree_map_value(&rd->t, n, i);
+		int sp = name ? data_space_index(rd->d, name) : -1;
+		long x = 0;
+		if (sp < 0) {
+			FAIL(n, "unknown space '%s'", name ? name : "?");
+			continue;
+		}
+		if (ytree_int(&rd->t, val, 0, 255, &x, rd->err) < 0)
+			rd->errors++;
+		v[sp] = (uint8_t)x;
+	}
+}
+
+/* The optional campaign block (see write_campaign). */
+static void read_campaign(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const keys[] = {
+		"card", "side", "left", "allowance", "landing_party", "last_card",
+		"generals", "intercepted", "moved", "moving", NULL
+	};
+	const struct data *d = rd->d;
+	struct campaign *c = &s->campaign;
+	yaml_node_t *m = ytree_get(&rd->t, root, "campaign");
+
+	if (!m) {
+		if (s->prompt.kind == PROMPT_CAMPAIGN)
+			FAIL(root, "a campaign prompt needs the 'campaign' block");
+		return;
+	}
+	if (m->type != YAML_MAPPING_NODE) {
+		FAIL(m, "'campaign' must be a mapping");
+		return;
+	}
+	rd->errors += ytree_check_keys(&rd->t, m, keys, rd->err);
+	c->card = (int)get_int(rd, m, "card", 1, d->n_cards);
+	c->side = get_side(rd, m, "side");
+	c->left = (int)get_int(rd, m, "left", 0, 3);
+	c->allowance = (int)get_int(rd, m, "allowance", 0, 6);
+	c->landing = get_bool(rd, m, "landing_party");
+	c->last = get_bool(rd, m, "last_card");
+	if (c->side != SIDE_AMERICAN && c->side != SIDE_BRITISH) {
+		FAIL(m, "a campaign belongs to the american or the british");
+		c->side = SIDE_BRITISH;
+	}
+	c->generals = read_generals(rd, need(rd, m, "generals"), c->side);
+	s->intercepted |= read_generals(rd, need(rd, m, "intercepted"), SIDE_AMERICAN);
+	read_counts(rd, m, "moved", c->done);
+	read_counts(rd, m, "moving", c->mine);
+	if (c->card >= 1 && c->card <= d->n_cards && !d->cards[c->card].campaign &&
+	    !(c->allowance && c->side == SIDE_AMERICAN))
+		FAIL(m, "card %d is not a campaign card", c->card);
+	if (s->prompt.kind == PROMPT_CAMPAIGN &&
+	    (s->prompt.side != c->side || s->prompt.card != c->card))
+		FAIL(m, "the campaign prompt is not that of the campaign in progress");
+}
+
 /* The optional battle block and replacement draws (see write_battle). */
 static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 {
@@ -646,9 +790,9 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		"year", "prompt", "turn",
 		"british_regulars", "french_alliance", "french_allied",
 		"alliance_this_turn", "french_navy", "congress",
-		"congress_dispersed_this_turn", "boxes", "generals", "spaces",
+		"congress_dispersed_this_turn", "kosciuszko_works", "boxes", "generals", "spaces",
 		"cards", "result", "move", "battle", "replacement_draws",
-		"tournament_rule", "tournament_extra_action", NULL
+		"campaign", "tournament_rule", "tournament_extra_action", NULL
 	};
 	static const char *const prompt_keys[] = {
 		"kind", "side", "card", "left", "colonies_done", "step",
@@ -735,7 +879,8 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		/* An event's choices need the event and one of its effects. */
 		if (s->prompt.kind == PROMPT_EVENT &&
 		    (s->prompt.card < 1 || d->cards[s->prompt.card].ops ||
-		     s->prompt.step >= d->cards[s->prompt.card].n_effects))
+		     (s->prompt.step >= d->cards[s->prompt.card].n_effects &&
+		      !d->cards[s->prompt.card].handler)))
 			FAIL(m, "an event prompt needs an event card and one of its effects (card %d, step %d)",
 			     s->prompt.card, s->prompt.step);
 		/* Winter losses of a mixed stack: one space, some losses (11.3). */
@@ -786,6 +931,10 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		s->congress = v && !strcmp(v, "dispersed") ? -1 : space_by_name(rd, n);
 	}
 	s->dispersed_this_turn = get_bool(rd, root, "congress_dispersed_this_turn");
+	if ((n = ytree_get(&rd->t, root, "kosciuszko_works"))) {
+		int sp = space_by_name(rd, n);
+		s->kosciuszko = sp < 0 ? 0 : sp + 1;
+	}
 	if ((m = get_map(rd, root, "boxes", box_keys))) {
 		s->box_cu[NATION_BRITISH] = (int)get_int(rd, m, "british_cus", 0, 200);
 		s->box_cu[NATION_AMERICAN] = (int)get_int(rd, m, "american_cus", 0, 200);
@@ -892,6 +1041,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	}
 	read_move(rd, s, root);
 	read_battle(rd, s, root);
+	read_campaign(rd, s, root);
 }
 
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)

@@ -63,6 +63,8 @@ enum prompt_kind {
 	PROMPT_RETREAT_BEFORE,	/* American: retreat before battle (7.9) */
 	PROMPT_BATTLE_CARD,	/* step 1 of a battle: a card for a DRM (9.2, 9.45) */
 	PROMPT_RETREAT,		/* the loser of a battle retreats (9.6) */
+	PROMPT_CAMPAIGN,	/* the next activation of a campaign (7.2), or
+				   John Glover's one activation (7.3.C) */
 	PROMPT__COUNT
 };
 
@@ -130,6 +132,25 @@ struct battle {
 	int lost[3];		/* by side: CUs lost so far (losses, surrender) */
 };
 
+/*
+ * A Campaign card (7.2) or John Glover (7.3.C) in progress: from the
+ * event until its last activation is over. CUs are counters without
+ * identity, so 7.4.E is kept as counts by space (docs/rulings.md, R60):
+ * `done` are the CUs there moved by an earlier general of this card,
+ * `mine` those the general now moving has moved and left there or carries.
+ */
+struct campaign {
+	int card;		/* the card, 0 if none */
+	enum side side;
+	int left;		/* activations left (7.2.A) */
+	int allowance;		/* Glover: 6 spaces, battles allowed; else 0 */
+	bool landing;		/* the Landing Party was used (7.2.B) */
+	bool last;		/* the last card of the phase (9.44) */
+	uint32_t generals;	/* bit per general activated (7.4.E) */
+	uint8_t done[DATA_MAX_SPACES];
+	uint8_t mine[DATA_MAX_SPACES];
+};
+
 struct state {
 	int version;
 	uint32_t seq;		/* accepted orders so far */
@@ -147,6 +168,8 @@ struct state {
 	bool dispersed_this_turn; /* 5.3.b next turn */
 	bool british_choose_first; /* set at the start of the Strategy Phase */
 	bool mutinies;		/* Line Mutinies played this turn (10.11.A.iv) */
+	int kosciuszko;		/* space + 1 of Kosciuszko's works this turn
+				   (#79, docs/rulings.md R63), 0 if none */
 	bool tournament;	/* the Optional Tournament Rule (6.34.C.i), a
 				   game option: set after engine_new_game */
 	bool extra_action;	/* the British's extra action of that rule is
@@ -178,9 +201,10 @@ struct state {
 	struct move move;	/* PROMPT_MOVE, and a capture during a move */
 	struct battle battle;	/* 7.8, 7.9, 9.0 */
 	uint32_t intercepted;	/* bit per general: tried to intercept with
-				   this card (7.8.E); reset at each activation */
+				   this card (7.8.E); reset at each card */
 	int replacement_draws[3]; /* battle cards' draws due after the impulse
 				   (6.33.B, 9.45) */
+	struct campaign campaign; /* 7.2, 7.3.C */
 
 	/* The end. */
 	enum side winner;

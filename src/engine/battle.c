@@ -367,6 +367,11 @@ static int combat_drm(const struct data *d, const struct state *s,
 		drm++;
 		strbuf_addstr(&why, ", +1 militia (9.43)");
 	}
+	if (side == SIDE_AMERICAN && b->attacker == SIDE_BRITISH &&
+	    s->kosciuszko == sp + 1) {
+		drm++;
+		strbuf_addstr(&why, ", +1 Kosciuszko's works (#79)");
+	}
 	if (side == SIDE_AMERICAN && b->winter) {
 		drm += 2;
 		strbuf_addstr(&why, ", +2 Winter Offensive (9.44)");
@@ -576,7 +581,8 @@ static void battle_begin(const struct data *d, struct state *s, struct rng *r,
 
 	/* 9.44: Washington attacking with the last card of the phase. */
 	b->winter = b->attacker == SIDE_AMERICAN && is_washington(d, ga) &&
-		    s->n_hand[SIDE_AMERICAN] == 0 && s->n_hand[SIDE_BRITISH] == 0;
+		    (campaign_for(s, s->move.card) ? s->campaign.last
+		     : s->n_hand[SIDE_AMERICAN] == 0 && s->n_hand[SIDE_BRITISH] == 0);
 	memset(&s->move, 0, sizeof(s->move));
 	elog(log, "Battle in %s: the %s attack (9.2).", space_name(d, b->space),
 	     side_plural(b->attacker));

@@ -32,7 +32,7 @@ enum verb {
 	V_FRENCH_ALLIANCE, V_RESHUFFLE, V_RANDOM_DISCARD, V_LOSE_REGULARS,
 	V_MUTINIES, V_REMOVE_NAVY, V_REQUIRE, V_WAR_ENDS,
 	V_BATTLE,	/* only in a battle (6.33): skipped in the Strategy Phase */
-	V_MOVEMENT,	/* needs movement (7.0): not supported yet */
+	V_MOVEMENT,	/* activations: campaigns (7.2), Glover (7.3.C) */
 	V_MOVE_NAVY,	/* the French Navy moves now (de Grasse): PROMPT_NAVY */
 };
 
@@ -399,6 +399,11 @@ static const char *effect_blocked(const struct data *d, const struct state *s,
 		return s->regulars ? NULL : "the British have already lost the Regulars' Advantage (9.41)";
 	case V_REMOVE_NAVY:
 		return s->french_navy >= 0 ? NULL : "the French Navy is not in a Blockade Zone (12.3)";
+	case V_MOVEMENT:
+		if (campaign_possible(d, s, x->side, x->e->amount > 0))
+			return NULL;
+		snprintf(buf, n, "no %s general is on the map", side_title(x->side));
+		return buf;
 	case V_RANDOM_DISCARD:
 		if (s->n_hand[enemy] > 0)
 			return NULL;
@@ -439,13 +444,20 @@ static const char *effect_blocked(const struct data *d, const struct state *s,
 
 /* ---- Playing an event ------------------------------------------------------ */
 
-/* Events named in `handler:` that no machine form expresses yet. */
+/* Events named in `handler:` that no machine form expresses: none
+ * waits for later rules now. */
 static const struct {
 	const char *name;
-	const char *needs;
+	const char *needs;	/* NULL: implemented here */
 } handler_table[] = {
-	{ "kosciuszko", "battles" },
+	{ "kosciuszko", NULL },
 };
+
+/* #79 Kosciuszko: the American names the space of the works. */
+static bool is_kosciuszko(const struct data_card *c)
+{
+	return c->handler && !strcmp(c->handler, "kosciuszko");
+}
 
 enum engine_result events_check_play(const struct data *d,
 				     const struct state *s, enum side side,
@@ -466,9 +478,7 @@ enum engine_result events_check_play(const struct data *d,
 				       "(docs/data.md): discard it instead", c->label, w.bad);
 		if (v != V_BATTLE)
 			strategy++;
-		if (v == V_MOVEMENT && !needs)
-			needs = "movement";
-		else if (v == V_UNKNOWN && !needs)
+		if (v == V_UNKNOWN && !needs)
 			needs = "rules of a later version";
 	}
 	if (c->battle_card && !strategy)
@@ -484,10 +494,15 @@ enum engine_result events_check_play(const struct data *d,
 				       c->label, fail);
 	}
 	if (c->handler) {
+		bool known = false;
 		needs = "rules of a later version";
 		for (size_t i = 0; i < ARRAY_SIZE(handler_table); i++)
-			if (!strcmp(c->handler, handler_table[i].name))
+			if (!strcmp(c->handler, handler_table[i].name)) {
 				needs = handler_table[i].needs;
+				known = true;
+			}
+		if (known && !needs)
+			return ENGINE_OK;	/* any space will do (R63) */
 	}
 	if (!needs && !strategy)
 		needs = "rules of a later version";
@@ -677,6 +692,10 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 		case V_WAR_ENDS:
 		case V_RESHUFFLE:	/* through the card's reshuffle flag (6.3.D) */
 			continue;
+		case V_MOVEMENT:
+			/* The card's last effect: its activations (7.2, 7.3.C). */
+			campaign_begin(d, s, n, side, count, x.e->amount, log);
+			return false;
 		case V_FRENCH_ALLIANCE:
 			french_alliance_move(s, x.e->amount, log, c->label);
 			continue;
@@ -768,6 +787,10 @@ bool events_play(const struct data *d, struct state *s, struct rng *r,
 		s->reshuffle = true;
 		elog(log, "#%d calls for a reshuffle at the next deal (6.3.D).", n);
 	}
+	if (is_kosciuszko(c)) {
+		flow_prompt(s, PROMPT_EVENT, side, n, 1);
+		return false;
+	}
 	return run_effects(d, s, r, n, side, 0, log);
 }
 
@@ -776,8 +799,17 @@ bool events_play(const struct data *d, struct state *s, struct rng *r,
 enum engine_result events_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why)
 {
-	struct ectx x = ectx_of_prompt(d, s);
+	struct ectx x;
 
+	if (is_kosciuszko(card(d, s->prompt.card))) {
+		if (a->kind != ACT_PLACE)
+			return illegal(why, "'%s' does not answer this prompt; name the space of Kosciuszko's works: 'place SPACE'",
+				       action_verb(a->kind));
+		if (a->space < 0 || a->space >= d->n_spaces)
+			return illegal(why, "no such space");
+		return ENGINE_OK;
+	}
+	x = ectx_of_prompt(d, s);
 	if (a->kind == ACT_DONE) {
 		if (x.w.q & Q_MAY)
 			return ENGINE_OK;
@@ -794,9 +826,18 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 void events_apply(const struct data *d, struct state *s,
 		  const struct action *a, struct rng *r, struct strbuf *log)
 {
-	struct ectx x = ectx_of_prompt(d, s);
+	struct ectx x;
 	int n = s->prompt.card, step = s->prompt.step;
 	enum side side = s->prompt.side;
+
+	if (is_kosciuszko(card(d, n))) {
+		s->kosciuszko = a->space + 1;
+		elog(log, "Kosciuszko's engineering works in %s: the Americans defending there get +1 for the rest of %d (#79).",
+		     space_name(d, a->space), s->year);
+		flow_end_card(d, s, r, log, 0);
+		return;
+	}
+	x = ectx_of_prompt(d, s);
 
 	if (a->kind == ACT_DONE) {
 		elog(log, "%s takes no more actions with %s.", side_title(side), x.c->label);
@@ -820,9 +861,17 @@ void events_apply(const struct data *d, struct state *s,
 void events_describe_prompt(const struct data *d, const struct state *s,
 			    struct strbuf *out)
 {
-	struct ectx x = ectx_of_prompt(d, s);
-	enum side enemy = OTHER_SIDE(x.side);
+	struct ectx x;
+	enum side enemy;
 	int left = s->prompt.left;
+
+	if (is_kosciuszko(card(d, s->prompt.card))) {
+		strbuf_addf(out, "American: event %s: name the space of the works: 'place SPACE'.",
+			    card(d, s->prompt.card)->label);
+		return;
+	}
+	x = ectx_of_prompt(d, s);
+	enemy = OTHER_SIDE(x.side);
 
 	strbuf_addf(out, "%s: event %s: ", side_title(x.side), x.c->label);
 	switch (x.verb) {

@@ -22,6 +22,23 @@ void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
 static void end_phase(const struct data *d, struct state *s, struct rng *r,
 		      struct strbuf *log);
 
+/* 5.3.a: may the British declare himself first with a campaign card? */
+static bool first_campaign_possible(const struct data *d, const struct state *s)
+{
+	struct state t = *s;
+
+	t.prompt.kind = PROMPT_FIRST;
+	t.prompt.side = SIDE_BRITISH;
+	for (int i = 0; i < s->n_hand[SIDE_BRITISH]; i++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_EVENT;
+		a.card = s->hand[SIDE_BRITISH][i];
+		if (d->cards[a.card].campaign && play_check(d, &t, &a, NULL) == ENGINE_OK)
+			return true;
+	}
+	return false;
+}
+
 /* 5.1 to 5.3: a new Game Turn up to the choice of the first player. */
 void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 		     struct strbuf *log)
@@ -59,11 +76,17 @@ void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 	s->british_choose_first = s->dispersed_this_turn;
 	s->dispersed_this_turn = false;
 	s->mutinies = false;
+	s->kosciuszko = 0;	/* #79: this turn only */
 	s->impulse = 0;
 	s->first = SIDE_NONE;
 	s->active = SIDE_NONE;
-	flow_prompt(s, PROMPT_FIRST,
-		    s->british_choose_first ? SIDE_BRITISH : SIDE_AMERICAN, 0, 0);
+	/* 5.3.a before 5.3.c: the British is asked first only when he holds
+	 * a campaign card he may play (docs/rulings.md, R62). */
+	if (!s->british_choose_first && first_campaign_possible(d, s))
+		flow_prompt(s, PROMPT_FIRST, SIDE_BRITISH, 0, 1);
+	else
+		flow_prompt(s, PROMPT_FIRST,
+			    s->british_choose_first ? SIDE_BRITISH : SIDE_AMERICAN, 0, 0);
 }
 
 /* 5.4 to 5.7, after the last card of the Strategy Phase. */
@@ -166,6 +189,9 @@ void flow_next_impulse(const struct data *d, struct state *s, struct rng *r,
 void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 		   struct strbuf *log, int discarded_event)
 {
+	/* The next activation of a campaign first (7.2.A, 9.45, 12.2.B). */
+	if (campaign_continue(d, s, log))
+		return;
 	battle_replacement_draws(d, s, r, log);	/* 6.33.B, 9.45 */
 	if (victory_automatic(d, s, log))
 		return;
@@ -277,7 +303,7 @@ static enum pc_context prompt_pc_context(const struct state *s)
 static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_CC] = { "place" },
 	[PROMPT_FTK] = { "place", "done" },
-	[PROMPT_FIRST] = { "first" },
+	[PROMPT_FIRST] = { "first", "event", "pass" },
 	[PROMPT_PLAY] = { "pc", "discard", "event", "move", "queue", "reinforce" },
 	[PROMPT_PC] = { "place", "flip", "done" },
 	[PROMPT_DISCARD] = { "place", "flip", "remove", "pass" },
@@ -296,6 +322,7 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_RETREAT_BEFORE] = { "retreat", "stand" },
 	[PROMPT_BATTLE_CARD] = { "battle", "discard", "none" },
 	[PROMPT_RETREAT] = { "retreat", "sail" },
+	[PROMPT_CAMPAIGN] = { "move", "place", "flip", "done" },
 };
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
@@ -359,8 +386,24 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		return pc_check(d, s, p->side, a->kind, a->space,
 				prompt_pc_context(s), why);
 	case PROMPT_FIRST:
+		if (a->kind == ACT_EVENT) {
+			/* 5.3.a: a campaign card as the British's first card */
+			if (p->side != SIDE_BRITISH)
+				return illegal(why, "only the British may declare himself first with a campaign card (5.3.a)");
+			if (a->card >= 1 && a->card <= d->n_cards && !d->cards[a->card].campaign)
+				return illegal(why, "%s is not a campaign card: only a Major or Minor Campaign declares the British first (5.3.a)",
+					       d->cards[a->card].label);
+			return play_check(d, s, a, why);
+		}
+		if (a->kind == ACT_PASS) {
+			if (p->left != 1)
+				return illegal(why, "choose who plays first: 'first american' or 'first british' (5.3)");
+			return ENGINE_OK;
+		}
 		if (a->kind != ACT_FIRST)
 			return wrong_kind(d, s, a, why);
+		if (p->left == 1)
+			return illegal(why, "the American chooses who plays first (5.3.c): play a campaign card ('event CARD', 5.3.a) or 'pass'");
 		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
 			return illegal(why, "say 'first american' or 'first british'");
 		return ENGINE_OK;
@@ -413,6 +456,10 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		if (!engine_kind_fits(s, a->kind))
 			return wrong_kind(d, s, a, why);
 		return battle_check(d, s, a, why);
+	case PROMPT_CAMPAIGN:
+		if (!engine_kind_fits(s, a->kind))
+			return wrong_kind(d, s, a, why);
+		return campaign_check(d, s, a, why);
 	default:
 		BUG("engine_check: prompt %d", p->kind);
 	}
@@ -486,6 +533,20 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		}
 		break;
 	case PROMPT_FIRST:
+		if (a->kind == ACT_PASS) {
+			elog(log, "British does not declare himself first (5.3.a).");
+			flow_prompt(s, PROMPT_FIRST, SIDE_AMERICAN, 0, 0);
+			break;
+		}
+		if (a->kind == ACT_EVENT) {
+			elog(log, "British declares himself first with %s (5.3.a).",
+			     d->cards[a->card].label);
+			s->first = SIDE_BRITISH;
+			s->active = SIDE_BRITISH;
+			flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
+			play_apply(d, s, a, r, log);
+			break;
+		}
 		elog(log, "%s chooses: the %s plays first (5.3).",
 		     side_title(p.side), side_title(a->side));
 		s->first = a->side;
@@ -546,6 +607,9 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
 		battle_apply(d, s, a, r, log);
+		break;
+	case PROMPT_CAMPAIGN:
+		campaign_apply(d, s, a, r, log);
 		break;
 	default:
 		BUG("engine_apply: prompt %d", p.kind);

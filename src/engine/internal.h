@@ -188,6 +188,11 @@ enum engine_result activate_check(const struct data *d, const struct state *s,
 				  const struct action *a, struct strbuf *why);
 void activate_apply(const struct data *d, struct state *s,
 		    const struct action *a, struct strbuf *log);
+/* The general g begins his activation with card: PROMPT_MOVE. */
+void activation_start(const struct data *d, struct state *s, int g, int card,
+		      struct strbuf *log);
+/* The spaces the moving general may move (7.3.A, 7.3.C). */
+int move_allowance(const struct data *d, const struct state *s);
 enum engine_result queue_check(const struct data *d, const struct state *s,
 			       const struct action *a, struct strbuf *why);
 void queue_apply(const struct data *d, struct state *s, const struct action *a,
@@ -243,6 +248,39 @@ void battle_describe_prompt(const struct data *d, const struct state *s,
 /* The replacement draws of battle cards, after the impulse (6.33.B). */
 void battle_replacement_draws(const struct data *d, struct state *s,
 			      struct rng *r, struct strbuf *log);
+
+/* campaign.c: Major and Minor Campaigns (7.2), the Landing Party
+ * (7.2.B), John Glover (7.3.C). */
+/* The event of a campaign card (count activations) or of Glover (1, with
+ * allowance 6): PROMPT_CAMPAIGN for side. */
+void campaign_begin(const struct data *d, struct state *s, int card,
+		    enum side side, int count, int allowance,
+		    struct strbuf *log);
+/* Called first by flow_end_card: an activation of a campaign is over.
+ * Returns true if the campaign goes on (PROMPT_CAMPAIGN set) or the game
+ * is over; false when the card itself now ends. */
+bool campaign_continue(const struct data *d, struct state *s,
+		       struct strbuf *log);
+/* PROMPT_CAMPAIGN: move CARD GENERAL, place PORT, flip PORT, done. */
+enum engine_result campaign_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why);
+void campaign_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct rng *r, struct strbuf *log);
+void campaign_describe_prompt(const struct data *d, const struct state *s,
+			      struct strbuf *out);
+/* Has side a general on the map (or, for a British campaign, a port for
+ * the Landing Party), so that the event can act (6.32.A)? */
+bool campaign_possible(const struct data *d, const struct state *s,
+		       enum side side, bool glover);
+/* Card n is the campaign in progress. */
+bool campaign_for(const struct state *s, int card);
+/* The spaces of movement of Glover's activation (6), else 0. */
+int campaign_allowance(const struct state *s);
+/* The CUs of side in space that the moving general may take: those not
+ * moved by an earlier general of the campaign (7.4.E). */
+int campaign_free_cus(const struct state *s, int space, enum side side);
+/* The moving general's n CUs went from one space to another (7.4.E). */
+void campaign_moved(struct state *s, int from, int to, int n);
 
 /* reinforce.c: reinforcements in the Strategy Phase (8.1.B, C; 8.2.B, C). */
 enum engine_result reinforce_check(const struct data *d, const struct state *s,

@@ -84,6 +84,11 @@ int engine_invariants(const struct data *d, const struct state *s,
 	} else if (s->prompt.kind == PROMPT_MOVE) {
 		n += bad(why, "a move prompt without a moving general");
 	}
+	if (s->prompt.kind == PROMPT_CAMPAIGN &&
+	    (!s->campaign.card || s->campaign.left < 1 || s->campaign.side != s->prompt.side))
+		n += bad(why, "a campaign prompt without a campaign in progress of its side");
+	if (s->campaign.card && (s->campaign.left < 0 || s->campaign.left > 3))
+		n += bad(why, "a campaign with %d activations left", s->campaign.left);
 	if (s->congress < -1 || s->congress >= d->n_spaces)
 		n += bad(why, "bad Congress location %d", s->congress);
 	if (s->french_alliance < 0 || s->french_alliance > 9)

@@ -160,10 +160,17 @@ static void set_carried(const struct data *d, struct state *s, int n)
 	}
 }
 
-/* 7.3.A and 7.3.C: four spaces, five for the American. */
+/* 7.3.A and 7.3.C: four spaces, five for the American, six with Glover. */
 static int allowance(const struct data *d, const struct state *s)
 {
+	if (campaign_allowance(s))
+		return campaign_allowance(s);
 	return mover_side(d, s) == SIDE_AMERICAN ? 5 : 4;
+}
+
+int move_allowance(const struct data *d, const struct state *s)
+{
+	return allowance(d, s);
 }
 
 void activate_apply(const struct data *d, struct state *s,
@@ -171,7 +178,6 @@ void activate_apply(const struct data *d, struct state *s,
 {
 	enum side side = s->prompt.side;
 	const struct data_general *gd = &d->generals[a->general];
-	int here = s->general[a->general], n;
 
 	if (s->n_queue[side]) {
 		int total = card_of(d, a->card)->ops + queue_total(d, s, side);
@@ -186,17 +192,29 @@ void activate_apply(const struct data *d, struct state *s,
 		     gd->strategy);
 	}
 	discard_push(s, a->card);
-	memset(&s->move, 0, sizeof(s->move));
 	s->intercepted = 0;	/* one attempt per Army per card (7.8.E) */
+	activation_start(d, s, a->general, a->card, log);
+}
+
+void activation_start(const struct data *d, struct state *s, int g, int card,
+		      struct strbuf *log)
+{
+	const struct data_general *gd = &d->generals[g];
+	int here = s->general[g], n;
+
+	memset(&s->move, 0, sizeof(s->move));
 	s->move.active = true;
-	s->move.general = a->general;
-	s->move.card = a->card;
+	s->move.general = g;
+	s->move.card = card;
 	s->move.from = here;
-	n = side_cus(s, here, side);
+	n = campaign_free_cus(s, here, gd->side);	/* 7.4.E */
 	set_carried(d, s, n < 5 ? n : 5);
 	elog(log, "%s is in %s with %d CU%s ready to move.", gd->name,
 	     space_name(d, here), carried_total(s), carried_total(s) == 1 ? "" : "s");
-	flow_prompt(s, PROMPT_MOVE, side, a->card, 0);
+	if (n < side_cus(s, here, gd->side))
+		elog(log, "%d CU%s there moved with another general of this campaign and stay (7.4.E).",
+		     side_cus(s, here, gd->side) - n, side_cus(s, here, gd->side) - n == 1 ? "" : "s");
+	flow_prompt(s, PROMPT_MOVE, gd->side, card, 0);
 }
 
 /* ---- Captures (7.6) and the Congress (7.7) ---------------------------------- */
@@ -371,7 +389,7 @@ static enum engine_result to_check(const struct data *d, const struct state *s,
 		if (alone)
 			return illegal(why, "%s moves without CUs and cannot enter %s, which holds %s CUs (7.4.A)",
 				       who, space_name(d, to), side_title(enemy));
-		if (side == SIDE_AMERICAN && m->used + cost > 4)
+		if (side == SIDE_AMERICAN && m->used + cost > 4 && !campaign_allowance(s))
 			return illegal(why, "%s's fifth space may not enter %s, which holds British CUs: no battle or overrun there (7.3.C)",
 				       who, space_name(d, to));
 	}
@@ -431,7 +449,7 @@ static enum engine_result take_check(const struct data *d,
 				     const struct state *s, int n,
 				     struct strbuf *why)
 {
-	int here = mover_space(s), avail = side_cus(s, here, mover_side(d, s));
+	int here = mover_space(s), avail = campaign_free_cus(s, here, mover_side(d, s));
 	int max = avail < 5 ? avail : 5;
 
 	if (s->move.sailed)
@@ -440,9 +458,11 @@ static enum engine_result take_check(const struct data *d,
 		return illegal(why, "'take' was already answered in %s: go on with 'to' or end with 'stop'",
 			       space_name(d, here));
 	if (n < 0 || n > max)
-		return illegal(why, "%s can take 0 to %d CUs in %s (%d there; at most 5 move, 7.3.A)",
+		return illegal(why, "%s can take 0 to %d CUs in %s (%d there; at most 5 move, 7.3.A%s)",
 			       d->generals[s->move.general].name, max,
-			       space_name(d, here), avail);
+			       space_name(d, here), avail,
+			       avail < side_cus(s, here, mover_side(d, s))
+			       ? "; the others moved with another general of this campaign, 7.4.E" : "");
 	return ENGINE_OK;
 }
 
@@ -505,6 +525,7 @@ static bool go(const struct data *d, struct state *s, int to,
 	struct move *m = &s->move;
 	int from = mover_space(s);
 
+	campaign_moved(s, from, to, carried_total(s));	/* 7.4.E */
 	for (int k = 0; k < 3; k++) {
 		s->space[from].cu[k] -= m->carried[k];
 		s->space[to].cu[k] += m->carried[k];

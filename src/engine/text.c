@@ -256,6 +256,9 @@ int engine_legal(const struct data *d, const struct state *s,
 			a.side = side;
 			try_add(d, s, &c, a);
 		}
+		if (s->prompt.side == SIDE_BRITISH)
+			try_hand(d, s, &c, ACT_EVENT);	/* 5.3.a */
+		try_simple(d, s, &c, ACT_PASS);
 		break;
 	case PROMPT_PLAY:
 		try_hand(d, s, &c, ACT_PC_CARD);
@@ -267,6 +270,18 @@ int engine_legal(const struct data *d, const struct state *s,
 		break;
 	case PROMPT_MOVE:
 		try_move(d, s, &c);
+		break;
+	case PROMPT_CAMPAIGN:
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_ACTIVATE;
+			a.card = s->prompt.card;
+			a.general = g;
+			try_add(d, s, &c, a);
+		}
+		try_spaces(d, s, &c, ACT_PLACE);
+		try_spaces(d, s, &c, ACT_FLIP);
+		try_simple(d, s, &c, ACT_DONE);
 		break;
 	case PROMPT_LAND:
 		try_land(d, s, &c);
@@ -366,7 +381,12 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		strbuf_addf(out, "British: place For The King PCs (%d to go), or 'done'.", p->left);
 		break;
 	case PROMPT_FIRST:
-		strbuf_addf(out, "%s: choose who plays the first card of %d.", who, s->year);
+		if (p->left == 1)
+			strbuf_addf(out, "British: declare yourself first player of %d by playing a campaign card ('event CARD', 5.3.a), or 'pass' and the American chooses.",
+				    s->year);
+		else
+			strbuf_addf(out, "%s: choose who plays the first card of %d%s.", who, s->year,
+				    p->side == SIDE_BRITISH ? " (or play a campaign card first: 'event CARD', 5.3.a)" : "");
 		break;
 	case PROMPT_PLAY:
 		strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
@@ -381,7 +401,7 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		strbuf_addf(out, "%s: move %s, in %s with %d CU%s (%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
 			    who, d->generals[m->general].name,
 			    space_name(d, s->general[m->general]), n, n == 1 ? "" : "s",
-			    m->used, p->side == SIDE_AMERICAN ? 5 : 4,
+			    m->used, move_allowance(d, s),
 			    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
 		break;
 	}
@@ -432,6 +452,9 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
 		battle_describe_prompt(d, s, out);
+		break;
+	case PROMPT_CAMPAIGN:
+		campaign_describe_prompt(d, s, out);
 		break;
 	default:
 		BUG("describe: prompt %d", p->kind);

@@ -1949,10 +1949,15 @@ static void test_american_chooses_normally(void **state)
 	(void)state;
 	S.year = 1776;
 	flow_start_turn(D, &S, &R, &LOG);
+	if (S.prompt.side == SIDE_BRITISH) {	/* a campaign card was dealt (5.3.a) */
+		assert_int_equal(S.prompt.left, 1);
+		APPLY(PASS);
+	}
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
 	assert_false(S.british_choose_first);
 	INVARIANTS();
 }
+
 
 static void test_congress_nowhere_to_return(void **state)
 {
@@ -2909,6 +2914,308 @@ static void test_battle_state_round_trip(void **state)
 	strbuf_release(&out);
 }
 
+/* ---- 7.2: campaigns, the Landing Party; 7.3.C: John Glover ------------- */
+
+enum { MINOR_CAMPAIGN = 59 };
+
+/* Answers with the first legal action until the prompt is `kind` (a
+ * battle's steps whose outcome the test does not care about). */
+static void settle_at(enum prompt_kind kind, int line)
+{
+	struct action a[512];
+
+	for (int i = 0; i < 40 && S.prompt.kind != kind; i++) {
+		if (engine_legal(D, &S, a, 512) < 1)
+			fail_msg("line %d: no legal action at prompt %d", line, S.prompt.kind);
+		apply_at(a[0], line);
+	}
+	if (S.prompt.kind != kind)
+		fail_msg("line %d: prompt %d, not %d", line, S.prompt.kind, kind);
+}
+#define SETTLE(kind) settle_at((kind), __LINE__)
+
+/* 7.2.A, 7.4.E: three British generals one after another, each once; the
+ * CUs Howe moved may not move again with Cornwallis; the card ends after
+ * the third. The campaign survives a write and a read of the state. */
+static void test_campaign_major_three_activations(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	move_position(SIDE_BRITISH, MAJOR_CAMPAIGN);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 4);
+	put_general("Cornwallis", "Worcester MA");
+	put_general("Clinton", "Newport RI");
+	put_cu("Newport RI", NATION_BRITISH, 1);
+	APPLY(EVENT(MAJOR_CAMPAIGN));
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_BRITISH);
+	assert_int_equal(S.prompt.left, 3);
+	CHECK_LEGAL();
+	REFUSED(MOVE(OPS1_D, "Howe"), "'move 57 GENERAL'");
+	REFUSED(MOVE(MAJOR_CAMPAIGN, "Washington"), "is an American general");
+	APPLY(MOVE(MAJOR_CAMPAIGN, "Howe"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	APPLY(TAKE(3));
+	APPLY(TO("Lexington and Concord MA"));
+	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_BRITISH);
+	assert_int_equal(S.prompt.left, 2);
+	assert_int_equal(S.campaign.done[SP("Lexington and Concord MA")], 3);
+	ROUND_TRIP(&out);
+	assert_non_null(strstr(strbuf_str(&out), "generals: [Howe]"));
+	REFUSED(MOVE(MAJOR_CAMPAIGN, "Howe"), "a general only once per campaign (7.2.A, 7.4.E)");
+	CHECK_LEGAL();
+	/* Cornwallis may not take the three CUs Howe moved (7.4.E) */
+	APPLY(MOVE(MAJOR_CAMPAIGN, "Cornwallis"));
+	APPLY(TO("Lexington and Concord MA"));
+	REFUSED(TAKE(1), "7.4.E");
+	CHECK_LEGAL();
+	APPLY(TAKE(0));
+	APPLY(TO("Boston MA"));
+	APPLY(TAKE(1));				/* the one Howe left */
+	APPLY(TO("Lexington and Concord MA"));
+	APPLY(STOP_SENDING("Cornwallis"));
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_BRITISH);
+	assert_int_equal(S.prompt.left, 1);
+	assert_int_equal(S.campaign.done[SP("Lexington and Concord MA")], 4);
+	APPLY(MOVE(MAJOR_CAMPAIGN, "Clinton"));
+	APPLY(TO("Providence RI"));
+	APPLY(STOP);
+	assert_true(log_has("#57 Major Campaign is over."));
+	assert_int_equal(S.campaign.card, 0);
+	assert_true(in_pile(S.discard, S.n_discard, MAJOR_CAMPAIGN));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+	strbuf_release(&out);
+}
+
+/* 7.2.A: a Minor Campaign's two activations; 9.44: the campaign is the
+ * last card of the phase, so Washington's attack gets the Winter
+ * Offensive though he is the second general; `done` is never needed. */
+static void test_campaign_minor_winter_offensive(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, MINOR_CAMPAIGN);
+	set_hand(SIDE_BRITISH, 0);
+	put_general("Greene", "Newport RI");
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(EVENT(MINOR_CAMPAIGN));
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_AMERICAN);
+	assert_int_equal(S.prompt.left, 2);
+	assert_true(S.campaign.last);
+	APPLY(MOVE(MINOR_CAMPAIGN, "Greene"));
+	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_AMERICAN);
+	REFUSED(PLACE("Barnstable MA"), "only a British campaign card allows a Landing Party (7.2.B)");
+	APPLY(MOVE(MINOR_CAMPAIGN, "Washington"));
+	APPLY(TO("Boston MA"));
+	/* no card in either hand: the battle is fought at once */
+	assert_true(log_has("Battle in Boston MA"));
+	assert_true(log_has("+2 Winter Offensive (9.44)"));
+}
+
+/* 7.8.E: an American Army tries one interception for the whole card, not
+ * one per activation. */
+static void test_campaign_interception_once_per_card(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, MAJOR_CAMPAIGN);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Clinton", "Newport RI");
+	put_cu("Newport RI", NATION_BRITISH, 5);
+	put_pc("Lexington and Concord MA", SIDE_AMERICAN);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Greene", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 2);
+	APPLY(EVENT(MAJOR_CAMPAIGN));
+	APPLY(MOVE(MAJOR_CAMPAIGN, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	force_dice(1, 6);
+	APPLY(INTERCEPT("Greene"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_BRITISH);
+	/* Providence is next to Greene too, but he has tried with this card */
+	APPLY(MOVE(MAJOR_CAMPAIGN, "Clinton"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	assert_false(log_has("Worcester MA into Providence RI"));
+	APPLY(STOP);
+	APPLY(DONE);
+	assert_true(log_has("ends #57 Major Campaign with 1 activation unused"));
+	assert_int_equal(S.intercepted, 1u << GEN("Greene"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 9.45, 6.33.B: a battle card's replacement is drawn after the whole
+ * campaign, not after the battle. */
+static void test_campaign_replacement_draws_after(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, MINOR_CAMPAIGN);
+	set_hand(SIDE_AMERICAN, 2, MINOR_CAMPAIGN, MORGANS_RIFLEMEN);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	put_general("Greene", "Newport RI");
+	APPLY(EVENT(MINOR_CAMPAIGN));
+	assert_false(S.campaign.last);
+	APPLY(MOVE(MINOR_CAMPAIGN, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_false(S.battle.winter);
+	SETTLE(PROMPT_BATTLE_CARD);
+	force_dice(6, 6, 1, 6, 6, 6, 6);
+	APPLY(BATTLE(MORGANS_RIFLEMEN));
+	SETTLE(PROMPT_CAMPAIGN);
+	assert_int_equal(S.replacement_draws[SIDE_AMERICAN], 1);
+	assert_int_equal(S.n_hand[SIDE_AMERICAN], 0);
+	APPLY(MOVE(MINOR_CAMPAIGN, "Greene"));
+	APPLY(STOP);
+	assert_int_equal(S.replacement_draws[SIDE_AMERICAN], 0);
+	assert_int_equal(S.n_hand[SIDE_AMERICAN], 1);
+	assert_true(log_has("replacement card"));
+}
+
+/* 7.2.B: the Landing Party, once per card, in lieu of an activation:
+ * place in an empty port or flip an American PC; not in a fortified or
+ * blockaded port, nor where an American CU is. */
+static void test_campaign_landing_party(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, MINOR_CAMPAIGN);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	put_pc("Newport RI", SIDE_AMERICAN);
+	put_pc("Charleston SC", SIDE_AMERICAN);
+	APPLY(EVENT(MINOR_CAMPAIGN));
+	REFUSED(PLACE("Worcester MA"), "not a port");
+	REFUSED(FLIP("Charleston SC"), "fortified port");
+	REFUSED(PLACE("Boston MA"), "not empty");
+	REFUSED(FLIP("Barnstable MA"), "no American PC");
+	APPLY(PLACE("Barnstable MA"));
+	assert_int_equal(pc("Barnstable MA"), SIDE_BRITISH);
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_BRITISH);
+	assert_int_equal(S.prompt.left, 1);
+	REFUSED(FLIP("Newport RI"), "one per campaign card");
+	CHECK_LEGAL();
+	APPLY(DONE);
+	/* the flip, and the refusals of a blockade and an American CU */
+	move_position(SIDE_BRITISH, MINOR_CAMPAIGN);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	put_pc("Newport RI", SIDE_AMERICAN);
+	put_pc("Barnstable MA", SIDE_AMERICAN);
+	put_cu("Barnstable MA", NATION_AMERICAN, 1);
+	S.french_navy = D->spaces[SP("Newport RI")].zone;
+	APPLY(EVENT(MINOR_CAMPAIGN));
+	REFUSED(FLIP("Newport RI"), "Blockaded Zone");
+	S.french_navy = NAVY_FRENCH_BOX;
+	REFUSED(FLIP("Barnstable MA"), "American general, CU or the Congress");
+	APPLY(FLIP("Newport RI"));
+	assert_int_equal(pc("Newport RI"), SIDE_BRITISH);
+	assert_true(log_has("(Landing Party, 7.2.B)"));
+	APPLY(MOVE(MINOR_CAMPAIGN, "Howe"));
+	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 5.3.a: the British declares himself first with a campaign card, before
+ * the American chooses (5.3.c); or passes and the American chooses; when
+ * the British chooses (5.3.b) he may also play one. */
+static void test_first_british_campaign(void **state)
+{
+	(void)state;
+	S.year = 1776;
+	flow_start_turn(D, &S, &R, &LOG);
+	set_hand(SIDE_BRITISH, 2, MAJOR_CAMPAIGN, OPS1_A);
+	set_hand(SIDE_AMERICAN, 2, OPS1_B, OPS1_C);
+	S.british_choose_first = false;
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_FIRST;
+	S.prompt.side = SIDE_BRITISH;
+	S.prompt.left = 1;
+	CHECK_LEGAL();
+	REFUSED(first(SIDE_BRITISH), "the American chooses who plays first (5.3.c)");
+	REFUSED(EVENT(OPS1_A), "5.3.a");
+	APPLY(EVENT(MAJOR_CAMPAIGN));
+	assert_true(log_has("British declares himself first with #57 Major Campaign (5.3.a)."));
+	assert_int_equal(S.first, SIDE_BRITISH);
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_BRITISH);
+	APPLY(DONE);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+	/* the other way: he passes, the American chooses */
+	set_hand(SIDE_BRITISH, 2, MAJOR_CAMPAIGN, OPS1_A);
+	S.first = S.active = SIDE_NONE;
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_FIRST;
+	S.prompt.side = SIDE_BRITISH;
+	S.prompt.left = 1;
+	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	REFUSED(EVENT(OPS1_B), "only the British may declare himself first");
+	REFUSED(PASS, "choose who plays first");
+	APPLY(first(SIDE_AMERICAN));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+	/* 5.3.b: the British chooser may play the campaign card too */
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_FIRST;
+	S.prompt.side = SIDE_BRITISH;
+	CHECK_LEGAL();
+	ALLOWED(EVENT(MAJOR_CAMPAIGN));
+	ALLOWED(first(SIDE_AMERICAN));
+}
+
+/* #79 Kosciuszko (R63): +1 for the Americans defending the space of the
+ * works this turn. */
+static void test_kosciuszko_defence_bonus(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_cu("Providence RI", NATION_AMERICAN, 2);
+	S.kosciuszko = SP("Providence RI") + 1;
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	SETTLE(PROMPT_PLAY);
+	assert_true(log_has("+1 Kosciuszko's works (#79)"));
+}
+
+/* 7.3.C: John Glover: one American general, six spaces, and the sixth
+ * may enter a battle. */
+static void test_glover_six_spaces_and_battle(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, JOHN_GLOVER);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Lexington and Concord MA", NATION_BRITISH, 2);
+	APPLY(EVENT(JOHN_GLOVER));
+	ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_AMERICAN);
+	assert_int_equal(S.prompt.left, 1);
+	REFUSED(PLACE("Barnstable MA"), "Landing Party");
+	CHECK_LEGAL();
+	APPLY(MOVE(JOHN_GLOVER, "Washington"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	assert_int_equal(S.move.used, 5);
+	CHECK_LEGAL();
+	APPLY(TO("Lexington and Concord MA"));
+	assert_true(log_has("(6 of 6 spaces)"));
+	assert_true(log_has("Battle in Lexington and Concord MA"));
+	assert_true(log_has("the Americans attack (9.2)"));
+	assert_true(log_has("John Glover"));
+}
+
+
 /* 9.42: Royal Navy support in a fortified port only with a British PC, and
  * never in a Blockaded Zone; 9.43: the Canadian militia needs both Quebec
  * and Montreal. */
@@ -3532,6 +3839,13 @@ int main(void)
 		T(test_battle_winter_offensive),
 		T(test_battle_arnold_treason_overrun),
 		T(test_battle_state_round_trip),
+		T(test_campaign_major_three_activations),
+		T(test_campaign_minor_winter_offensive),
+		T(test_campaign_interception_once_per_card),
+		T(test_campaign_replacement_draws_after),
+		T(test_campaign_landing_party),
+		T(test_glover_six_spaces_and_battle),
+		T(test_kosciuszko_defence_bonus),
 		T(test_battle_drm_navy_and_canada),
 		T(test_move_friendly_generals),
 		T(test_move_capture_general),
@@ -3618,6 +3932,7 @@ int main(void)
 		T(test_first_player_choice),
 		T(test_british_choose_after_dispersal),
 		T(test_american_chooses_normally),
+		T(test_first_british_campaign),
 		T(test_congress_nowhere_to_return),
 		T(test_alternation_when_a_hand_runs_out),
 		T(test_british_first_alternation),

@@ -348,14 +348,11 @@ static void test_every_machine_form_parses(void **state)
 static void test_movement_and_battle_events_refused(void **state)
 {
 	(void)state;
+	/* Campaigns and Glover need a general on the map (6.32.A, 7.2). */
 	position(SIDE_AMERICAN, MAJOR_CAMPAIGN);
-	MUST_DISCARD(MAJOR_CAMPAIGN, "needs movement: not supported yet");
-	position(SIDE_BRITISH, MINOR_CAMPAIGN);
-	MUST_DISCARD(MINOR_CAMPAIGN, "needs movement: not supported yet");
+	MUST_DISCARD(MAJOR_CAMPAIGN, "no American general is on the map");
 	position(SIDE_AMERICAN, GLOVER);
-	MUST_DISCARD(GLOVER, "needs movement: not supported yet");
-	position(SIDE_AMERICAN, KOSCIUSZKO);
-	MUST_DISCARD(KOSCIUSZKO, "needs battles: not supported yet");
+	MUST_DISCARD(GLOVER, "no American general is on the map");
 	/* every battle card but Tarleton's (the exception of 6.33.A) */
 	for (int c = 57; c <= D->n_cards; c++) {
 		if (!D->cards[c].battle_card || c == TARLETON)
@@ -365,6 +362,24 @@ static void test_movement_and_battle_events_refused(void **state)
 	}
 	assert_true(D->cards[KNOX].battle_card && D->cards[MORGAN].battle_card &&
 		    D->cards[ARNOLD].battle_card);
+}
+
+/* #79 Kosciuszko (R63): the American names one space; the works last
+ * the turn and are gone at the next. */
+static void test_kosciuszko_works(void **state)
+{
+	(void)state;
+	position(SIDE_AMERICAN, KOSCIUSZKO);
+	APPLY(EVENT(KOSCIUSZKO));
+	ASSERT_PROMPT(PROMPT_EVENT, SIDE_AMERICAN);
+	REFUSED(act(ACT_DONE, 0, -1), "'place SPACE'");
+	REFUSED(FLIP("Hartford CT"), "'place SPACE'");
+	APPLY(PLACE("Hartford CT"));
+	assert_int_equal(S.kosciuszko, SP("Hartford CT") + 1);
+	assert_non_null(strstr(strbuf_str(&LOG), "Kosciuszko's engineering works in Hartford CT"));
+	assert_true(in_pile(S.discard, S.n_discard, KOSCIUSZKO) ||
+		    in_pile(S.removed, S.n_removed, KOSCIUSZKO));
+	assert_int_not_equal(S.prompt.kind, PROMPT_EVENT);
 }
 
 /* ---- French Alliance track, Regulars, reshuffles ------------------------ */
@@ -994,6 +1009,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_every_machine_form_parses),
 		T(test_movement_and_battle_events_refused),
+		T(test_kosciuszko_works),
 		T(test_steuben_regulars_lost),
 		T(test_steuben_refused_when_already_lost),
 		T(test_hortelez_and_lafayette_move_the_track),
