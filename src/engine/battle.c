@@ -29,17 +29,6 @@ static bool is_washington(const struct data *d, int g)
 	return g >= 0 && d->generals[g].never_to_reinforcements;
 }
 
-/* The connection from a to b, usable by general g (-1: any general). */
-static const struct data_adj *link_for(const struct data *d, int a, int b, int g)
-{
-	const struct data_space *sp = &d->spaces[a];
-
-	for (int i = 0; i < sp->n_adj; i++)
-		if (sp->adj[i].to == b &&
-		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
-			return &sp->adj[i];
-	return NULL;
-}
 
 /* Removes n CUs of side from space, American before French (R39). */
 static int remove_cus(struct state *s, int space, enum side side, int n)
@@ -177,7 +166,7 @@ static enum engine_result intercept_ok(const struct data *d,
 	if (s->intercepted & (1u << g))
 		return illegal(why, "%s's Army has already tried to intercept with this card (7.8.E)",
 			       d->generals[g].name);
-	if (at == sp || !link_for(d, at, sp, g))
+	if (at == sp || !connection_for(d, at, sp, g))
 		return illegal(why, "%s, where %s is, is not adjacent to %s (7.8.A)",
 			       space_name(d, at), d->generals[g].name, space_name(d, sp));
 	return ENGINE_OK;
@@ -201,7 +190,7 @@ static bool retreat_land_ok(const struct data *d, const struct state *s,
 	const struct battle *b = &s->battle;
 	enum side enemy = OTHER_SIDE(side);
 
-	if (!link_for(d, b->space, t, g))
+	if (!connection_for(d, b->space, t, g))
 		return false;
 	if (side == b->attacker ? t != b->from : t == b->from)
 		return false;

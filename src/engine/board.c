@@ -76,14 +76,22 @@ bool has_british_unit(const struct data *d, const struct state *s, int space)
 	       general_of_side_at(d, s, space, SIDE_BRITISH) >= 0;
 }
 
-bool adjacent(const struct data *d, int a, int b)
+
+const struct data_adj *connection_for(const struct data *d, int a, int b,
+				      int g)
 {
 	const struct data_space *sp = &d->spaces[a];
 
 	for (int i = 0; i < sp->n_adj; i++)
-		if (sp->adj[i].to == b && sp->adj[i].only_general < 0)
-			return true;
-	return false;
+		if (sp->adj[i].to == b &&
+		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
+			return &sp->adj[i];
+	return NULL;
+}
+
+bool adjacent(const struct data *d, int a, int b)
+{
+	return connection_for(d, a, b, -1) != NULL;
 }
 
 bool british_adjacent(const struct data *d, int a, int b)

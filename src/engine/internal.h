@@ -27,6 +27,10 @@ bool has_american_unit(const struct data *d, const struct state *s, int space);
 bool has_british_unit(const struct data *d, const struct state *s, int space);
 /* Adjacent for everyone (the Arnold-only connection excluded). */
 bool adjacent(const struct data *d, int a, int b);
+/* The connection from a to b that general g may use (-1: any general), or
+ * NULL: Falmouth-Quebec is Arnold's alone (7.4.D). */
+const struct data_adj *connection_for(const struct data *d, int a, int b,
+				      int g);
 /* Adjacent for British PC purposes: also every port to every port (10.11.B). */
 bool british_adjacent(const struct data *d, int a, int b);
 /* True if some space adjacent to `space` holds a PC of `side`, counting

@@ -318,18 +318,6 @@ bool arrival(const struct data *d, struct state *s, int space, enum side side,
 
 /* ---- Movement (7.3, 7.4, 7.5) -------------------------------------------- */
 
-/* The connection from a to b that general g may use, or NULL (7.4.D). */
-static const struct data_adj *connection(const struct data *d, int a, int b,
-					 int g)
-{
-	const struct data_space *sp = &d->spaces[a];
-
-	for (int i = 0; i < sp->n_adj; i++)
-		if (sp->adj[i].to == b &&
-		    (sp->adj[i].only_general < 0 || sp->adj[i].only_general == g))
-			return &sp->adj[i];
-	return NULL;
-}
 
 /*
  * Can general g, moving alone, get from `space` to a space where he may
@@ -369,7 +357,7 @@ static enum engine_result to_check(const struct data *d, const struct state *s,
 		return illegal(why, "no such space");
 	if (m->sailed)
 		return illegal(why, "the naval movement was %s's whole move (7.5): 'stop'", who);
-	adj = connection(d, at, to, m->general);
+	adj = connection_for(d, at, to, m->general);
 	if (!adj) {
 		for (int i = 0; i < d->spaces[at].n_adj; i++)
 			if (d->spaces[at].adj[i].to == to)
@@ -552,7 +540,7 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 		return;
 	case ACT_TO: {
 		int from = mover_space(s);
-		const struct data_adj *adj = connection(d, from, a->space, m->general);
+		const struct data_adj *adj = connection_for(d, from, a->space, m->general);
 		/* 7.8.A, 7.8.B: a British Army (not by sea) into an American
 		 * PC space holding no British CUs before the entry. */
 		bool interceptable = mover_side(d, s) == SIDE_BRITISH && n > 0 &&

@@ -2643,6 +2643,51 @@ static void test_battle_interception_success(void **state)
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
 }
 
+/*
+ * The example of 7.8: a British Army enters a space with an American PC
+ * next to Arnold's Army; Arnold's Agility is 2, so the attempt succeeds
+ * on 1 or 2 and fails on 3 to 6. On success Arnold and up to five CUs
+ * (the rest stay behind) are placed in the space and a battle follows;
+ * on failure the British move on, and Arnold may not retreat before
+ * battle for the rest of the card.
+ */
+static void arnold_example_position(int cus)
+{
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Arnold", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, cus);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+}
+
+static void test_interception_7_8_arnold_succeeds_on_2(void **state)
+{
+	(void)state;
+	arnold_example_position(7);
+	/* intercept 2 (<= Agility 2); then the battle's own dice */
+	force_dice(7, 2, 1, 6, 1, 6, 1, 4);
+	APPLY(INTERCEPT("Arnold"));
+	assert_true(log_has("Arnold intercepts from Newport RI into Providence RI with 5 CUs"));
+	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 2);	/* the excess stays */
+	assert_true(log_has("+1 interception (9.46)"));
+}
+
+static void test_interception_7_8_arnold_fails_on_3(void **state)
+{
+	(void)state;
+	arnold_example_position(3);
+	force_dice(1, 3);
+	APPLY(INTERCEPT("Arnold"));
+	assert_int_equal(where("Arnold"), SP("Newport RI"));
+	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 3);
+	/* the British move on */
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+}
+
 /* 7.8: a failed interception; the British move on, and the Army that tried
  * may not retreat before battle with this card (7.8.E, 7.9.A). Greene then
  * loses in Newport, whose only neighbour is where the British came from:
@@ -3830,6 +3875,8 @@ int main(void)
 		T(test_overrun_and_fifth_space),
 		T(test_battle_9_63_saratoga),
 		T(test_battle_interception_success),
+		T(test_interception_7_8_arnold_succeeds_on_2),
+		T(test_interception_7_8_arnold_fails_on_3),
 		T(test_battle_interception_fails_surrender_b),
 		T(test_battle_retreat_before_battle),
 		T(test_battle_retreat_before_battle_overrun_and_failure),
