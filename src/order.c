@@ -411,7 +411,7 @@ static int find_reaction(const char *ref, struct strbuf *err)
 	for (int r = 0; l && r < REACT__COUNT; r++)
 		if (!ascii_strncasecmp(reaction_name((enum reaction)r), ref, l))
 			return r;
-	strbuf_addf(err, "unknown standing reaction '%s' (known: exchange)", ref);
+	strbuf_addf(err, "unknown standing reaction '%s' (known: exchange, intercept, retreat, battle)", ref);
 	return -1;
 }
 
@@ -577,14 +577,27 @@ int order_parse_line(const struct data *d, const struct state *s,
 		strbuf_addf(err, "'%s' needs %s", v->word,
 			    action_takes_card(out->kind) ? "a card (number or title)"
 			    : action_takes_space(out->kind) ? "a space"
-			    : out->kind == ACT_REACT ? "what it applies to: exchange"
+			    : out->kind == ACT_REACT ? "what it applies to: exchange, intercept, retreat or battle"
 			    : "a side: american or british");
 		ret = -1;
 	} else if (out->kind == ACT_REACT) {
+		/* "never intercept [GENERAL]": the reaction, then maybe whose */
+		size_t rl = strcspn(rest, " \t");
+		char *who = rest + rl;
+		while (*who == ' ' || *who == '\t')
+			who++;
+		if (rest[rl])
+			rest[rl] = '\0';
 		out->side = side;
 		out->reaction = find_reaction(rest, err);
-		if (out->reaction < 0)
+		if (out->reaction < 0) {
 			ret = -1;
+		} else if (*who) {
+			*column = (int)(who - rest) + *column;
+			out->general = find_general(d, who, err);
+			if (out->general < 0)
+				ret = -1;
+		}
 	} else if (action_takes_card(out->kind)) {
 		/* "move 12 Washington": the card first, a general may follow */
 		char *card = rest, *gen = NULL;

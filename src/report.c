@@ -41,13 +41,22 @@ void report_board(const struct data *d, const struct state *s,
 			    : s->french_navy == NAVY_TURN_TRACK ? "on the turn track"
 			    : "in the French box",
 			    s->alliance_this_turn ? "from this End Phase" : "in effect");
+	/* Standing reactions: only what differs from "ask" (docs/orders.md). */
 	strbuf_addstr(out, "Standing reactions:");
+	int n_react = 0;
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
 		for (int r = 0; r < REACT__COUNT; r++)
-			strbuf_addf(out, "%s %s %s %s", side == SIDE_AMERICAN && !r ? "" : ";",
-				    side_title(side), s->react[side][r] == REACT_NEVER ? "never" : "ask",
-				    reaction_name((enum reaction)r));
-	strbuf_addstr(out, " (send 'never exchange' or 'ask exchange' to change yours).\n");
+			if (s->react[side][r] == REACT_NEVER)
+				strbuf_addf(out, "%s %s never %s", n_react++ ? ";" : "",
+					    side_title(side), reaction_name((enum reaction)r));
+	for (int g = 0; g < d->n_generals; g++)
+		for (int r = 0; r < REACT__COUNT; r++)
+			if (s->react_general[g][r])
+				strbuf_addf(out, "%s %s %s with %s", n_react++ ? ";" : "",
+					    s->react_general[g][r] - 1 == REACT_NEVER ? "never" : "ask",
+					    reaction_name((enum reaction)r), d->generals[g].name);
+	strbuf_addf(out, "%s (change with 'never|ask exchange|intercept|retreat|battle [GENERAL]').\n",
+		    n_react ? "" : " none, every interruption is asked");
 
 	strbuf_addstr(out, "\nColonies (PCs American/British -> control):\n");
 	for (int k = 0; k < d->n_colonies; k++) {

@@ -29,7 +29,9 @@ static const char *const end_names[] = {
 	"war ends card", "end of 1783",
 };
 static const char *const nation_keys[] = { "american", "british", "french" };
-static const char *const reaction_names[REACT__COUNT] = { "exchange" };
+static const char *const reaction_names[REACT__COUNT] = {
+	"exchange", "intercept", "retreat", "battle",
+};
 static const char *const reaction_values[] = { "ask", "never" };
 
 const char *reaction_name(enum reaction r)
@@ -239,6 +241,27 @@ void state_write_public(const struct state *s, const struct data *d,
 				    reaction_values[s->react[side][r]]);
 		strbuf_addstr(out, "}\n");
 	}
+	strbuf_addstr(out, "  generals: {");
+	for (int g = 0, first = 1; g < d->n_generals; g++) {
+		bool any = false;
+		for (int r = 0; r < REACT__COUNT; r++)
+			any = any || s->react_general[g][r];
+		if (!any)
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->generals[g].name);
+		strbuf_addstr(out, ": {");
+		for (int r = 0, f2 = 1; r < REACT__COUNT; r++) {
+			if (!s->react_general[g][r])
+				continue;
+			strbuf_addf(out, "%s%s: %s", f2 ? "" : ", ", reaction_names[r],
+				    reaction_values[s->react_general[g][r] - 1]);
+			f2 = 0;
+		}
+		strbuf_addch(out, '}');
+		first = 0;
+	}
+	strbuf_addstr(out, "}\n");
 	strbuf_addf(out, "year: %d\n", s->year);
 
 	strbuf_addstr(out, "prompt:\n");
@@ -813,7 +836,10 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	static const char *const side_keys[] = { "american", "british", NULL };
 	static const char *const result_keys[] = { "winner", "end", "colonies", NULL };
 	static const char *const side_keys_top[] = { "american", "british", NULL };
-	static const char *const reaction_names_keys[] = { "exchange", NULL };
+	static const char *const reaction_names_keys[] = {
+		"exchange", "intercept", "retreat", "battle", NULL
+	};
+	static const char *const reaction_top_keys[] = { "american", "british", "generals", NULL };
 	const struct data *d = rd->d;
 	yaml_node_t *n, *m;
 
@@ -832,7 +858,34 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		s->orders[SIDE_AMERICAN] = (uint32_t)get_int(rd, m, "american", 0, 100000000);
 		s->orders[SIDE_BRITISH] = (uint32_t)get_int(rd, m, "british", 0, 100000000);
 	}
-	if ((m = get_map(rd, root, "standing_reactions", side_keys_top))) {
+	if ((m = get_map(rd, root, "standing_reactions", reaction_top_keys))) {
+		yaml_node_t *gm = need(rd, m, "generals");
+		for (int i = 0; i < ytree_map_len(gm); i++) {
+			yaml_node_t *kn, *vn = ytree_map_value(&rd->t, gm, i);
+			const char *k = ytree_map_key(&rd->t, gm, i, &kn);
+			int g = k ? data_general_index(d, k) : -1;
+			if (g < 0) {
+				FAIL(kn, "unknown general '%s'", k ? k : "?");
+				continue;
+			}
+			if (vn->type != YAML_MAPPING_NODE) {
+				FAIL(vn, "expected the reactions of %s", k);
+				continue;
+			}
+			rd->errors += ytree_check_keys(&rd->t, vn, reaction_names_keys, rd->err);
+			for (int r = 0; r < REACT__COUNT; r++) {
+				yaml_node_t *v = ytree_get(&rd->t, vn, reaction_names[r]);
+				const char *t = ytree_scalar(v);
+				if (!v)
+					continue;
+				if (t && !strcmp(t, "ask"))
+					s->react_general[g][r] = 1 + REACT_ASK;
+				else if (t && !strcmp(t, "never"))
+					s->react_general[g][r] = 1 + REACT_NEVER;
+				else
+					FAIL(v, "expected ask or never, found '%s'", t ? t : "?");
+			}
+		}
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 			yaml_node_t *r = get_map(rd, m, side_name(side), reaction_names_keys);
 			for (int k = 0; r && k < REACT__COUNT; k++) {

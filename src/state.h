@@ -95,7 +95,13 @@ struct space_state {
  * Standing reactions (architecture, 3): how a side answers an interruption
  * without being asked. The default is to ask.
  */
-enum reaction { REACT_EXCHANGE = 0, REACT__COUNT };
+enum reaction {
+	REACT_EXCHANGE = 0,	/* take a discarded event (6.32.C) */
+	REACT_INTERCEPT,	/* attempt interception (7.8), American */
+	REACT_RETREAT,		/* attempt retreat before battle (7.9), American */
+	REACT_BATTLE,		/* play or discard a card in battle (9.2 step 1) */
+	REACT__COUNT
+};
 enum reaction_value { REACT_ASK = 0, REACT_NEVER = 1 };
 
 /*
@@ -156,6 +162,9 @@ struct state {
 	uint32_t seq;		/* accepted orders so far */
 	uint32_t orders[3];	/* accepted orders of each side (tokens) */
 	int react[3][REACT__COUNT];	/* by side: enum reaction_value */
+	/* per general, overriding his side's: 0 follow the side, else
+	 * 1 + enum reaction_value ("never intercept Arnold") */
+	int react_general[DATA_MAX_GENERALS][REACT__COUNT];
 	uint64_t draws;		/* index of the next random draw */
 
 	int year;

@@ -166,6 +166,10 @@ static enum engine_result intercept_ok(const struct data *d,
 	if (s->intercepted & (1u << g))
 		return illegal(why, "%s's Army has already tried to intercept with this card (7.8.E)",
 			       d->generals[g].name);
+	if (reaction_never(s, SIDE_AMERICAN, g, REACT_INTERCEPT))
+		return illegal(why, "your standing reaction is never to intercept with %s "
+			       "(send 'ask intercept %s' to change it)",
+			       d->generals[g].name, d->generals[g].name);
 	if (at == sp || !connection_for(d, at, sp, g))
 		return illegal(why, "%s, where %s is, is not adjacent to %s (7.8.A)",
 			       space_name(d, at), d->generals[g].name, space_name(d, sp));
@@ -549,7 +553,12 @@ static void ask_card(const struct data *d, struct state *s, struct rng *r,
 		     enum side side, struct strbuf *log)
 {
 	for (;;) {
-		if (!s->battle.answered[side] && card_any(d, s, side)) {
+		int g = general_of_side_at(d, s, s->battle.space, side);
+		if (!s->battle.answered[side] && card_any(d, s, side) &&
+		    reaction_never(s, side, g, REACT_BATTLE)) {
+			elog(log, "The %s play no card in this battle (standing reaction: never battle).",
+			     side_plural(side));
+		} else if (!s->battle.answered[side] && card_any(d, s, side)) {
 			flow_prompt(s, PROMPT_BATTLE_CARD, side, 0, 0);
 			return;
 		}
@@ -603,12 +612,16 @@ static void after_interceptions(const struct data *d, struct state *s,
 		for (int t = 0; t < d->n_spaces && !any; t++)
 			any = t != b->space &&
 			      retreat_land_ok(d, s, SIDE_AMERICAN, g, side_cus(s, b->space, def), t);
-		if (any) {
+		if (any && reaction_never(s, SIDE_AMERICAN, g, REACT_RETREAT)) {
+			elog(log, "%s stands (standing reaction: never retreat before battle).",
+			     d->generals[g].name);
+		} else if (any) {
 			flow_prompt(s, PROMPT_RETREAT_BEFORE, SIDE_AMERICAN, s->move.card, 0);
 			return;
+		} else {
+			elog(log, "%s has no space to retreat before battle to (7.9.B, 9.61).",
+			     d->generals[g].name);
 		}
-		elog(log, "%s has no space to retreat before battle to (7.9.B, 9.61).",
-		     d->generals[g].name);
 	}
 	battle_begin(d, s, r, log);
 }

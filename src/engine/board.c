@@ -118,6 +118,14 @@ bool adjacent_to_pc(const struct data *d, const struct state *s, int space,
 	return false;
 }
 
+bool reaction_never(const struct state *s, enum side side, int general,
+		    enum reaction r)
+{
+	if (general >= 0 && s->react_general[general][r])
+		return s->react_general[general][r] - 1 == REACT_NEVER;
+	return s->react[side][r] == REACT_NEVER;
+}
+
 bool bit_get(const uint64_t set[2], int i)
 {
 	return (set[i / 64] >> (i % 64)) & 1;

@@ -361,6 +361,18 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 			BUG("a standing reaction without a side");
 		if (a->reaction < 0 || a->reaction >= REACT__COUNT)
 			return illegal(why, "no such standing reaction");
+		if (a->side == SIDE_BRITISH &&
+		    (a->reaction == REACT_INTERCEPT || a->reaction == REACT_RETREAT))
+			return illegal(why, "only American Armies %s (%s)",
+				       a->reaction == REACT_INTERCEPT ? "intercept" : "retreat before battle",
+				       a->reaction == REACT_INTERCEPT ? "7.8" : "7.9");
+		if (a->general >= 0 && (a->general >= d->n_generals ||
+					d->generals[a->general].side != a->side))
+			return illegal(why, "%s is not one of your generals",
+				       a->general < d->n_generals ? d->generals[a->general].name : "that");
+		if (a->general >= 0 && a->reaction == REACT_EXCHANGE)
+			return illegal(why, "the exchange is the player's, not a general's: say '%s exchange'",
+				       a->value == REACT_NEVER ? "never" : "ask");
 		return ENGINE_OK;
 	}
 	switch (p->kind) {
@@ -503,10 +515,15 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	if (engine_check(d, s, a, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
 	if (a->kind == ACT_REACT) {
-		s->react[a->side][a->reaction] = a->value;
-		elog(log, "%s standing reaction: %s %s.", side_title(a->side),
+		if (a->general >= 0)
+			s->react_general[a->general][a->reaction] = 1 + a->value;
+		else
+			s->react[a->side][a->reaction] = a->value;
+		elog(log, "%s standing reaction: %s %s%s%s.", side_title(a->side),
 		     a->value == REACT_NEVER ? "never" : "ask",
-		     reaction_name((enum reaction)a->reaction));
+		     reaction_name((enum reaction)a->reaction),
+		     a->general >= 0 ? " with " : "",
+		     a->general >= 0 ? d->generals[a->general].name : "");
 		return ENGINE_OK;
 	}
 	switch (p.kind) {

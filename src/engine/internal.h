@@ -37,6 +37,10 @@ bool british_adjacent(const struct data *d, int a, int b);
  * British ports as adjacent to each other when side is British. */
 bool adjacent_to_pc(const struct data *d, const struct state *s, int space,
 		    enum side side);
+/* True if side's standing reaction r, or general's own when he has one
+ * (general may be -1), is "never": the engine then answers for them. */
+bool reaction_never(const struct state *s, enum side side, int general,
+		    enum reaction r);
 bool bit_get(const uint64_t set[2], int i);
 void bit_set(uint64_t set[2], int i);
 int hand_find(const struct state *s, enum side side, int card);

@@ -105,6 +105,8 @@ void action_format(const struct data *d, const struct action *a,
 		out->buf[out->len] = '\0';
 		strbuf_addf(out, "%s %s", a->value == REACT_NEVER ? "never" : "ask",
 			    reaction_name((enum reaction)a->reaction));
+		if (a->general >= 0)
+			strbuf_addf(out, " %s", d->generals[a->general].name);
 	}
 }
 

@@ -2688,6 +2688,104 @@ static void test_interception_7_8_arnold_fails_on_3(void **state)
 	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
 }
 
+/* A standing reaction of side (architecture 3; docs/orders.md). */
+static struct action react(enum side side, enum reaction r, int value,
+			   const char *general)
+{
+	struct action a = ACTION_INIT;
+
+	a.kind = ACT_REACT;
+	a.side = side;
+	a.reaction = r;
+	a.value = value;
+	a.general = general ? GEN(general) : -1;
+	return a;
+}
+
+/* A standing reaction set while being asked: Arnold may no longer be
+ * named, and 'pass' remains (7.8). */
+static void test_reaction_intercept_while_asked(void **state)
+{
+	(void)state;
+	arnold_example_position(3);
+	APPLY(react(SIDE_AMERICAN, REACT_INTERCEPT, REACT_NEVER, "Arnold"));
+	REFUSED(INTERCEPT("Arnold"), "standing reaction is never to intercept with Arnold");
+	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+}
+
+/* The position of 7.8's example with Arnold, before the British move. */
+static void arnold_before_the_move(void)
+{
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Arnold", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 3);
+}
+
+/* "never intercept": the engine does not ask, and the move goes on. */
+static void test_reaction_never_intercept(void **state)
+{
+	(void)state;
+	arnold_before_the_move();
+	APPLY(react(SIDE_AMERICAN, REACT_INTERCEPT, REACT_NEVER, NULL));
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+}
+
+/* A general's own "ask" overrides his side's "never". */
+static void test_reaction_general_overrides_side(void **state)
+{
+	(void)state;
+	arnold_before_the_move();
+	APPLY(react(SIDE_AMERICAN, REACT_INTERCEPT, REACT_NEVER, NULL));
+	APPLY(react(SIDE_AMERICAN, REACT_INTERCEPT, REACT_ASK, "Arnold"));
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+}
+
+/* "never retreat": Washington stands without being asked (7.9); "never
+ * battle": no card is asked for in step 1 (9.2). */
+static void test_reaction_retreat_and_battle(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 3);
+	/* each side holds an event it could discard in the battle (9.45) */
+	set_hand(SIDE_BRITISH, 2, OPS2_A, 80);
+	set_hand(SIDE_AMERICAN, 2, OPS1_D, 107);
+	APPLY(react(SIDE_AMERICAN, REACT_RETREAT, REACT_NEVER, "Washington"));
+	APPLY(react(SIDE_BRITISH, REACT_BATTLE, REACT_NEVER, NULL));
+	APPLY(react(SIDE_AMERICAN, REACT_BATTLE, REACT_NEVER, NULL));
+	force_dice(8, 4, 4, 1, 6, 1, 1, 1, 1);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Lexington and Concord MA"));
+	assert_true(log_has("Washington stands (standing reaction: never retreat before battle)"));
+	assert_true(log_has("The British play no card in this battle (standing reaction: never battle)"));
+	assert_true(log_has("The Americans play no card in this battle (standing reaction: never battle)"));
+	assert_true(log_has("(9.2)"));	/* the battle was fought without asking */
+	assert_true(S.prompt.kind != PROMPT_RETREAT_BEFORE && S.prompt.kind != PROMPT_BATTLE_CARD);
+}
+
+/* What a standing reaction may not say. */
+static void test_reaction_refusals(void **state)
+{
+	(void)state;
+	REFUSED(react(SIDE_BRITISH, REACT_INTERCEPT, REACT_NEVER, NULL), "only American Armies intercept");
+	REFUSED(react(SIDE_BRITISH, REACT_RETREAT, REACT_NEVER, NULL), "only American Armies retreat");
+	REFUSED(react(SIDE_AMERICAN, REACT_INTERCEPT, REACT_NEVER, "Howe"), "not one of your generals");
+	REFUSED(react(SIDE_AMERICAN, REACT_EXCHANGE, REACT_NEVER, "Arnold"), "the exchange is the player's");
+	APPLY(react(SIDE_BRITISH, REACT_BATTLE, REACT_NEVER, "Howe"));
+	assert_int_equal(S.react_general[GEN("Howe")][REACT_BATTLE], 1 + REACT_NEVER);
+}
+
 /* 7.8: a failed interception; the British move on, and the Army that tried
  * may not retreat before battle with this card (7.8.E, 7.9.A). Greene then
  * loses in Newport, whose only neighbour is where the British came from:
@@ -3877,6 +3975,11 @@ int main(void)
 		T(test_battle_interception_success),
 		T(test_interception_7_8_arnold_succeeds_on_2),
 		T(test_interception_7_8_arnold_fails_on_3),
+		T(test_reaction_intercept_while_asked),
+		T(test_reaction_never_intercept),
+		T(test_reaction_general_overrides_side),
+		T(test_reaction_retreat_and_battle),
+		T(test_reaction_refusals),
 		T(test_battle_interception_fails_surrender_b),
 		T(test_battle_retreat_before_battle),
 		T(test_battle_retreat_before_battle_overrun_and_failure),
