@@ -6,7 +6,7 @@
 set -eu
 BUILD=${BUILD:-build}
 P="$(pwd)/$BUILD/postrider"
-G="$(pwd)/demo-game"
+G=${DEMO_DIR:-"$(pwd)/demo-game"}
 export POSTRIDER_GAMES="$(pwd)/games" POSTRIDER_TEMPLATES="$(pwd)/templates"
 # A fixed clock and seed make the demo the same on every machine.
 export POSTRIDER_NOW=1767225600 TZ=UTC
@@ -44,6 +44,14 @@ place Ticonderoga
 place Fort Niagara
 place Long Island
 ORDER
+
+# 5.3.a: holding a campaign card, the British may declare himself first;
+# like the 2009 playbook's example, he declines.
+if [ "$("$P" options "$G" --plain | head -n 1)" = british ]; then
+	echo
+	echo "== the British holds a campaign card and declines to go first (5.3.a)"
+	echo "pass" | "$P" play "$G" --as british
+fi
 
 echo
 echo "== the American lets the British play first"
