@@ -87,6 +87,18 @@ int state_cus_on_map(const struct state *s, const struct data *d,
 
 /* ---- writing ---- */
 
+/* The generals whose bits are set in mask, comma-separated, in data order. */
+static void emit_generals(struct strbuf *out, const struct data *d, uint32_t mask)
+{
+	for (int g = 0, first = 1; g < d->n_generals; g++) {
+		if (!(mask & (1u << g)))
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->generals[g].name);
+		first = 0;
+	}
+}
+
 static void emit_bool(struct strbuf *out, const char *indent, const char *key,
 		      bool v)
 {
@@ -132,13 +144,7 @@ static void write_move(const struct state *s, const struct data *d,
 	emit_bool(out, "  ", "sailed", m->sailed);
 	if (s->intercepted) {
 		strbuf_addstr(out, "  intercepted: [");
-		for (int g = 0, first = 1; g < d->n_generals; g++) {
-			if (!(s->intercepted & (1u << g)))
-				continue;
-			strbuf_addstr(out, first ? "" : ", ");
-			ytree_emit_scalar(out, d->generals[g].name);
-			first = 0;
-		}
+		emit_generals(out, d, s->intercepted);
 		strbuf_addstr(out, "]\n");
 	}
 }
@@ -172,21 +178,9 @@ static void write_campaign(const struct state *s, const struct data *d,
 	emit_bool(out, "  ", "landing_party", c->landing);
 	emit_bool(out, "  ", "last_card", c->last);
 	strbuf_addstr(out, "  generals: [");
-	for (int g = 0, first = 1; g < d->n_generals; g++) {
-		if (!(c->generals & (1u << g)))
-			continue;
-		strbuf_addstr(out, first ? "" : ", ");
-		ytree_emit_scalar(out, d->generals[g].name);
-		first = 0;
-	}
+	emit_generals(out, d, c->generals);
 	strbuf_addstr(out, "]\n  intercepted: [");
-	for (int g = 0, first = 1; g < d->n_generals; g++) {
-		if (!(s->intercepted & (1u << g)))
-			continue;
-		strbuf_addstr(out, first ? "" : ", ");
-		ytree_emit_scalar(out, d->generals[g].name);
-		first = 0;
-	}
+	emit_generals(out, d, s->intercepted);
 	strbuf_addstr(out, "]\n");
 	write_counts(d, c->done, "moved", out);
 	write_counts(d, c->mine, "moving", out);
