@@ -3,22 +3,7 @@
  * French Naval Phase (5.5, 12.3), the European War (12.2.B.iii, 5.7) and
  * the winter losses of mixed French stacks (11.3).
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "data.h"
-#include "engine/engine.h"
-#include "engine/internal.h"
-#include "rng.h"
-#include "state.h"
-
-#define GAME_DIR "games/washingtons-war"
+#include "engine_fixture.h"
 
 enum {
 	OPS1_A = 1, OPS1_B = 2, OPS1_C = 3,
@@ -27,44 +12,6 @@ enum {
 	STEUBEN = 68,
 	DOI = 99,
 };
-
-static struct data *D;
-static struct state S;
-static struct rng R;
-static struct strbuf LOG = STRBUF_INIT;
-static struct strbuf WHY = STRBUF_INIT;
-static struct strbuf TXT = STRBUF_INIT;
-
-static int group_setup(void **state)
-{
-	struct strbuf errs = STRBUF_INIT;
-
-	(void)state;
-	D = data_load(GAME_DIR, &errs);
-	if (!D)
-		print_error("%s", strbuf_str(&errs));
-	strbuf_release(&errs);
-	return D ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	data_free(D);
-	strbuf_release(&LOG);
-	strbuf_release(&WHY);
-	strbuf_release(&TXT);
-	return 0;
-}
-
-static void rng_fixed(struct rng *r, unsigned char salt)
-{
-	unsigned char seed[RNG_SEED_BYTES];
-
-	for (int i = 0; i < RNG_SEED_BYTES; i++)
-		seed[i] = (unsigned char)(i * 7 + salt);
-	rng_init(r, seed, 0);
-}
 
 /* Every test starts from a new game, with an empty board, in 1776. */
 static int new_game(void **state)

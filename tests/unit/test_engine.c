@@ -11,22 +11,7 @@
  * spaces, hands taken from the deck (so that the 110 cards stay accounted
  * for), and the prompt set to the decision under test.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "data.h"
-#include "engine/engine.h"
-#include "engine/internal.h"
-#include "rng.h"
-#include "state.h"
-
-#define GAME_DIR "games/washingtons-war"
+#include "engine_fixture.h"
 /* Random legal games played to the end (-DSOAK_GAMES=500 for a long run). */
 #ifndef SOAK_GAMES
 #define SOAK_GAMES 6
@@ -50,46 +35,7 @@ enum {
 	DOI = 99,
 };
 
-static struct data *D;
-static struct state S;
-static struct rng R;
-static struct strbuf LOG = STRBUF_INIT;
-static struct strbuf WHY = STRBUF_INIT;
-static struct strbuf TXT = STRBUF_INIT;	/* an action as text, for messages */
-
 /* ---- Fixtures ---------------------------------------------------------- */
-
-static int group_setup(void **state)
-{
-	struct strbuf errs = STRBUF_INIT;
-
-	(void)state;
-	D = data_load(GAME_DIR, &errs);
-	if (!D)
-		print_error("%s", strbuf_str(&errs));
-	strbuf_release(&errs);
-	return D ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	data_free(D);
-	strbuf_release(&LOG);
-	strbuf_release(&WHY);
-	strbuf_release(&TXT);
-	return 0;
-}
-
-/* A fixed seed for the stream (shuffles); dice are forced where it matters. */
-static void rng_fixed(struct rng *r, unsigned char salt)
-{
-	unsigned char seed[RNG_SEED_BYTES];
-
-	for (int i = 0; i < RNG_SEED_BYTES; i++)
-		seed[i] = (unsigned char)(i * 7 + salt);
-	rng_init(r, seed, 0);
-}
 
 /* Every test starts from a new game at the Committees of Correspondence. */
 static int new_game(void **state)
@@ -1958,7 +1904,6 @@ static void test_american_chooses_normally(void **state)
 	INVARIANTS();
 }
 
-
 static void test_congress_nowhere_to_return(void **state)
 {
 	(void)state;
@@ -3357,7 +3302,6 @@ static void test_glover_six_spaces_and_battle(void **state)
 	assert_true(log_has("the Americans attack (9.2)"));
 	assert_true(log_has("John Glover"));
 }
-
 
 /* 9.42: Royal Navy support in a fortified port only with a British PC, and
  * never in a Blockaded Zone; 9.43: the Canadian militia needs both Quebec

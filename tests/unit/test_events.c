@@ -10,22 +10,7 @@
  * a new game's state, the board cleared, hands taken from the deck so
  * that the 110 cards stay accounted for, and the prompt set to a card play.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "data.h"
-#include "engine/engine.h"
-#include "engine/internal.h"
-#include "rng.h"
-#include "state.h"
-
-#define GAME_DIR "games/washingtons-war"
+#include "engine_fixture.h"
 
 enum {
 	OPS1_A = 1, OPS1_B = 2, OPS2_A = 17, OPS3_A = 39,
@@ -41,43 +26,7 @@ enum {
 	MORRIS = 107, GERMAIN = 108, LAFAYETTE = 109, TORY_RAIDS = 110,
 };
 
-static struct data *D;
-static struct state S;
-static struct rng R;
-static struct strbuf LOG = STRBUF_INIT;
-static struct strbuf WHY = STRBUF_INIT;
-
 /* ---- Fixtures ---------------------------------------------------------- */
-
-static int group_setup(void **state)
-{
-	struct strbuf errs = STRBUF_INIT;
-
-	(void)state;
-	D = data_load(GAME_DIR, &errs);
-	if (!D)
-		print_error("%s", strbuf_str(&errs));
-	strbuf_release(&errs);
-	return D ? 0 : -1;
-}
-
-static int group_teardown(void **state)
-{
-	(void)state;
-	data_free(D);
-	strbuf_release(&LOG);
-	strbuf_release(&WHY);
-	return 0;
-}
-
-static void rng_fixed(struct rng *r, unsigned char salt)
-{
-	unsigned char seed[RNG_SEED_BYTES];
-
-	for (int i = 0; i < RNG_SEED_BYTES; i++)
-		seed[i] = (unsigned char)(i * 7 + salt);
-	rng_init(r, seed, 0);
-}
 
 static int sp_at(const char *name, int line)
 {
