@@ -65,4 +65,72 @@ static void rng_fixed(struct rng *r, unsigned char salt)
 	rng_init(r, seed, 0);
 }
 
+/* Look-ups that fail the test, naming its line; and cards moved into
+ * a hand from wherever they are, so that the 110 stay accounted for. */
+static __attribute__((unused)) int sp_at(const char *name, int line)
+{
+	int i = data_space_index(D, name);
+
+	if (i < 0)
+		fail_msg("line %d: no space '%s'", line, name);
+	return i;
+}
+#define SP(name) sp_at(name, __LINE__)
+
+static __attribute__((unused)) int gen_at(const char *name, int line)
+{
+	int g = data_general_index(D, name);
+
+	if (g < 0)
+		fail_msg("line %d: no general '%s'", line, name);
+	return g;
+}
+#define GEN(name) gen_at(name, __LINE__)
+
+static __attribute__((unused)) bool pull(int *arr, int *n, int c)
+{
+	for (int i = 0; i < *n; i++) {
+		if (arr[i] != c)
+			continue;
+		memmove(arr + i, arr + i + 1, sizeof(int) * (size_t)(*n - i - 1));
+		(*n)--;
+		return true;
+	}
+	return false;
+}
+
+/* Takes card c from wherever it is (deck, piles, hands, War Ends box). */
+static __attribute__((unused)) void take_card(int c)
+{
+	if (pull(S.deck, &S.n_deck, c) || pull(S.discard, &S.n_discard, c) ||
+	    pull(S.removed, &S.n_removed, c) ||
+	    pull(S.set_aside, &S.n_set_aside, c))
+		return;
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+		if (pull(S.hand[side], &S.n_hand[side], c))
+			return;
+	if (S.war_ends == c) {
+		S.war_ends = 0;
+		return;
+	}
+	fail_msg("card #%d is nowhere", c);
+}
+
+static __attribute__((unused)) void set_hand(enum side side, int n, ...)
+{
+	va_list ap;
+
+	while (S.n_hand[side] > 0) {
+		int c = S.hand[side][--S.n_hand[side]];
+		S.deck[S.n_deck++] = c;
+	}
+	va_start(ap, n);
+	for (int i = 0; i < n; i++) {
+		int c = va_arg(ap, int);
+		take_card(c);
+		S.hand[side][S.n_hand[side]++] = c;
+	}
+	va_end(ap);
+}
+
 #endif

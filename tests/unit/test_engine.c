@@ -50,26 +50,6 @@ static int new_game(void **state)
 
 /* ---- Look-ups ---------------------------------------------------------- */
 
-static int sp_at(const char *name, int line)
-{
-	int i = data_space_index(D, name);
-
-	if (i < 0)
-		fail_msg("line %d: no space '%s'", line, name);
-	return i;
-}
-#define SP(name) sp_at(name, __LINE__)
-
-static int gen_at(const char *name, int line)
-{
-	int g = data_general_index(D, name);
-
-	if (g < 0)
-		fail_msg("line %d: no general '%s'", line, name);
-	return g;
-}
-#define GEN(name) gen_at(name, __LINE__)
-
 static int colony_at(const char *code, int line)
 {
 	int k = data_colony_index(D, code);
@@ -117,53 +97,8 @@ static void put_general(const char *general, const char *space)
 	S.general[GEN(general)] = space ? SP(space) : LOC_REINFORCEMENTS;
 }
 
-static bool pull(int *arr, int *n, int c)
-{
-	for (int i = 0; i < *n; i++) {
-		if (arr[i] != c)
-			continue;
-		memmove(arr + i, arr + i + 1, sizeof(int) * (size_t)(*n - i - 1));
-		(*n)--;
-		return true;
-	}
-	return false;
-}
-
-/* Takes card c from wherever it is (deck, piles, hands, War Ends box). */
-static void take_card(int c)
-{
-	if (pull(S.deck, &S.n_deck, c) || pull(S.discard, &S.n_discard, c) ||
-	    pull(S.removed, &S.n_removed, c) ||
-	    pull(S.set_aside, &S.n_set_aside, c))
-		return;
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
-		if (pull(S.hand[side], &S.n_hand[side], c))
-			return;
-	if (S.war_ends == c) {
-		S.war_ends = 0;
-		return;
-	}
-	fail_msg("card #%d is nowhere", c);
-}
-
 /* Sets a side's hand to exactly the n cards given (the old hand goes back
  * to the bottom of the deck). */
-static void set_hand(enum side side, int n, ...)
-{
-	va_list ap;
-
-	while (S.n_hand[side] > 0) {
-		int c = S.hand[side][--S.n_hand[side]];
-		S.deck[S.n_deck++] = c;
-	}
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		int c = va_arg(ap, int);
-		take_card(c);
-		S.hand[side][S.n_hand[side]++] = c;
-	}
-	va_end(ap);
-}
 
 /* Puts the engine at a card play of `side` in the Strategy Phase. */
 static void at_play(enum side side)

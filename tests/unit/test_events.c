@@ -28,16 +28,6 @@ enum {
 
 /* ---- Fixtures ---------------------------------------------------------- */
 
-static int sp_at(const char *name, int line)
-{
-	int i = data_space_index(D, name);
-
-	if (i < 0)
-		fail_msg("line %d: no space '%s'", line, name);
-	return i;
-}
-#define SP(name) sp_at(name, __LINE__)
-
 static void put_pc(const char *name, enum side side)
 {
 	S.space[SP(name)].pc = side;
@@ -64,46 +54,6 @@ static enum side pc(const char *name)
 static int cu(const char *name, enum nation n)
 {
 	return S.space[SP(name)].cu[n];
-}
-
-static bool pull(int *arr, int *n, int c)
-{
-	for (int i = 0; i < *n; i++) {
-		if (arr[i] != c)
-			continue;
-		memmove(arr + i, arr + i + 1, sizeof(int) * (size_t)(*n - i - 1));
-		(*n)--;
-		return true;
-	}
-	return false;
-}
-
-static void take_card(int c)
-{
-	if (pull(S.deck, &S.n_deck, c) || pull(S.discard, &S.n_discard, c) ||
-	    pull(S.removed, &S.n_removed, c) ||
-	    pull(S.set_aside, &S.n_set_aside, c))
-		return;
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
-		if (pull(S.hand[side], &S.n_hand[side], c))
-			return;
-	fail_msg("card #%d is nowhere", c);
-}
-
-/* Sets a side's hand to exactly the n cards given. */
-static void set_hand(enum side side, int n, ...)
-{
-	va_list ap;
-
-	while (S.n_hand[side] > 0)
-		S.deck[S.n_deck++] = S.hand[side][--S.n_hand[side]];
-	va_start(ap, n);
-	for (int i = 0; i < n; i++) {
-		int c = va_arg(ap, int);
-		take_card(c);
-		S.hand[side][S.n_hand[side]++] = c;
-	}
-	va_end(ap);
 }
 
 static bool in_pile(const int *pile, int n, int c)
