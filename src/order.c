@@ -411,7 +411,10 @@ static int find_reaction(const char *ref, struct strbuf *err)
 	for (int r = 0; l && r < REACT__COUNT; r++)
 		if (!ascii_strncasecmp(reaction_name((enum reaction)r), ref, l))
 			return r;
-	strbuf_addf(err, "unknown standing reaction '%s' (known: exchange, intercept, retreat, battle)", ref);
+	strbuf_addf(err, "unknown standing reaction '%s' (known: ", ref);
+	for (int r = 0; r < REACT__COUNT; r++)
+		strbuf_addf(err, "%s%s", r ? ", " : "", reaction_name((enum reaction)r));
+	strbuf_addch(err, ')');
 	return -1;
 }
 
@@ -672,17 +675,26 @@ static void show_caret(struct strbuf *out, const char *line, int column)
 }
 
 /* Appends the legal answers to the current prompt: at most a dozen, and
- * always those without an argument ("done", "pass"). */
+ * always those without an argument ("done", "pass"). Only to the side that
+ * decides: the other side's options would show what its hand holds. */
 static void show_expected(const struct data *d, const struct state *s,
-			  struct strbuf *out)
+			  enum side side, struct strbuf *out)
 {
-	int n = engine_legal(d, s, NULL, 0), shown = 0;
-	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	int n, shown = 0;
+	struct action *acts;
 
-	engine_legal(d, s, acts, n);
 	strbuf_addstr(out, "now: ");
 	engine_describe_prompt(d, s, out);
-	strbuf_addstr(out, "\nlegal orders include:\n");
+	strbuf_addch(out, '\n');
+	if (s->prompt.side != side) {
+		strbuf_addf(out, "the %s decides now; your next report will say when it is yours\n",
+			    side_title(s->prompt.side));
+		return;
+	}
+	n = engine_legal(d, s, NULL, 0);
+	acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	engine_legal(d, s, acts, n);
+	strbuf_addstr(out, "legal orders include:\n");
 	for (int i = 0; i < n; i++) {
 		bool bare = !action_takes_card(acts[i].kind) &&
 			    !action_takes_space(acts[i].kind) &&
@@ -762,7 +774,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			    column, strbuf_str(&why));
 		show_caret(&res->message, line, column);
 		if (!engine_game_over(s))
-			show_expected(d, s, &res->message);
+			show_expected(d, s, side, &res->message);
 		free(line);
 		strbuf_release(&why);
 		return;
@@ -772,6 +784,6 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 		res->rejected = true;
 		strbuf_addstr(&res->message, "the order holds no decision\n");
 		if (!engine_game_over(s))
-			show_expected(d, s, &res->message);
+			show_expected(d, s, side, &res->message);
 	}
 }

@@ -30,7 +30,7 @@ static const char *const end_names[] = {
 };
 static const char *const nation_keys[] = { "american", "british", "french" };
 static const char *const reaction_names[REACT__COUNT] = {
-	"exchange", "intercept", "retreat", "battle",
+	"exchange", "intercept", "retreat", "battle", "declare",
 };
 static const char *const reaction_values[] = { "ask", "never" };
 
@@ -831,7 +831,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	static const char *const result_keys[] = { "winner", "end", "colonies", NULL };
 	static const char *const side_keys_top[] = { "american", "british", NULL };
 	static const char *const reaction_names_keys[] = {
-		"exchange", "intercept", "retreat", "battle", NULL
+		"exchange", "intercept", "retreat", "battle", "declare", NULL
 	};
 	static const char *const reaction_top_keys[] = { "american", "british", "generals", NULL };
 	const struct data *d = rd->d;
@@ -883,7 +883,10 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 			yaml_node_t *r = get_map(rd, m, side_name(side), reaction_names_keys);
 			for (int k = 0; r && k < REACT__COUNT; k++) {
-				yaml_node_t *v = need(rd, r, reaction_names[k]);
+				/* "declare" came later: absent means ask */
+				yaml_node_t *v = k == REACT_DECLARE ?
+					ytree_get(&rd->t, r, reaction_names[k]) :
+					need(rd, r, reaction_names[k]);
 				const char *t = ytree_scalar(v);
 				int val = -1;
 				for (unsigned j = 0; t && j < ARRAY_SIZE(reaction_values); j++)

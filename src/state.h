@@ -100,6 +100,8 @@ enum reaction {
 	REACT_INTERCEPT,	/* attempt interception (7.8), American */
 	REACT_RETREAT,		/* attempt retreat before battle (7.9), American */
 	REACT_BATTLE,		/* play or discard a card in battle (9.2 step 1) */
+	REACT_DECLARE,		/* declare himself first with a campaign (5.3.a),
+				   British */
 	REACT__COUNT
 };
 enum reaction_value { REACT_ASK = 0, REACT_NEVER = 1 };

@@ -285,14 +285,6 @@ static enum engine_result card_ok(const struct data *d, const struct state *s,
 	return ENGINE_OK;
 }
 
-static bool card_any(const struct data *d, const struct state *s, enum side side)
-{
-	for (int i = 0; i < s->n_hand[side]; i++)
-		if (card_ok(d, s, side, ACT_DISCARD, s->hand[side][i], NULL) == ENGINE_OK)
-			return true;
-	return false;
-}
-
 /* Step 2: a general's Actual Battle Rating (9.3). */
 static int actual_rating(const struct data *d, const struct state *s,
 			 struct rng *r, enum side side, struct strbuf *log)
@@ -548,17 +540,19 @@ static void after_cards(const struct data *d, struct state *s, struct rng *r,
 	resolve(d, s, r, log);
 }
 
-/* Asks side for step 1, or skips it when it has no card to use. */
+/* Asks side for step 1 whenever its hand is not empty, whatever the hand
+ * holds: skipping the step for a hand with no usable card would tell the
+ * other side so (R100). An empty hand is public and is skipped. */
 static void ask_card(const struct data *d, struct state *s, struct rng *r,
 		     enum side side, struct strbuf *log)
 {
 	for (;;) {
 		int g = general_of_side_at(d, s, s->battle.space, side);
-		if (!s->battle.answered[side] && card_any(d, s, side) &&
+		if (!s->battle.answered[side] && s->n_hand[side] > 0 &&
 		    reaction_never(s, side, g, REACT_BATTLE)) {
 			elog(log, "The %s play no card in this battle (standing reaction: never battle).",
 			     side_plural(side));
-		} else if (!s->battle.answered[side] && card_any(d, s, side)) {
+		} else if (!s->battle.answered[side] && s->n_hand[side] > 0) {
 			flow_prompt(s, PROMPT_BATTLE_CARD, side, 0, 0);
 			return;
 		}

@@ -200,15 +200,6 @@ static bool exchange_card_ok(const struct data *d, enum side side, int n)
 	return side == SIDE_AMERICAN ? ops >= 2 : ops >= 1;
 }
 
-bool exchange_possible(const struct data *d, const struct state *s,
-		       enum side side)
-{
-	for (int i = 0; i < s->n_hand[side]; i++)
-		if (exchange_card_ok(d, side, s->hand[side][i]))
-			return true;
-	return false;
-}
-
 enum engine_result exchange_check(const struct data *d, const struct state *s,
 				  const struct action *a, struct strbuf *why)
 {

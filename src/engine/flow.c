@@ -22,23 +22,6 @@ void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
 static void end_phase(const struct data *d, struct state *s, struct rng *r,
 		      struct strbuf *log);
 
-/* 5.3.a: may the British declare himself first with a campaign card? */
-static bool first_campaign_possible(const struct data *d, const struct state *s)
-{
-	struct state t = *s;
-
-	t.prompt.kind = PROMPT_FIRST;
-	t.prompt.side = SIDE_BRITISH;
-	for (int i = 0; i < s->n_hand[SIDE_BRITISH]; i++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_EVENT;
-		a.card = s->hand[SIDE_BRITISH][i];
-		if (d->cards[a.card].campaign && play_check(d, &t, &a, NULL) == ENGINE_OK)
-			return true;
-	}
-	return false;
-}
-
 /* 5.1 to 5.3: a new Game Turn up to the choice of the first player. */
 void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 		     struct strbuf *log)
@@ -80,13 +63,17 @@ void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 	s->impulse = 0;
 	s->first = SIDE_NONE;
 	s->active = SIDE_NONE;
-	/* 5.3.a before 5.3.c: the British is asked first only when he holds
-	 * a campaign card he may play (docs/rulings.md, R62). */
-	if (!s->british_choose_first && first_campaign_possible(d, s))
+	/* 5.3.a before 5.3.c: the British is asked every year, whatever his
+	 * hand holds, unless his standing order answers; asking only when he
+	 * holds a campaign card would tell the American so (R62). */
+	if (s->british_choose_first) {
+		flow_prompt(s, PROMPT_FIRST, SIDE_BRITISH, 0, 0);
+	} else if (s->react[SIDE_BRITISH][REACT_DECLARE] == REACT_NEVER) {
+		elog(log, "The British does not declare himself first (standing reaction: never declare).");
+		flow_prompt(s, PROMPT_FIRST, SIDE_AMERICAN, 0, 0);
+	} else {
 		flow_prompt(s, PROMPT_FIRST, SIDE_BRITISH, 0, 1);
-	else
-		flow_prompt(s, PROMPT_FIRST,
-			    s->british_choose_first ? SIDE_BRITISH : SIDE_AMERICAN, 0, 0);
+	}
 }
 
 /* 5.4 to 5.7, after the last card of the Strategy Phase. */
@@ -212,7 +199,9 @@ void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 	}
 	if (discarded_event) {
 		enum side opp = OTHER_SIDE(s->active);
-		if (exchange_possible(d, s, opp)) {
+		/* Asked whenever his hand is not empty, whatever it holds:
+		 * whether the prompt comes is public (R62, R100). */
+		if (s->n_hand[opp] > 0) {
 			if (s->react[opp][REACT_EXCHANGE] == REACT_NEVER) {
 				elog(log, "%s does not take #%d (standing reaction: never exchange).",
 				     side_title(opp), discarded_event);
@@ -370,6 +359,11 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 					d->generals[a->general].side != a->side))
 			return illegal(why, "%s is not one of your generals",
 				       a->general < d->n_generals ? d->generals[a->general].name : "that");
+		if (a->side == SIDE_AMERICAN && a->reaction == REACT_DECLARE)
+			return illegal(why, "only the British declares himself first with a campaign card (5.3.a)");
+		if (a->general >= 0 && a->reaction == REACT_DECLARE)
+			return illegal(why, "declaring first is the player's, not a general's: say '%s declare'",
+				       a->value == REACT_NEVER ? "never" : "ask");
 		if (a->general >= 0 && a->reaction == REACT_EXCHANGE)
 			return illegal(why, "the exchange is the player's, not a general's: say '%s exchange'",
 				       a->value == REACT_NEVER ? "never" : "ask");

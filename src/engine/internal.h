@@ -94,8 +94,6 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 		struct rng *r, struct strbuf *log);
 enum engine_result exchange_check(const struct data *d, const struct state *s,
 				  const struct action *a, struct strbuf *why);
-bool exchange_possible(const struct data *d, const struct state *s,
-		       enum side side);
 void exchange_apply(const struct data *d, struct state *s,
 		    const struct action *a, struct strbuf *log);
 /* Special events (6.34). */

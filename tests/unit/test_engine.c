@@ -388,6 +388,15 @@ static void test_ftk_adjacent_to_setup_pcs(void **state)
 	ALLOWED(PLACE("Yorktown VA"));
 }
 
+/* 5.3.a: the British is asked whether he declares himself first with a
+ * campaign card every year, whatever he holds; he passes here. */
+static void british_declines(void)
+{
+	ASSERT_PROMPT(PROMPT_FIRST, SIDE_BRITISH);
+	assert_int_equal(S.prompt.left, 1);
+	APPLY(PASS);
+}
+
 static void test_ftk_done_deals_the_first_turn(void **state)
 {
 	(void)state;
@@ -395,6 +404,7 @@ static void test_ftk_done_deals_the_first_turn(void **state)
 	ALLOWED(DONE);
 	APPLY(DONE);
 	assert_true(log_has("British places no more For The King PCs."));
+	british_declines();	/* 5.3.a is asked every year (R62) */
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
 	assert_int_equal(S.n_hand[SIDE_AMERICAN], 7);
 	assert_int_equal(S.n_hand[SIDE_BRITISH], 7);
@@ -413,6 +423,7 @@ static void test_ftk_three_placements_then_turn(void **state)
 	APPLY(PLACE("Fort Niagara NY"));
 	ASSERT_PROMPT(PROMPT_FTK, SIDE_BRITISH);
 	APPLY(PLACE("Oswego NY"));	/* adjacent to Montreal */
+	british_declines();	/* 5.3.a is asked every year (R62) */
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
 	assert_int_equal(S.n_hand[SIDE_AMERICAN], 7);
 }
@@ -967,6 +978,7 @@ static void test_iso_through_political_control_phase(void **state)
 	APPLY(PC_CARD(OPS1_A));
 	APPLY(DONE);
 	assert_int_equal(S.year, 1776);
+	british_declines();	/* 5.3.a is asked every year (R62) */
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
 	assert_int_equal(pc("New Haven CT"), SIDE_NONE);
 	assert_int_equal(pc("New London CT"), SIDE_NONE);
@@ -1198,6 +1210,8 @@ static void test_discard_american_removes_adjacent(void **state)
 	REFUSED(REMOVE("Pittsburgh PA"), "holds no British PC");
 	APPLY(REMOVE("Worcester MA"));
 	assert_int_equal(pc("Worcester MA"), SIDE_NONE);
+	ASSERT_PROMPT(PROMPT_EXCHANGE, SIDE_BRITISH);
+	APPLY(PASS);	/* asked whatever the hand holds (R100) */
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
 	assert_true(log_has("(event discard, 6.32.B)"));
 }
@@ -1314,6 +1328,8 @@ static void test_discard_pass(void **state)
 	REFUSED(DONE, "expected 'place', 'flip', 'remove', 'pass'");
 	APPLY(PASS);
 	assert_int_equal(count_pcs(SIDE_AMERICAN), pcs);
+	ASSERT_PROMPT(PROMPT_EXCHANGE, SIDE_BRITISH);
+	APPLY(PASS);	/* asked whatever the hand holds (R100) */
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
 }
 
@@ -1410,14 +1426,24 @@ static void test_exchange_pass(void **state)
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
 }
 
-static void test_exchange_not_offered_without_eligible_card(void **state)
+/* 6.32.C and R100: the exchange is offered whenever the opponent's hand is
+ * not empty, whatever it holds; with no card that fits, pass is the only
+ * legal answer. Whether the prompt comes tells the discarder nothing. */
+static void test_exchange_6_32_C_asked_whatever_the_hand_holds(void **state)
 {
+	struct action legal[8];
+
 	(void)state;
 	/* The American holds only a 1 OPS card and an event. */
 	set_hand(SIDE_BRITISH, 2, JOSEPH_BRANT, OPS1_B);
 	set_hand(SIDE_AMERICAN, 2, OPS1_A, HENRY_KNOX);
 	at_play(SIDE_BRITISH);
 	APPLY(DISCARD(JOSEPH_BRANT));
+	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_EXCHANGE, SIDE_AMERICAN);
+	assert_int_equal(engine_legal(D, &S, legal, 8), 1);
+	assert_int_equal(legal[0].kind, ACT_PASS);
+	REFUSED(EXCHANGE(OPS1_A), "2 or 3 OPS card in exchange (6.32.C)");
 	APPLY(PASS);
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
 
@@ -1427,7 +1453,19 @@ static void test_exchange_not_offered_without_eligible_card(void **state)
 	at_play(SIDE_AMERICAN);
 	APPLY(DISCARD(HENRY_KNOX));
 	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_EXCHANGE, SIDE_BRITISH);
+	assert_int_equal(engine_legal(D, &S, legal, 8), 1);
+	REFUSED(EXCHANGE(JOSEPH_BRANT), "not an OPS card");
+	APPLY(PASS);
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+
+	/* An empty hand is public: no prompt. */
+	set_hand(SIDE_AMERICAN, 1, HENRY_KNOX);
+	set_hand(SIDE_BRITISH, 0);
+	at_play(SIDE_AMERICAN);
+	APPLY(DISCARD(HENRY_KNOX));
+	APPLY(PASS);
+	assert_true(S.prompt.kind != PROMPT_EXCHANGE);
 }
 
 static void test_exchange_not_after_pc_card(void **state)
@@ -1784,6 +1822,7 @@ static void skip_setup(void)
 {
 	finish_committees();
 	APPLY(DONE);
+	british_declines();	/* 5.3.a is asked every year (R62) */
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
 }
 
@@ -2064,6 +2103,7 @@ static void test_first_turn_card_accounting_and_1776(void **state)
 	(void)state;
 	walk(7, 1776, false, 5000);
 	assert_int_equal(S.year, 1776);
+	british_declines();	/* 5.3.a is asked every year (R62) */
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
 	/* 6.1.E: the two set-aside cards are now in the deck or a hand. */
 	assert_int_equal(S.n_set_aside, 0);
@@ -2189,6 +2229,13 @@ static void clear_board_but_two(void)
 
 /* An empty map, both hands set, side to play; the other side has a card
  * so that play passes to him after the move. */
+/* A side that answers step 1 of every battle by its standing order "never
+ * battle": with a hand that is not empty it is asked otherwise (R100). */
+static void quiet_cards(enum side side)
+{
+	S.react[side][REACT_BATTLE] = REACT_NEVER;
+}
+
 static void move_position(enum side side, int card)
 {
 	clear_board_but_two();
@@ -2496,6 +2543,8 @@ static void test_battle_interception_success(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	put_general("Howe", "Boston MA");
 	put_cu("Boston MA", NATION_BRITISH, 5);
 	put_pc("Providence RI", SIDE_AMERICAN);
@@ -2548,6 +2597,8 @@ static void test_interception_7_8_arnold_succeeds_on_2(void **state)
 {
 	(void)state;
 	arnold_example_position(7);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	/* intercept 2 (<= Agility 2); then the battle's own dice */
 	force_dice(7, 2, 1, 6, 1, 6, 1, 4);
 	APPLY(INTERCEPT("Arnold"));
@@ -2674,6 +2725,8 @@ static void test_battle_interception_fails_surrender_b(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	put_general("Howe", "Boston MA");
 	put_cu("Boston MA", NATION_BRITISH, 5);
 	put_pc("Providence RI", SIDE_AMERICAN);
@@ -2726,6 +2779,8 @@ static void test_battle_retreat_before_battle_overrun_and_failure(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	put_general("Howe", "Boston MA");
 	put_cu("Boston MA", NATION_BRITISH, 5);
 	put_general("Washington", "Lexington and Concord MA");
@@ -2763,6 +2818,8 @@ static void test_battle_retreat_by_sea(void **state)
 {
 	(void)state;
 	move_position(SIDE_AMERICAN, OPS1_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	put_general("Washington", "Lexington and Concord MA");
 	put_cu("Lexington and Concord MA", NATION_AMERICAN, 5);
 	put_general("Howe", "Boston MA");
@@ -2789,6 +2846,8 @@ static void test_battle_winner_without_cus_captured(void **state)
 {
 	(void)state;
 	move_position(SIDE_AMERICAN, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	put_general("Gates", "Worcester MA");
 	put_cu("Worcester MA", NATION_AMERICAN, 1);
 	put_cu("Boston MA", NATION_BRITISH, 1);
@@ -2810,6 +2869,8 @@ static void test_battle_disperses_congress(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
 	put_general("Howe", "Trenton NJ");
 	put_cu("Trenton NJ", NATION_BRITISH, 5);
 	put_general("Greene", "Philadelphia PA");
@@ -2853,6 +2914,7 @@ static void test_battle_arnold_treason_overrun(void **state)
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
 	set_hand(SIDE_BRITISH, 2, OPS2_A, 73);
+	quiet_cards(SIDE_AMERICAN);
 	put_general("Howe", "Boston MA");
 	put_cu("Boston MA", NATION_BRITISH, 5);
 	put_general("Arnold", "Lexington and Concord MA");
@@ -3246,6 +3308,8 @@ static void test_battle_drm_navy_and_canada(void **state)
 	(void)state;
 	for (int blockade = 0; blockade < 2; blockade++) {
 		move_position(SIDE_AMERICAN, blockade ? OPS1_B : OPS1_A);
+		quiet_cards(SIDE_AMERICAN);
+		quiet_cards(SIDE_BRITISH);
 		put_general("Washington", "Montreal");
 		put_cu("Montreal", NATION_AMERICAN, 5);
 		put_pc("Montreal", SIDE_BRITISH);
@@ -3512,6 +3576,8 @@ static void test_queue_example_2_abandoned(void **state)
 	assert_true(in_pile(S.discard, S.n_discard, OPS1_A));
 	assert_true(log_has("abandoned British Operations Queue"));
 	APPLY(PASS);
+	ASSERT_PROMPT(PROMPT_EXCHANGE, SIDE_AMERICAN);
+	APPLY(PASS);	/* asked whatever the hand holds (R100) */
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
 	APPLY(PC_CARD(OPS1_A + 4));
 	APPLY(DONE);
@@ -3812,6 +3878,141 @@ static void test_describe_every_prompt(void **state)
 	strbuf_release(&out);
 }
 
+/* ---- Hidden hands (R62, R100): what the opponent can see -------------- */
+
+/*
+ * The opponent's view of a run: every prompt (its kind, side and step)
+ * and the public log. Two runs whose states differ only in the hidden
+ * contents of one hand (same size) and that answer with the same actions
+ * must give the same view: whether a prompt comes may not depend on what
+ * a hand holds.
+ */
+static void view_add(struct strbuf *v)
+{
+	strbuf_addf(v, "[%s %s %d]\n", prompt_kind_name(S.prompt.kind),
+		    side_name(S.prompt.side), S.prompt.left);
+	strbuf_add(v, LOG.buf, LOG.len);
+	strbuf_reset(&LOG);
+}
+
+typedef void (*hidden_run)(int variant, struct strbuf *view);
+
+static void assert_same_view(hidden_run run)
+{
+	struct strbuf v[2] = { STRBUF_INIT, STRBUF_INIT };
+
+	for (int k = 0; k < 2; k++) {
+		new_game(NULL);
+		run(k, &v[k]);
+	}
+	if (strcmp(strbuf_str(&v[0]), strbuf_str(&v[1])))
+		fail_msg("the opponent can tell the hands apart:\n--- one hand\n%s--- the other\n%s",
+			 strbuf_str(&v[0]), strbuf_str(&v[1]));
+	strbuf_release(&v[0]);
+	strbuf_release(&v[1]);
+}
+
+/* 6.32.C: the British discards an event; the American may or may not
+ * hold a 2 or 3 OPS card to exchange; he passes either way. */
+static void run_exchange(int variant, struct strbuf *v)
+{
+	set_hand(SIDE_BRITISH, 2, JOSEPH_BRANT, OPS1_B);
+	if (variant)
+		set_hand(SIDE_AMERICAN, 2, OPS1_A, HENRY_KNOX);
+	else
+		set_hand(SIDE_AMERICAN, 2, OPS2_A, OPS3_A);
+	at_play(SIDE_BRITISH);
+	strbuf_reset(&LOG);
+	APPLY(DISCARD(JOSEPH_BRANT));
+	view_add(v);
+	APPLY(PASS);
+	view_add(v);
+	APPLY(PASS);
+	view_add(v);
+}
+
+/* 9.2 step 1: the American defender holds an OPS card only, or a card he
+ * could play in the battle; he plays none either way. */
+static void run_battle_card(int variant, struct strbuf *v)
+{
+	move_position(SIDE_BRITISH, OPS2_A);
+	set_hand(SIDE_AMERICAN, 1, variant ? HENRY_KNOX : OPS1_D);
+	put_general("Howe", "Trenton NJ");
+	put_cu("Trenton NJ", NATION_BRITISH, 5);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	strbuf_reset(&LOG);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Philadelphia PA"));
+	view_add(v);
+	force_dice(6, 4, 1, 6, 1, 1, 6);
+	APPLY(STAND);
+	view_add(v);
+	APPLY(NOCARD);
+	view_add(v);
+}
+
+/* 5.3.a: the British holds a campaign card, or none; he declines. */
+static void run_declare_first(int variant, struct strbuf *v)
+{
+	int c = variant ? MAJOR_CAMPAIGN : OPS1_B;
+
+	/* The deal alternates from the top of the deck, the American first:
+	 * the second card is the British's. */
+	set_hand(SIDE_AMERICAN, 0);
+	set_hand(SIDE_BRITISH, 0);
+	take_card(c);
+	memmove(S.deck + 2, S.deck + 1, sizeof(int) * (size_t)(S.n_deck - 1));
+	S.deck[1] = c;
+	S.n_deck++;
+	strbuf_reset(&LOG);
+	flow_start_turn(D, &S, &R, &LOG);
+	assert_true(in_hand(SIDE_BRITISH, c));
+	view_add(v);
+	APPLY(PASS);
+	view_add(v);
+}
+
+static void test_hidden_hand_exchange_6_32_C(void **state)
+{
+	(void)state;
+	assert_same_view(run_exchange);
+}
+
+static void test_hidden_hand_battle_card_9_2(void **state)
+{
+	(void)state;
+	assert_same_view(run_battle_card);
+}
+
+static void test_hidden_hand_declare_first_5_3_a(void **state)
+{
+	(void)state;
+	assert_same_view(run_declare_first);
+}
+
+/* 5.3.a by standing order: "never declare" answers for the British every
+ * year, logged the same way whatever he holds; the American may not. */
+static void test_declare_first_standing_order_5_3_a(void **state)
+{
+	struct action a = ACTION_INIT;
+
+	(void)state;
+	a.kind = ACT_REACT;
+	a.side = SIDE_AMERICAN;
+	a.reaction = REACT_DECLARE;
+	a.value = REACT_NEVER;
+	REFUSED(a, "only the British declares himself first");
+	a.side = SIDE_BRITISH;
+	APPLY(a);
+	set_hand(SIDE_AMERICAN, 0);
+	set_hand(SIDE_BRITISH, 0);
+	strbuf_reset(&LOG);
+	flow_start_turn(D, &S, &R, &LOG);
+	ASSERT_PROMPT(PROMPT_FIRST, SIDE_AMERICAN);
+	assert_true(log_has("standing reaction: never declare"));
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup(f, new_game)
@@ -3937,7 +4138,7 @@ int main(void)
 		T(test_exchange_british_any_ops),
 		T(test_exchange_american_needs_2_or_3),
 		T(test_exchange_pass),
-		T(test_exchange_not_offered_without_eligible_card),
+		T(test_exchange_6_32_C_asked_whatever_the_hand_holds),
 		T(test_exchange_not_after_pc_card),
 		/* 6.34, 13.2 */
 		T(test_doi_places_one_per_colony),
@@ -3977,6 +4178,11 @@ int main(void)
 		T(test_random_games_to_the_end),
 		T(test_illegal_reasons),
 		T(test_describe_every_prompt),
+		/* hidden hands */
+		T(test_hidden_hand_exchange_6_32_C),
+		T(test_hidden_hand_battle_card_9_2),
+		T(test_hidden_hand_declare_first_5_3_a),
+		T(test_declare_first_standing_order_5_3_a),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -173,6 +173,7 @@ static void start_first(struct state *s, struct rng *r)
 	step(s, r, "place", "Williamsburg VA");
 	step(s, r, "place", "Cross Creek NC");
 	step(s, r, "done", NULL);
+	step(s, r, "pass", NULL);	/* the British does not declare (5.3.a) */
 	set_hands(s, american_hand, british_hand);
 }
 
