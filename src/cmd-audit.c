@@ -26,6 +26,13 @@ static int exec_reveal(int argc, char **argv)
 	char hex[FAIR_SEED_HEX], commit[41];
 	int ret = EXIT_TEMPFAIL, r;
 
+	bool abandon = false;
+
+	if (argc == 3 && !strcmp(argv[1], "--abandon")) {
+		abandon = true;
+		argv++;
+		argc--;
+	}
 	if (argc != 2 || argv[1][0] == '-')
 		return cmd_usage(&cmd_reveal_entry);
 	if (config_load(NULL, &cfg, &err) < 0) {
@@ -42,11 +49,28 @@ static int exec_reveal(int argc, char **argv)
 		ret = EXIT_REJECTED;
 		goto close;
 	}
+	/* After a reveal every hand and every future die is known: the game
+	 * must be over, or end now (issue 12.2, docs/fairness.md). */
+	if (!engine_game_over(&g.state) && !abandon) {
+		fprintf(stderr, "postrider reveal: %s is still running; revealing the seed would show both hands and every future die\n"
+			"hint: to end the game as abandoned and reveal, run 'postrider reveal --abandon %s';\n"
+			"hint: a disputed turn is checked without a reveal: 'postrider audit %s'\n",
+			g.id, argv[1], argv[1]);
+		ret = EXIT_REJECTED;
+		goto close;
+	}
 	g.revealed = true;
 	fair_seed_format(g.seed, hex);
 	game_write_yaml(&g, &yaml);
-	strbuf_addf(&happened, "\n-- The host reveals the seed: %s --\n", hex);
-	strbuf_addf(&subject, "Reveal the seed of game %s", g.id);
+	if (!engine_game_over(&g.state)) {
+		engine_abandon(&g.state);
+		strbuf_addf(&happened, "\n-- The host abandons the game in %d and reveals the seed: %s --\n"
+			    "The game is over: nobody wins.\n", g.state.year, hex);
+		strbuf_addf(&subject, "Abandon game %s and reveal the seed", g.id);
+	} else {
+		strbuf_addf(&happened, "\n-- The host reveals the seed: %s --\n", hex);
+		strbuf_addf(&subject, "Reveal the seed of game %s", g.id);
+	}
 	notify_init(&n, &g, &cfg);
 	{
 		struct repo_file extra[] = { { "game.yaml", yaml.buf, yaml.len } };
@@ -182,6 +206,21 @@ static int committed_seq(struct auditor *a, uint32_t *seq)
 	return ret;
 }
 
+/* Does the state committed at the current commit say "abandoned"? */
+static bool committed_abandoned(struct auditor *a)
+{
+	struct strbuf pub = STRBUF_INIT, err = STRBUF_INIT;
+	struct state tmp;
+	bool yes = false;
+
+	if (repo_read(a->g->repo, a->history[a->at], "state.yaml", &pub) == 0 &&
+	    state_read(&tmp, a->g->data, pub.buf, pub.len, NULL, 0, &err) == 0)
+		yes = tmp.end == END_ABANDONED;
+	strbuf_release(&pub);
+	strbuf_release(&err);
+	return yes;
+}
+
 /* Replays the whole history with the seed. */
 static int replay(struct auditor *a, bool *fixed)
 {
@@ -204,8 +243,11 @@ static int replay(struct auditor *a, bool *fixed)
 		if (committed_seq(a, &seq) < 0)
 			goto out;
 		if (seq == s.seq) {
-			/* a commit of the host that changes no state (reveal) */
+			/* a commit of the host that plays no order: the reveal,
+			 * which ends a running game as abandoned */
 			struct strbuf got = STRBUF_INIT;
+			if (!engine_game_over(&s) && committed_abandoned(a))
+				engine_abandon(&s);
 			if (repo_read(a->g->repo, a->history[a->at], "log.txt", &got) != 0 ||
 			    got.len < log.len || memcmp(got.buf, log.buf, log.len)) {
 				strbuf_release(&got);
@@ -343,8 +385,8 @@ out:
 }
 
 const struct cmd_entry cmd_reveal_entry = {
-	"reveal", "reveal DIR",
-	"publish the game's secret seed in a commit (at the end, or for a dispute)",
+	"reveal", "reveal [--abandon] DIR",
+	"publish the secret seed in a commit when the game is over (--abandon: end a running game so)",
 	NULL, exec_reveal,
 };
 

@@ -18,7 +18,7 @@
 #define MAX_ACTIONS_PER_GAME 20000
 
 struct totals {
-	long games, actions, wins[3], ends[5];
+	long games, actions, wins[3], ends[END__COUNT];
 };
 
 /* The seed of game i of a run: SHA-free, a simple spread of S and i into

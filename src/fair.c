@@ -16,6 +16,7 @@
 
 #define SEAL_MAX_PLAIN ((size_t)1 << 30)
 #define SEAL_TAG_BYTES 16
+#define SEAL_NONCE_BYTES 12
 #define SEAL_LINE_BYTES 57	/* 76 base64 characters a line */
 
 static const char commit_label[] = "postrider-commitment";
@@ -24,8 +25,9 @@ static const char seal_key_label[] = "postrider-key-seal";
 static const char hand_key_label[] = "postrider-key-hand";
 static const char token_label[] = "postrider-token";
 static const char hand_label[] = "postrider-hand-salt";
-static const char seal_header[] = "postrider-sealed v1 seq ";
-static const char seal_aad_label[] = "postrider-sealed v1";
+static const char seal_nonce_label[] = "postrider-key-seal-nonce";
+static const char seal_header[] = "postrider-sealed v2 seq ";
+static const char seal_aad_label[] = "postrider-sealed v2";
 _Static_assert(sizeof(seal_aad_label) - 1 == 19, "AAD label length");
 static const char base32_alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
 static const char base64_alphabet[] =
@@ -253,14 +255,35 @@ static void seal_render(uint64_t seq, const unsigned char *data, size_t len,
 	}
 }
 
-/* The AAD and nonce of seq (docs/fairness.md, "Sealing"). */
-static void seal_params(uint64_t seq, unsigned char aad[19 + 8],
-			unsigned char nonce[12])
+/* The AAD of seq (docs/fairness.md, "Sealing"). */
+static void seal_aad(uint64_t seq, unsigned char aad[19 + 8])
 {
 	memcpy(aad, seal_aad_label, sizeof(seal_aad_label) - 1);
 	put_be64(aad + sizeof(seal_aad_label) - 1, seq);
-	memset(nonce, 0, 4);
-	put_be64(nonce + 4, seq);
+}
+
+/*
+ * The nonce of a sealing: the first 12 bytes of HMAC-SHA256(K_nonce,
+ * u64be(seq) || plain). Two different plain texts never share a nonce
+ * (short of a collision of 96 bits), even under one seq after a rewind,
+ * so no key and nonce ever seal two texts (docs/fairness.md, "Sealing").
+ */
+static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
+		       const void *plain, size_t len,
+		       unsigned char nonce[SEAL_NONCE_BYTES])
+{
+	unsigned char key[32], mac[32];
+	unsigned char *msg = xmalloc(len + 8);
+
+	derive_key(seed, seal_nonce_label, key);
+	put_be64(msg, seq);
+	if (len)
+		memcpy(msg + 8, plain, len);
+	hmac_sha256(key, sizeof(key), msg, len + 8, mac);
+	memcpy(nonce, mac, SEAL_NONCE_BYTES);
+	OPENSSL_cleanse(msg, len + 8);
+	OPENSSL_cleanse(key, sizeof(key));
+	free(msg);
 }
 
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
@@ -274,9 +297,12 @@ int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	if (len > SEAL_MAX_PLAIN)
 		return error("private state of %zu bytes is too large to seal",
 			     len);
-	ct = xmalloc(len + SEAL_TAG_BYTES);
+	ct = xmalloc(SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES);
 	derive_key(seed, seal_key_label, key);
-	seal_params(seq, aad, nonce);
+	seal_aad(seq, aad);
+	seal_nonce(seed, seq, plain, len, nonce);
+	memcpy(ct, nonce, SEAL_NONCE_BYTES);
+	ct += SEAL_NONCE_BYTES;
 	ctx = EVP_CIPHER_CTX_new();
 	ok = ctx &&
 	     EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) &&
@@ -294,11 +320,12 @@ int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 					 SEAL_TAG_BYTES, ct + len);
 	EVP_CIPHER_CTX_free(ctx);
 	OPENSSL_cleanse(key, sizeof(key));
+	ct -= SEAL_NONCE_BYTES;
 	if (!ok) {
 		free(ct);
 		return error("cannot seal the private state: AES-256-GCM failed");
 	}
-	seal_render(seq, ct, len + SEAL_TAG_BYTES, out);
+	seal_render(seq, ct, SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES, out);
 	free(ct);
 	return 0;
 }
@@ -390,7 +417,7 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 
 	if (len < hlen || memcmp(sealed, seal_header, hlen)) {
 		strbuf_addf(err, "not a sealed private state (expected a "
-			    "'postrider-sealed v1' header)");
+			    "'postrider-sealed v2' header)");
 		return -1;
 	}
 	nl = memchr(sealed + hlen, '\n', len - hlen);
@@ -421,17 +448,18 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 		return -1;
 	}
 	strbuf_release(&canon);
-	if (datalen < SEAL_TAG_BYTES) {
+	if (datalen < SEAL_NONCE_BYTES + SEAL_TAG_BYTES) {
 		free(data);
 		strbuf_addf(err, "sealed text for seq %" PRIu64 " is truncated",
 			    seq);
 		return -1;
 	}
 
-	ctlen = datalen - SEAL_TAG_BYTES;
+	ctlen = datalen - SEAL_NONCE_BYTES - SEAL_TAG_BYTES;
 	pt = xmalloc(ctlen + 1);
 	derive_key(seed, seal_key_label, key);
-	seal_params(seq, aad, nonce);
+	seal_aad(seq, aad);
+	memcpy(nonce, data, SEAL_NONCE_BYTES);
 	ctx = EVP_CIPHER_CTX_new();
 	ok = ctx &&
 	     EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, NULL, NULL) &&
@@ -439,13 +467,20 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	     EVP_DecryptInit_ex(ctx, NULL, NULL, key, nonce) &&
 	     EVP_DecryptUpdate(ctx, NULL, &outl, aad, (int)sizeof(aad));
 	if (ok && ctlen)
-		ok = EVP_DecryptUpdate(ctx, pt, &outl, data, (int)ctlen) &&
+		ok = EVP_DecryptUpdate(ctx, pt, &outl, data + SEAL_NONCE_BYTES,
+				       (int)ctlen) &&
 		     (size_t)outl == ctlen;
 	if (ok)
-		ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG,
-					 SEAL_TAG_BYTES, data + ctlen) &&
+		ok = EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, SEAL_TAG_BYTES,
+					 data + SEAL_NONCE_BYTES + ctlen) &&
 		     EVP_DecryptFinal_ex(ctx, pt + ctlen, &outl) > 0;
 	EVP_CIPHER_CTX_free(ctx);
+	if (ok) {
+		/* the nonce must be the one sealing derives from the text */
+		unsigned char want[SEAL_NONCE_BYTES];
+		seal_nonce(seed, seq, pt, ctlen, want);
+		ok = CRYPTO_memcmp(want, nonce, SEAL_NONCE_BYTES) == 0;
+	}
 	OPENSSL_cleanse(key, sizeof(key));
 	free(data);
 	if (!ok) {

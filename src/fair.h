@@ -75,13 +75,12 @@ bool fair_token_equal(const char *a, const char *b);
 /*
  * Seals the host's private state (plain, len bytes) for sequence number
  * seq: AES-256-GCM under a key derived from the seed, with a nonce derived
- * from seq, and appends the ASCII text (a header line
- * "postrider-sealed v1 seq <seq>" and base64 lines) to out. The output is a
- * function of (seed, seq, plain) only, so commits are reproducible.
- *
- * Assumption: each seq is sealed at most once per seed with a given plain
- * text that becomes public (docs/fairness.md, "Sealing"); sealing two
- * different texts under the same seq and publishing both breaks GCM.
+ * from seq and the plain text (a keyed hash), and appends the ASCII text (a
+ * header line "postrider-sealed v2 seq <seq>" and base64 lines of the
+ * nonce, the cipher text and the tag) to out. The output is a function of
+ * (seed, seq, plain) only, so commits are reproducible; two different
+ * plain texts never share a nonce, even under one seq after a host rewinds
+ * a turn and plays another order (docs/fairness.md, "Sealing").
  *
  * Returns 0, or -1 after printing an error (a libcrypto failure, or more
  * than 1 GiB of input).

@@ -26,7 +26,7 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
-	"war ends card", "end of 1783",
+	"war ends card", "end of 1783", "abandoned",
 };
 static const char *const nation_keys[] = { "american", "british", "french" };
 static const char *const reaction_names[REACT__COUNT] = {

@@ -74,6 +74,8 @@ enum game_end {
 	END_AUTO_AMERICAN,	/* no British CU in the thirteen colonies (13.1) */
 	END_WAR_ENDS,		/* the War Ends card (13.2) */
 	END_1783,		/* no War Ends card came (5.7) */
+	END_ABANDONED,		/* the host ended it by revealing the seed */
+	END__COUNT
 };
 
 struct prompt {

@@ -156,4 +156,11 @@ enum side engine_colony_control(const struct data *d, const struct state *s,
 				int colony);
 bool engine_game_over(const struct state *s);
 
+/*
+ * Ends a running game as abandoned (nobody wins): what the host does when
+ * he reveals the seed before the end, since after a reveal every hand and
+ * every future die is known. BUG() if the game is already over.
+ */
+void engine_abandon(struct state *s);
+
 #endif

@@ -373,8 +373,11 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 
 	switch (p->kind) {
 	case PROMPT_NONE:
-		strbuf_addf(out, "The game is over: the %s won (%s).",
-			    side_title(s->winner), game_end_name(s->end));
+		if (s->end == END_ABANDONED)
+			strbuf_addstr(out, "The game is over: the host abandoned it and revealed the seed; nobody won.");
+		else
+			strbuf_addf(out, "The game is over: the %s won (%s).",
+				    side_title(s->winner), game_end_name(s->end));
 		break;
 	case PROMPT_CC:
 		strbuf_addf(out, "American: place a Committees of Correspondence PC in each colony (%d to go).", p->left);

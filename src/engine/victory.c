@@ -46,6 +46,13 @@ static void game_over(struct state *s, enum side winner, enum game_end how)
 	s->prompt.left = 0;
 }
 
+void engine_abandon(struct state *s)
+{
+	if (s->end != END_NONE)
+		BUG("abandoning a game that is over");
+	game_over(s, SIDE_NONE, END_ABANDONED);
+}
+
 bool victory_automatic(const struct data *d, struct state *s,
 		       struct strbuf *log)
 {

@@ -38,10 +38,22 @@ git clone -q "$G" "$TRASH/clone0"
 expect_exit 0 postrider audit "$TRASH/clone0"
 expect_grep "a clone is verified without the seed" "^verified without the seed: $commits commits" "$TRASH/out"
 
-expect_exit 0 postrider reveal "$G"
+# Issue 12.2: a running game is not revealed (both hands and every future
+# die would be known); the reveal must end it as abandoned.
+expect_exit 1 postrider reveal "$G"
+expect_grep "a reveal mid-game is refused" "still running" "$TRASH/err"
+expect_eq "the refused reveal committed nothing" "$commits" "$(commit_count "$G")"
+expect_exit 0 postrider reveal --abandon "$G"
 expect_exit 1 postrider reveal "$G"
 expect_grep "a second reveal is refused" "already public" "$TRASH/err"
 commits=$((commits + 1))
+expect_grep "the reveal ended the game" "end: abandoned" "$G/state.yaml"
+git -C "$G" log -1 --format=%B >"$TRASH/msg"
+expect_grep "the commit says the game was abandoned" "^Abandon game" "$TRASH/msg"
+printf 'pass\n' >"$TRASH/order"
+expect_exit 1 postrider play "$G" --as american "$TRASH/order"
+cat "$TRASH/out" "$TRASH/err" >"$TRASH/both"
+expect_grep "no order after the reveal" "game is over" "$TRASH/both"
 seed=$(sed -n 's/^ *revealed_seed: //p' "$G/game.yaml")
 expect_eq "the revealed seed is the game's secret" "$(cat "$G/.git/postrider/secret")" "$seed"
 

@@ -32,9 +32,9 @@ static void vector_seed(unsigned char seed[32])
 static const char seal_vector_plain[] =
 	"deck: [3, 1, 2]\nhands:\n  american: [12, 45]\n  british: [7, 88, 101]\n";
 static const char seal_vector_text[] =
-	"postrider-sealed v1 seq 12\n"
-	"E+Zhvl3ZvAmB2jkbrsHVS+E81enexylVWbafGJ5FjZzOREkNv62A2emyal8uMlrUhfxsGrIkHS+A\n"
-	"+B4na23B5K6spRzgYxKso6PyAsk9YsSBFzzs\n";
+	"postrider-sealed v2 seq 12\n"
+	"sX/UpnauBheN7irpoWQJtvhBinhs7p2/el8EK677Dl/u6VLtsZqz98Y4hVCSkNE4Ldd+Wqse3rH1\n"
+	"9NDuQM3ujBy+5kydkRnbMvilHAiKf9dEcyGBsfFa0XlkDhUjjTsS\n";
 
 /* SHA-256(a || b) in hex, computed here rather than by fair.c. */
 static void sha256_hex(const void *a, size_t alen, const void *b, size_t blen,
@@ -248,6 +248,65 @@ static void test_seal_vector(void **state)
 	strbuf_release(&err);
 }
 
+/* Decodes the base64 body of a sealed text into out; returns its length. */
+static size_t sealed_bytes(const struct strbuf *s, unsigned char *out, size_t max)
+{
+	const char *p = strchr(s->buf, '\n') + 1;
+	char *flat = xmalloc(s->len + 1);
+	size_t n = 0;
+	int len;
+
+	for (; *p; p++)
+		if (*p != '\n')
+			flat[n++] = *p;
+	flat[n] = '\0';
+	assert_true(n / 4 * 3 <= max);
+	len = EVP_DecodeBlock(out, (const unsigned char *)flat, (int)n);
+	assert_true(len >= 0);
+	while (n && flat[--n] == '=')
+		len--;
+	free(flat);
+	return (size_t)len;
+}
+
+/*
+ * Issue 12.3: a host rewinds a mailed turn and plays a different order
+ * under the same seq. The two sealed texts must share no keystream: with
+ * the nonce from seq alone, XOR of cipher and plain text would be the
+ * same in both, and two reports would give away the deck.
+ */
+static void test_seal_rewind_shares_no_keystream(void **state)
+{
+	unsigned char seed[32], a[512], b[512];
+	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	const char *pa = "deck: [5, 9, 77, 31, 2, 64]\nhands: {american: [1], british: [8]}\n";
+	const char *pb = "deck: [9, 5, 77, 31, 2, 64]\nhands: {american: [8], british: [1]}\n";
+	size_t la, lb, n = strlen(pa);
+
+	(void)state;
+	vector_seed(seed);
+	assert_int_equal(strlen(pb), n);
+	assert_int_equal(fair_seal(seed, 40, pa, n, &sa), 0);
+	assert_int_equal(fair_seal(seed, 40, pb, n, &sb), 0);
+	la = sealed_bytes(&sa, a, sizeof(a));
+	lb = sealed_bytes(&sb, b, sizeof(b));
+	assert_int_equal(la, 12 + n + 16);
+	assert_int_equal(lb, la);
+	/* the nonces differ, and so do the keystreams (cipher XOR plain) */
+	assert_memory_not_equal(a, b, 12);
+	int same = 0;
+	for (size_t i = 0; i < n; i++)
+		same += (a[12 + i] ^ (unsigned char)pa[i]) ==
+			(b[12 + i] ^ (unsigned char)pb[i]);
+	assert_true(same < (int)n / 4);
+	/* sealing the same text again gives the same bytes (reproducible) */
+	strbuf_reset(&sb);
+	assert_int_equal(fair_seal(seed, 40, pa, n, &sb), 0);
+	assert_string_equal(sa.buf, sb.buf);
+	strbuf_release(&sa);
+	strbuf_release(&sb);
+}
+
 static void test_seal_round_trip(void **state)
 {
 	static const size_t sizes[] = { 0, 1, 2, 3, 40, 41, 42, 56, 57, 58,
@@ -379,7 +438,7 @@ static void test_seal_wrong_seq_and_seed(void **state)
 	assert_open_fails(seed, 0, s.buf, s.len, "expected seq 0");
 
 	/* the header rewritten to another seq: the AAD and nonce differ */
-	strbuf_addstr(&forged, "postrider-sealed v1 seq 13\n");
+	strbuf_addstr(&forged, "postrider-sealed v2 seq 13\n");
 	strbuf_addstr(&forged, strchr(s.buf, '\n') + 1);
 	assert_open_fails(seed, 13, forged.buf, forged.len,
 			  "does not authenticate");
@@ -389,12 +448,12 @@ static void test_seal_wrong_seq_and_seed(void **state)
 	assert_open_fails(other, 12, s.buf, s.len, "does not authenticate");
 
 	/* a malformed header */
-	assert_open_fails(seed, 12, "postrider-sealed v1 seq 012\nAAAA\n", 32,
+	assert_open_fails(seed, 12, "postrider-sealed v2 seq 012\nAAAA\n", 32,
 			  "malformed header");
-	assert_open_fails(seed, 12, "postrider-sealed v2 seq 12\nAAAA\n", 32,
-			  "not a sealed");
-	/* too short for a tag, though well-formed base64 */
 	assert_open_fails(seed, 12, "postrider-sealed v1 seq 12\nAAAA\n", 32,
+			  "not a sealed");
+	/* too short for a nonce and a tag, though well-formed base64 */
+	assert_open_fails(seed, 12, "postrider-sealed v2 seq 12\nAAAA\n", 32,
 			  "truncated");
 	strbuf_release(&s);
 	strbuf_release(&forged);
@@ -408,7 +467,7 @@ static void test_seal_large_seq(void **state)
 	(void)state;
 	vector_seed(seed);
 	assert_int_equal(fair_seal(seed, UINT64_MAX, "x", 1, &s), 0);
-	assert_true(strncmp(s.buf, "postrider-sealed v1 seq "
+	assert_true(strncmp(s.buf, "postrider-sealed v2 seq "
 			    "18446744073709551615\n", 45) == 0);
 	assert_int_equal(fair_open(seed, UINT64_MAX, s.buf, s.len, &plain,
 				   &err), 0);
@@ -512,6 +571,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hand_vector),
 		cmocka_unit_test(test_hand_salts_differ),
 		cmocka_unit_test(test_seal_vector),
+		cmocka_unit_test(test_seal_rewind_shares_no_keystream),
 		cmocka_unit_test(test_seal_round_trip),
 		cmocka_unit_test(test_seal_every_byte_tamper),
 		cmocka_unit_test(test_seal_wrong_seq_and_seed),
