@@ -134,9 +134,15 @@ static void reply_unreadable(const struct game *g, struct notify *n,
 			     bool check)
 {
 	char *from = mail_header_get(raw, len, "From"), *name = NULL, *addr = NULL;
+	char *as = mail_header_get(raw, len, "Auto-Submitted");
+	char *rp = mail_header_get(raw, len, "Return-Path");
+	/* an unreadable message from a machine gets no answer either */
+	bool automatic = (as && !strstr(as, "no")) || (rp && strstr(rp, "<>"));
 	enum side side;
 
-	if (!check && from && mail_parse_address(from, &name, &addr) == 0 &&
+	free(as);
+	free(rp);
+	if (!check && !automatic && from && mail_parse_address(from, &name, &addr) == 0 &&
 	    (side = sender_side(g, addr)) != SIDE_NONE) {
 		char *reason = xstrfmt("the message could not be read: %s", why);
 		notify_reject(n, g, side, reason, NULL);
@@ -225,6 +231,14 @@ static int run(struct play_opts *o)
 			reply_unreadable(&g, &n, input.buf, input.len, err.buf, o->check);
 			goto out;
 		}
+		if (m.automatic) {
+			/* RFC 3834: never answer a machine, or two of them
+			 * answer each other for ever. */
+			fprintf(stderr, "ignored: an automatic message (%s); no reply sent, nothing changed\n",
+				m.automatic);
+			ret = 0;
+			goto out;
+		}
 		side = sender_side(&g, m.from_addr);
 		if (side == SIDE_NONE) {
 			/* No reply: an unknown sender learns nothing about the game. */
@@ -244,8 +258,7 @@ static int run(struct play_opts *o)
 			char want[FAIR_TOKEN_SIZE];
 			game_token(&g, side, want);
 			if (!fair_token_equal(token, want))
-				strbuf_addf(&err, "the token '%s' is not valid for this turn: the order is stale, replayed or mistyped (the last report carries the valid one)",
-					    token);
+				strbuf_addstr(&err, "the token in this message is not valid for this turn: the order is stale, replayed or mistyped (the last report carries the valid one)");
 		}
 		if (err.len) {
 			fprintf(stderr, "rejected: %s\n", err.buf);

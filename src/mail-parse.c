@@ -1547,6 +1547,56 @@ static bool header_has_nul(const char *p, size_t n)
 	return false;
 }
 
+/* The first word of a header value, lowercased, into buf. */
+static const char *first_word(const char *v, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	while (*v == ' ' || *v == '\t')
+		v++;
+	while (*v && *v != ';' && *v != ' ' && *v != '\t' && n + 1 < size)
+		buf[n++] = (char)tolower((unsigned char)*v++);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * Why a message was sent by a machine and must get no answer (RFC 3834:
+ * auto-replies; RFC 3464 bounces; RFC 2369/2919 list mail), or NULL.
+ */
+static const char *automatic_reason(const struct fields *f, const char *from)
+{
+	const char *as = fields_get(f, "Auto-Submitted");
+	const char *pr = fields_get(f, "Precedence");
+	const char *rp = fields_get(f, "Return-Path");
+	char w[32];
+
+	if (as && strcmp(first_word(as, w, sizeof(w)), "no"))
+		return "Auto-Submitted other than \"no\"";
+	if (pr) {
+		first_word(pr, w, sizeof(w));
+		if (!strcmp(w, "bulk") || !strcmp(w, "junk") ||
+		    !strcmp(w, "list") || !strcmp(w, "auto_reply"))
+			return "Precedence: bulk, junk, list or auto_reply";
+	}
+	if (fields_get(f, "X-Autoreply") || fields_get(f, "X-Autorespond") ||
+	    fields_get(f, "X-Auto-Response-Suppress"))
+		return "an X-Autoreply header";
+	if (fields_get(f, "List-Id") || fields_get(f, "List-Post"))
+		return "list mail (List-Id)";
+	if (rp) {
+		const char *p = rp;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!strncmp(p, "<>", 2))
+			return "a null sender (Return-Path: <>), a bounce";
+	}
+	if (from && (!ascii_strncasecmp(from, "mailer-daemon@", 14) ||
+		     !ascii_strncasecmp(from, "postmaster@", 11)))
+		return "a MAILER-DAEMON sender, a bounce";
+	return NULL;
+}
+
 int mail_parse(const char *raw, size_t len, struct mail_message *out,
 	       struct strbuf *err)
 {
@@ -1615,14 +1665,7 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 	out->references = dup_or_null(fields_get(&f, "References"));
 	out->game_header = dup_or_null(fields_get(&f, "X-Postrider-Game"));
 	out->to = dup_or_null(fields_get(&f, "To"));
-	{
-		const char *as = fields_get(&f, "Auto-Submitted");
-		const char *pr = fields_get(&f, "Precedence");
-		out->auto_submitted = (as && ascii_strcasecmp(as, "no")) ||
-			(pr && (!ascii_strcasecmp(pr, "bulk") ||
-				!ascii_strcasecmp(pr, "junk") ||
-				!ascii_strcasecmp(pr, "auto_reply")));
-	}
+	out->automatic = automatic_reason(&f, out->from_addr);
 
 	/* the body */
 	parse_ctype(fields_get(&f, "Content-Type"), &ct);

@@ -49,10 +49,11 @@ struct mail_message {
 	char *to;		/* raw (unfolded) To:, NULL if absent */
 	char *body;		/* the chosen text part, decoded to UTF-8, LF
 				   line endings */
-	bool auto_submitted;	/* Auto-Submitted: other than "no", or
-				   Precedence: bulk/junk/auto_reply: an
-				   automatic reply (vacation...), which
-				   must not be answered (RFC 3834) */
+	const char *automatic;	/* NULL, or why the message was sent by a
+				   machine and must get no answer (RFC 3834):
+				   an auto-reply, a bounce or list mail
+				   (static text: "Auto-Submitted: auto-replied",
+				   "a null sender", ...) */
 };
 
 /*

@@ -192,6 +192,37 @@ rejected "the American replying to the British report" "$M/swap" \
 expect_fixed "the American replying to the British report: the token is refused" \
 	"token" "$TRASH/rejected.err"
 
+# --- automatic messages (RFC 3834): never played, never answered ---
+# ignored WHAT MAILFILE: exit 0, the game unchanged, no mail at all
+ignored() {
+	snapshot "$G" before
+	outbox_list "$G" >"$TRASH/ob"
+	expect_exit 0 postrider play "$G" "$2"
+	expect_unchanged "$1: the game is unchanged" "$G" before
+	expect_eq "$1: no mail is sent" "" "$(outbox_added "$G" "$TRASH/ob")"
+	expect_fixed "$1: stderr says why" "ignored: an automatic message" \
+		"$TRASH/err"
+}
+# Each carries the player's address, the valid token and a legal order:
+# only the headers say a machine sent it.
+R=$(report_for "$G" american)
+order=$(first_option)
+reply_mail "$R" "$AMERICAN" "$order" |
+	sed '1s/^/Auto-Submitted: auto-replied\n/' >"$M/vacation"
+ignored "a vacation auto-reply" "$M/vacation"
+reply_mail "$R" "$AMERICAN" "$order" |
+	sed '1s/^/Precedence: list\nList-Id: <club.example.org>\n/' >"$M/list"
+ignored "a copy through a mailing list" "$M/list"
+reply_mail "$R" "$AMERICAN" "$order" |
+	sed '1s/^/Return-Path: <>\n/' >"$M/bounce"
+ignored "a bounce with a null sender" "$M/bounce"
+reply_mail "$R" "$AMERICAN" "$order" |
+	sed '1s/^/X-Autoreply: yes\n/' >"$M/xauto"
+ignored "an X-Autoreply message" "$M/xauto"
+printf 'From: MAILER-DAEMON@example.org\nSubject: Undelivered Mail\n\nsorry\n' \
+	>"$M/daemon"
+ignored "a MAILER-DAEMON bounce" "$M/daemon"
+
 # after all this, the token in the last report still works
 order=$(first_option)
 reply_mail "$R" "$AMERICAN" "$order" >"$M/after"

@@ -172,7 +172,7 @@ static void test_headers_kept_raw(void **state)
 	assert_string_equal(m.to,
 			    "Referee <referee+k3xa-2mfa-p7qb@example.org>");
 	assert_null(m.game_header);
-	assert_false(m.auto_submitted);
+	assert_null(m.automatic);
 	mail_message_release(&m);
 	mail_message_release(&m);	/* twice is safe */
 	mail_message_release(NULL);
@@ -356,8 +356,18 @@ static void test_encoded_words(void **state)
 	assert_string_equal(m.from_addr, "r@x.example.org");
 	assert_string_equal(m.from_name, "Ren Smith");
 	assert_string_equal(m.subject, "a long subject");
-	assert_true(m.auto_submitted);
+	assert_non_null(m.automatic);
 	assert_string_equal(m.body, "hi\n");
+	mail_message_release(&m);
+	/* "Auto-Submitted: no" is what a person's client may say */
+	assert_int_equal(parse_str("From: r@x.org\nAuto-Submitted: no\n"
+				   "Subject: s\n\nhi\n", &m, &err), 0);
+	assert_null(m.automatic);
+	mail_message_release(&m);
+	/* a bounce from the mail system */
+	assert_int_equal(parse_str("From: Mail Delivery System <MAILER-DAEMON@x.org>\n"
+				   "Subject: Undelivered\n\nhi\n", &m, &err), 0);
+	assert_non_null(m.automatic);
 	mail_message_release(&m);
 	strbuf_release(&err);
 }
