@@ -65,7 +65,7 @@ static int exec_new(int argc, char **argv)
 	struct repo_file extra[DATA_MAX_FILES + 1];
 	struct notify n = { 0 };
 	char *datadir = NULL, commit[41];
-	int c, ret = 1, n_extra = 0;
+	int c, ret = 1, n_extra = 0, made = 0;
 	struct rng r;
 	struct state s;
 
@@ -138,8 +138,14 @@ static int exec_new(int argc, char **argv)
 		g.data_files[g.n_data_files++] = xstrdup(base(g.data->files[i]));
 
 	dir = games ? xstrfmt("%s/%s", games, g.id) : xstrdup(argv[optind]);
-	if (repo_create(dir, &g.repo) < 0)
-		goto out;
+	{
+		struct stat st;
+		bool existed = stat(dir, &st) == 0;
+		if (repo_create(dir, &g.repo) < 0)
+			goto out;
+		/* from here on a failure takes back all it made */
+		made = existed ? 2 : 1;
+	}
 	g.dir = xstrdup(dir);
 	/* The secret first: a game whose secret was lost is no game. */
 	if (repo_private_path(g.repo, "secret", &path) < 0)
@@ -201,6 +207,13 @@ out:
 	notify_release(&n);
 	config_release(&cfg);
 	game_close(&g);
+	/* No half-made game with a secret in it: the folder was absent or
+	 * empty, so all that is in it now is ours. */
+	if (ret != 0 && made && remove_tree(dir, made == 2) < 0)
+		error("could not remove the half-made game in '%s': %s (remove it by hand)",
+		      dir, strerror(errno));
+	else if (ret != 0 && made)
+		fprintf(stderr, "postrider new: nothing was created in '%s'\n", dir);
 	free(datadir);
 	free(dir);
 	strbuf_release(&err);

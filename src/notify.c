@@ -7,6 +7,7 @@
 #include "outbox.h"
 #include "report.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,9 +46,31 @@ static const char *host_domain(const struct game *g)
 	return at ? at + 1 : "localhost";
 }
 
+/* "Name" <addr>: the name quoted, so any name (even an address) parses. */
+static char *mailbox(const char *name, const char *addr_fmt, ...)
+	PRINTF_LIKE(2, 3);
+static char *mailbox(const char *name, const char *addr_fmt, ...)
+{
+	struct strbuf out = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addch(&out, '"');
+	for (const char *p = name; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_addch(&out, '\\');
+		strbuf_addch(&out, *p);
+	}
+	strbuf_addstr(&out, "\" <");
+	va_start(ap, addr_fmt);
+	strbuf_vaddf(&out, addr_fmt, ap);
+	va_end(ap);
+	strbuf_addch(&out, '>');
+	return strbuf_detach(&out, NULL);
+}
+
 static char *address(const struct game_player *p)
 {
-	return xstrfmt("%s <%s>", p->name, p->addr);
+	return mailbox(p->name, "%s", p->addr);
 }
 
 static char *message_id(const struct game *g, uint32_t seq, enum side side)
@@ -60,7 +83,7 @@ static char *message_id(const struct game *g, uint32_t seq, enum side side)
 static char *reply_address(const struct game *g, const char *token)
 {
 	const char *at = strrchr(g->player[0].addr, '@');
-	return xstrfmt("%s <%.*s+%s@%s>", g->player[0].name,
+	return mailbox(g->player[0].name, "%.*s+%s@%s",
 		       (int)(at - g->player[0].addr), g->player[0].addr, token,
 		       at + 1);
 }

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -352,4 +353,24 @@ int hex_decode(const char *in, unsigned char *out, size_t len)
 		out[i] = (unsigned char)(hi << 4 | lo);
 	}
 	return 0;
+}
+
+static const char *remove_top;
+static bool remove_keep_top;
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (remove_keep_top && !strcmp(path, remove_top))
+		return 0;
+	return (flag == FTW_DP ? rmdir(path) : unlink(path)) < 0 ? -1 : 0;
+}
+
+int remove_tree(const char *path, bool keep_top)
+{
+	remove_top = path;
+	remove_keep_top = keep_top;
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

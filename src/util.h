@@ -83,6 +83,11 @@ int read_file(const char *path, struct strbuf *sb, size_t max);
 int write_file_atomic(const char *path, const void *data, size_t len);
 /* Creates path and its parents (mode 0777 & ~umask). 0 or -1 with errno. */
 int mkdir_p(const char *path);
+/*
+ * Removes everything inside the folder path (not following symbolic
+ * links), and the folder itself unless keep_top. 0, or -1 with errno.
+ */
+int remove_tree(const char *path, bool keep_top);
 
 /* Case-insensitive ASCII comparisons. */
 int ascii_strcasecmp(const char *a, const char *b);

@@ -106,11 +106,11 @@ expect_eq "the same seed and clock give the same commit id" "$HEADC" \
 	"$(git -C "$TRASH/again" rev-parse HEAD)"
 
 # --- an empty existing directory is fine (as for git init) ---
-mkdir "$TRASH/empty"
-expect_exit 0 postrider new "$TRASH/empty" --american "$AMERICAN" \
+mkdir "$TRASH/new-empty"
+expect_exit 0 postrider new "$TRASH/new-empty" --american "$AMERICAN" \
 	--british "$BRITISH" --host "$HOST" --seed "$SEED"
 expect_eq "a game made in an empty directory" 1 \
-	"$(commit_count "$TRASH/empty")"
+	"$(commit_count "$TRASH/new-empty")"
 
 # --- bad arguments create nothing ---
 # nothing_made WHAT DIR: DIR does not exist (if it does, it is removed so
@@ -174,6 +174,24 @@ expect_exit "1|2" postrider new "$TRASH/full" --american "$AMERICAN" \
 expect_unchanged "an existing non-empty directory is left as it was" \
 	"$TRASH/full" full
 expect_eq "no .git is made in it" "notes.txt" "$(ls -A "$TRASH/full")"
+
+# a failure after the repository was made (the templates are missing):
+# nothing is left, least of all the secret
+POSTRIDER_TEMPLATES=$TRASH/no-templates expect_exit 1 postrider new "$D" \
+	--american "$AMERICAN" --british "$BRITISH" --host "$HOST" --seed "$SEED"
+nothing_made "a failure after the repository was created" "$D"
+mkdir "$TRASH/empty-fail"
+POSTRIDER_TEMPLATES=$TRASH/no-templates expect_exit 1 postrider new \
+	"$TRASH/empty-fail" --american "$AMERICAN" --british "$BRITISH" \
+	--host "$HOST" --seed "$SEED"
+expect_eq "a failure in an existing empty folder leaves it empty" "" \
+	"$(ls -A "$TRASH/empty-fail")"
+
+# bare addresses, without a name
+expect_exit 0 postrider new "$TRASH/bare" --american alice@example.org \
+	--british bob@example.org --host referee@example.org --seed "$SEED"
+expect_eq "bare addresses: both reports are written" 2 \
+	"$(outbox_count "$TRASH/bare")"
 
 snapshot "$G" game
 expect_exit "1|2" postrider new "$G" --american "$AMERICAN" \
