@@ -239,7 +239,7 @@ static int replay(struct auditor *a, bool *fixed)
 	if (check_state(a, &s, log.buf, log.len) < 0)
 		goto out;
 	for (a->at = 1; a->at < a->n; a->at++) {
-		uint32_t seq;
+		uint32_t seq = 0;
 		if (committed_seq(a, &seq) < 0)
 			goto out;
 		if (seq == s.seq) {
@@ -305,30 +305,364 @@ out:
 	return ret;
 }
 
-/* Without the seed: what can be checked from the public files alone. */
-static int structure(struct auditor *a)
+/*
+ * The checks that need no secret (docs/fairness.md, "What a player checks"):
+ * run by every audit, with or without the seed.
+ */
+
+/* A decimal without sign or leading zero; advances *p. */
+static bool parse_num(const char **p, const char *end, unsigned long long *v)
 {
-	struct strbuf prev_log = STRBUF_INIT, got = STRBUF_INIT;
-	uint32_t prev = 0;
+	const char *q = *p;
+
+	if (q >= end || *q < '0' || *q > '9' || (*q == '0' && q + 1 < end &&
+						  q[1] >= '0' && q[1] <= '9'))
+		return false;
+	*v = 0;
+	while (q < end && *q >= '0' && *q <= '9') {
+		if (*v > (~0ULL - 9) / 10)
+			return false;
+		*v = *v * 10 + (unsigned long long)(*q++ - '0');
+	}
+	*p = q;
+	return true;
+}
+
+static bool eat(const char **p, const char *end, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, word, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+/* The optional " (purpose)" at the end of a draw line. */
+static bool purpose_ok(const char *p, const char *end)
+{
+	if (p == end)
+		return true;
+	if (end - p < 3 || p[0] != ' ' || p[1] != '(' || end[-1] != ')')
+		return false;
+	for (; p < end; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * One log line (without its '\n'): 0 if it is not a draw line, 1 with its
+ * first index and number of draws (and whether a die was fixed), -1 if it
+ * starts like one but breaks the grammar of docs/fairness.md section 6.6.
+ */
+static int draw_line(const char *p, const char *end, unsigned long long *first,
+		     unsigned long long *count, bool *forced)
+{
+	unsigned long long a, b, n, v, st;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	*forced = false;
+	if (eat(&p, end, "draws ")) {
+		if (!parse_num(&p, end, &a) || !eat(&p, end, "-") ||
+		    !parse_num(&p, end, &b) || !eat(&p, end, ": shuffle of ") ||
+		    !parse_num(&p, end, &n) || n < 2 || b != a + n - 2 ||
+		    !purpose_ok(p, end))
+			return -1;
+		*first = a;
+		*count = n - 1;
+		return 1;
+	}
+	if (!eat(&p, end, "draw "))
+		return 0;
+	if (!parse_num(&p, end, &a) || !eat(&p, end, ": "))
+		return -1;
+	if (eat(&p, end, "d6 -> ")) {
+		if (!parse_num(&p, end, &v) || v < 1 || v > 6)
+			return -1;
+		if (eat(&p, end, " forced, stream ")) {
+			if (!parse_num(&p, end, &st) || st < 1 || st > 6)
+				return -1;
+			*forced = true;
+		}
+	} else if (eat(&p, end, "uniform(")) {
+		if (!parse_num(&p, end, &n) || n < 1 || !eat(&p, end, ") -> ") ||
+		    !parse_num(&p, end, &v) || v >= n)
+			return -1;
+	} else {
+		return -1;
+	}
+	if (!purpose_ok(p, end))
+		return -1;
+	*first = a;
+	*count = 1;
+	return 1;
+}
+
+/* A trailer's value in a commit message ("Key: value"), or NULL. */
+static const char *trailer(const char *msg, const char *key, size_t *len)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = msg; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (!strncmp(p, key, k) && p[k] == ':' && p[k + 1] == ' ') {
+			*len = strcspn(p + k + 2, "\n");
+			return p + k + 2;
+		}
+	}
+	return NULL;
+}
+
+/* The public record of one commit. */
+struct record {
+	struct state s;
+	struct strbuf log, game_yaml, msg, changes;
+	unsigned parents;
+};
+
+static int read_record(struct auditor *a, struct record *r)
+{
+	struct strbuf pub = STRBUF_INIT, err = STRBUF_INIT;
+	const char *id = a->history[a->at];
 	int ret = 0;
 
-	for (a->at = 0; a->at < a->n && !ret; a->at++) {
-		uint32_t seq = 0;
-		if ((ret = committed_seq(a, &seq)) < 0)
-			break;
-		if (a->at && seq != prev && seq != prev + 1)
-			ret = fail(a, "the order number jumps from %u to %u", prev, seq);
-		strbuf_reset(&got);
-		if (!ret && repo_read(a->g->repo, a->history[a->at], "log.txt", &got) != 0)
-			ret = fail(a, "log.txt is missing");
-		if (!ret && (got.len < prev_log.len || memcmp(got.buf, prev_log.buf, prev_log.len)))
-			ret = fail(a, "log.txt does not continue the log of the previous commit");
-		strbuf_reset(&prev_log);
-		strbuf_add(&prev_log, got.buf, got.len);
-		prev = seq;
+	strbuf_reset(&r->log);
+	strbuf_reset(&r->game_yaml);
+	strbuf_reset(&r->msg);
+	strbuf_reset(&r->changes);
+	if (repo_read(a->g->repo, id, "state.yaml", &pub) != 0)
+		ret = fail(a, "state.yaml is missing");
+	else if (state_read(&r->s, a->g->data, pub.buf, pub.len, NULL, 0, &err) < 0)
+		ret = fail(a, "state.yaml does not load:\n%s", err.buf);
+	else if (repo_read(a->g->repo, id, "log.txt", &r->log) != 0)
+		ret = fail(a, "log.txt is missing");
+	else if (repo_read(a->g->repo, id, "game.yaml", &r->game_yaml) != 0)
+		ret = fail(a, "game.yaml is missing");
+	else if (repo_commit_info(a->g->repo, id, &r->msg, NULL, NULL, NULL) < 0 ||
+		 repo_changes(a->g->repo, id, &r->changes, &r->parents) < 0)
+		ret = fail(a, "the commit cannot be read");
+	strbuf_release(&pub);
+	strbuf_release(&err);
+	return ret;
+}
+
+static void release_record(struct record *r)
+{
+	strbuf_release(&r->log);
+	strbuf_release(&r->game_yaml);
+	strbuf_release(&r->msg);
+	strbuf_release(&r->changes);
+}
+
+/*
+ * game.yaml of a commit, against its parent's: unchanged, or changed only
+ * as `kind` allows (the fixed-dice mark by an order with fixed dice; the
+ * revealed seed by a reveal). Returns the kind's name for messages.
+ */
+static int check_game_yaml(struct auditor *a, const struct record *prev,
+			   const struct record *cur, bool order, bool fixed)
+{
+	struct game before, after;
+	struct strbuf want = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	if (prev->game_yaml.len == cur->game_yaml.len &&
+	    !memcmp(prev->game_yaml.buf, cur->game_yaml.buf, cur->game_yaml.len))
+		return order ? 0 : fail(a, "a commit without an order that is not a reveal (it changes no game.yaml): no kind of commit does that");
+	memset(&before, 0, sizeof(before));
+	memset(&after, 0, sizeof(after));
+	if (game_parse_yaml(&before, prev->game_yaml.buf, prev->game_yaml.len, &err) < 0 ||
+	    game_parse_yaml(&after, cur->game_yaml.buf, cur->game_yaml.len, &err) < 0) {
+		ret = fail(a, "game.yaml does not load:\n%s", err.buf);
+		goto out;
 	}
-	strbuf_release(&prev_log);
-	strbuf_release(&got);
+	if (order) {
+		/* an order may only mark the game as played with fixed dice */
+		before.fixed_dice = before.fixed_dice || fixed;
+	} else if (!before.revealed && after.revealed) {
+		/* a reveal adds the seed, which matches the commitment */
+		before.revealed = true;
+		memcpy(before.seed, after.seed, sizeof(before.seed));
+	}
+	game_write_yaml(&before, &want);
+	if (want.len != cur->game_yaml.len || memcmp(want.buf, cur->game_yaml.buf, want.len))
+		ret = fail(a, "game.yaml changes in a way no %s may (players, options, data, the commitment or the seed's source)",
+			   order ? "order" : "reveal");
+out:
+	game_close(&before);
+	game_close(&after);
+	strbuf_release(&want);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* What the commit changes, against what its kind may change. */
+static int check_changes(struct auditor *a, const struct record *cur,
+			 const char *order_path)
+{
+	const char *p = cur->changes.buf;
+	bool seen_order = false;
+
+	if (!a->at) {
+		/* the new game: only files added, the data among them */
+		static const char *const need[] = {
+			"game.yaml", "state.yaml", "log.txt", "private/state.sealed"
+		};
+		if (cur->parents)
+			return fail(a, "the first commit has a parent");
+		for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
+			char *line = xstrfmt("A %s\n", need[i]);
+			bool there = strstr(cur->changes.buf, line) != NULL;
+			free(line);
+			if (!there)
+				return fail(a, "the new game's commit has no %s", need[i]);
+		}
+	} else if (cur->parents != 1) {
+		return fail(a, "a merge commit (%u parents): the game's history is a single line", cur->parents);
+	}
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		char kind = p[0];
+		char *path = xstrndup(p + 2, n > 2 ? n - 2 : 0);
+		bool ok;
+
+		if (!a->at) {
+			ok = kind == 'A' &&
+			     (!strcmp(path, "game.yaml") || !strcmp(path, "state.yaml") ||
+			      !strcmp(path, "log.txt") || !strcmp(path, "private/state.sealed"));
+			for (int i = 0; !ok && i < a->g->n_data_files; i++) {
+				char *d = xstrfmt("data/%s", a->g->data_files[i]);
+				ok = kind == 'A' && !strcmp(path, d);
+				free(d);
+			}
+		} else {
+			ok = kind == 'M' &&
+			     (!strcmp(path, "game.yaml") || !strcmp(path, "state.yaml") ||
+			      !strcmp(path, "log.txt") || !strcmp(path, "private/state.sealed"));
+			if (!ok && order_path && kind == 'A' && !strcmp(path, order_path))
+				ok = seen_order = true;
+		}
+		if (!ok) {
+			fail(a, "%s %s, which no %s may %s", kind == 'A' ? "adds" :
+			     kind == 'D' ? "deletes" : "changes", path,
+			     !a->at ? "new game's commit" : order_path ? "order" : "commit without an order",
+			     kind == 'A' ? "add" : kind == 'D' ? "delete" : "change");
+			free(path);
+			return -1;
+		}
+		free(path);
+		p += n + (p[n] == '\n');
+	}
+	if (order_path && !seen_order)
+		return fail(a, "order %u has no order file (%s)", cur->s.seq, order_path);
+	return 0;
+}
+
+/* The draw lines a commit adds to the log, and its trailers about draws. */
+static int check_draws(struct auditor *a, const struct record *prev,
+		       const struct record *cur, bool fixed)
+{
+	unsigned long long at = a->at ? prev->s.draws : 0, first, count;
+	const char *p = cur->log.buf + (a->at ? prev->log.len : 0);
+	const char *end = cur->log.buf + cur->log.len, *t;
+	int line = 1;
+	size_t tlen;
+	bool forced;
+
+	for (const char *q = cur->log.buf; q < p; q++)
+		line += *q == '\n';
+	for (; p < end; line++) {
+		const char *eol = memchr(p, '\n', (size_t)(end - p));
+		if (!eol)
+			return fail(a, "log.txt line %d does not end with a newline", line);
+		int k = draw_line(p, eol, &first, &count, &forced);
+		if (k < 0)
+			return fail(a, "log.txt line %d is a malformed draw line: %.*s", line,
+				    (int)(eol - p), p);
+		if (k > 0 && first != at)
+			return fail(a, "log.txt line %d: the draws go from index %llu to %llu (%s)",
+				    line, at, first, first < at ? "a draw used twice" : "draws missing");
+		if (k > 0 && forced && !fixed)
+			return fail(a, "log.txt line %d: a fixed die in a commit that does not say it used fixed dice",
+				    line);
+		if (k > 0)
+			at += count;
+		p = eol + 1;
+	}
+	if (cur->s.draws != at)
+		return fail(a, "state.yaml says draws: %llu, but the log's draws end at %llu%s",
+			    (unsigned long long)cur->s.draws, at,
+			    cur->s.draws < at ? " (the draw counter was lowered)" : "");
+	t = trailer(cur->msg.buf, "Postrider-Draws", &tlen);
+	if (t || at > (a->at ? prev->s.draws : 0)) {
+		char want[64];
+		snprintf(want, sizeof(want), "%llu-%llu",
+			 a->at ? (unsigned long long)prev->s.draws : 0ULL, at);
+		if (!t || tlen != strlen(want) || memcmp(t, want, tlen))
+			return fail(a, "the commit's Postrider-Draws trailer is '%.*s', its draws are %s",
+				    t ? (int)tlen : 6, t ? t : "absent", want);
+	}
+	return 0;
+}
+
+static int public_checks(struct auditor *a)
+{
+	struct record rec[2];
+	int ret = 0;
+
+	for (int i = 0; i < 2; i++) {
+		strbuf_init(&rec[i].log);
+		strbuf_init(&rec[i].game_yaml);
+		strbuf_init(&rec[i].msg);
+		strbuf_init(&rec[i].changes);
+	}
+	for (a->at = 0; a->at < a->n && !ret; a->at++) {
+		struct record *cur = &rec[a->at % 2], *prev = &rec[(a->at + 1) % 2];
+		char order_path[64] = "";
+		const char *t;
+		size_t tlen;
+		bool fixed;
+
+		if ((ret = read_record(a, cur)) < 0)
+			break;
+		t = trailer(cur->msg.buf, "Postrider-Game", &tlen);
+		if (!t || tlen != strlen(a->g->id) || memcmp(t, a->g->id, tlen)) {
+			ret = fail(a, "the commit does not name game %s in its Postrider-Game trailer", a->g->id);
+			break;
+		}
+		fixed = trailer(cur->msg.buf, "Postrider-Fixed-Dice", &tlen) != NULL;
+		if (a->at) {
+			if (prev->log.len > cur->log.len ||
+			    memcmp(cur->log.buf, prev->log.buf, prev->log.len)) {
+				ret = fail(a, "log.txt does not continue the log of the previous commit");
+				break;
+			}
+			if (cur->s.seq == prev->s.seq + 1) {
+				/* an order: the side whose order it is names the file */
+				const char *side = trailer(cur->msg.buf, "Postrider-Side", &tlen);
+				snprintf(order_path, sizeof(order_path), "orders/%04u-%.*s.txt",
+					 cur->s.seq, side ? (int)tlen : 4, side ? side : "none");
+			} else if (cur->s.seq != prev->s.seq) {
+				ret = fail(a, "the order number jumps from %u to %u", prev->s.seq, cur->s.seq);
+				break;
+			} else if (fixed) {
+				ret = fail(a, "a commit without an order says it used fixed dice");
+				break;
+			}
+		} else if (cur->s.seq != 0) {
+			ret = fail(a, "the new game's state has order number %u, not 0", cur->s.seq);
+			break;
+		}
+		if ((ret = check_changes(a, cur, *order_path ? order_path : NULL)) < 0 ||
+		    (a->at && (ret = check_game_yaml(a, prev, cur, *order_path, fixed)) < 0) ||
+		    (ret = check_draws(a, prev, cur, fixed)) < 0)
+			break;
+	}
+	if (ret < 0 && a->at >= a->n)
+		a->at = a->n - 1;
+	for (int i = 0; i < 2; i++)
+		release_record(&rec[i]);
 	return ret;
 }
 
@@ -353,23 +687,45 @@ static int exec_audit(int argc, char **argv)
 	}
 	if (repo_history(g.repo, &a.history, &a.n) < 0)
 		goto out;
+	if (public_checks(&a) < 0) {
+		/* The replay names an earlier commit if one does not match:
+		 * a rewritten file shows first where it was rewritten. */
+		size_t all = a.n, at = a.at;
+		struct strbuf why = a.why;
+		if (g.have_seed) {
+			strbuf_init(&a.why);
+			a.n = at + 1;
+			if (replay(&a, &fixed) < 0 && a.at <= at) {
+				strbuf_release(&why);
+				a.n = all;
+				goto differs;
+			}
+			strbuf_release(&a.why);
+		}
+		a.why = why;
+		a.at = at;
+		a.n = all;
+		goto differs;
+	}
 	if (g.have_seed) {
 		if (replay(&a, &fixed) < 0)
 			goto differs;
+		printf("verified: %zu commits\n", a.n);
 		if (!g.revealed)
 			printf("note: audited with the host's secret; the seed is not public yet\n");
-		if (g.seed_source && strcmp(g.seed_source, "random"))
-			printf("note: the seed was %s by the host, not drawn at random\n", g.seed_source);
-		if (fixed || g.fixed_dice) {
-			printf("replayed %zu commits, but fixed dice were used (test mode): this is not a fair game\n", a.n);
-			ret = EXIT_REJECTED;
-			goto out;
-		}
-		printf("verified: %zu commits\n", a.n);
 	} else {
-		if (structure(&a) < 0)
-			goto differs;
 		printf("verified without the seed: %zu commits (the orders are re-adjudicated once the seed is revealed)\n", a.n);
+	}
+	/* A game can replay perfectly and still not be fair. */
+	fixed = fixed || g.fixed_dice;
+	if (fixed || !g.seed_source || strcmp(g.seed_source, "random")) {
+		if (fixed)
+			printf("not a fair game: fixed dice were used (test mode)\n");
+		if (!g.seed_source || strcmp(g.seed_source, "random"))
+			printf("not a fair game: the seed was %s by the host (new --seed), so the host chose every card and die\n",
+			       g.seed_source ? g.seed_source : "not drawn at random");
+		ret = EXIT_NOT_FAIR;
+		goto out;
 	}
 	ret = 0;
 	goto out;
@@ -393,6 +749,7 @@ const struct cmd_entry cmd_reveal_entry = {
 const struct cmd_entry cmd_audit_entry = {
 	"audit", "audit DIR",
 	"replay the whole history and check every commit, state and die",
-	"exit status: 0 verified, 1 a commit does not match (or fixed dice were used)\n",
+	"exit status: 0 verified and fair, 1 a commit does not match (it is named),\n"
+	"3 every commit verifies but the game is not fair (a seed given to new, fixed dice)\n",
 	exec_audit,
 };

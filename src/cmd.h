@@ -15,6 +15,9 @@
 
 #define EXIT_REJECTED 1
 #define EXIT_USAGE 2
+/* audit: every commit verifies, but the game is not fair by construction
+ * (a seed chosen by the host, or fixed dice) */
+#define EXIT_NOT_FAIR 3
 #define EXIT_TEMPFAIL 75
 
 struct cmd_entry {

@@ -185,6 +185,12 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 	return errors ? -1 : 0;
 }
 
+int game_parse_yaml(struct game *g, const char *text, size_t len,
+		    struct strbuf *err)
+{
+	return read_game_yaml(g, text, len, err);
+}
+
 void game_write_yaml(const struct game *g, struct strbuf *out)
 {
 	strbuf_addstr(out, "# A game of Washington's War adjudicated by postrider.\n");

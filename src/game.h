@@ -85,6 +85,13 @@ void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE])
 void game_token_for(const struct game *g, const struct state *s, enum side side,
 		    char out[FAIR_TOKEN_SIZE]);
 
+/*
+ * Reads the fields of game.yaml (text, len) into g, which must be zeroed
+ * (game_close() frees them). Returns 0, or -1 with the reasons in err.
+ */
+int game_parse_yaml(struct game *g, const char *text, size_t len,
+		    struct strbuf *err);
+
 /* Writes game.yaml from g. */
 void game_write_yaml(const struct game *g, struct strbuf *out);
 

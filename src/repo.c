@@ -1058,3 +1058,62 @@ int repo_private_path(const struct repo *r, const char *name,
 	free(dir);
 	return 0;
 }
+
+static int change_line(const git_diff_delta *delta, float progress,
+		       void *payload)
+{
+	struct strbuf *out = payload;
+	char kind;
+
+	(void)progress;
+	switch (delta->status) {
+	case GIT_DELTA_ADDED: kind = 'A'; break;
+	case GIT_DELTA_DELETED: kind = 'D'; break;
+	default: kind = 'M'; break;
+	}
+	strbuf_addf(out, "%c %s\n", kind,
+		    delta->status == GIT_DELTA_DELETED ? delta->old_file.path
+						       : delta->new_file.path);
+	return 0;
+}
+
+int repo_changes(struct repo *r, const char *rev, struct strbuf *out,
+		 unsigned *parents)
+{
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *tree = NULL, *ptree = NULL;
+	git_diff *diff = NULL;
+	git_diff_options opts;
+	int ret = -1;
+
+	if (lookup_commit(r, rev, &c))
+		return -1;
+	*parents = git_commit_parentcount(c);
+	if (git_commit_tree(&tree, c) < 0) {
+		gitfail("cannot read the tree of %s", git_oid_tostr_s(git_commit_id(c)));
+		goto out;
+	}
+	if (*parents && (git_commit_parent(&parent, c, 0) < 0 ||
+			 git_commit_tree(&ptree, parent) < 0)) {
+		gitfail("cannot read the parent of %s", git_oid_tostr_s(git_commit_id(c)));
+		goto out;
+	}
+	git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
+	opts.flags |= GIT_DIFF_INCLUDE_TYPECHANGE;
+	if (git_diff_tree_to_tree(&diff, r->git, ptree, tree, &opts) < 0) {
+		gitfail("cannot compare %s with its parent", git_oid_tostr_s(git_commit_id(c)));
+		goto out;
+	}
+	if (git_diff_foreach(diff, change_line, NULL, NULL, NULL, out) < 0) {
+		gitfail("cannot list the changes of %s", git_oid_tostr_s(git_commit_id(c)));
+		goto out;
+	}
+	ret = 0;
+out:
+	git_diff_free(diff);
+	git_tree_free(ptree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	git_commit_free(c);
+	return ret;
+}

@@ -233,6 +233,15 @@ void repo_unlock(struct repo *r);
 int repo_history(struct repo *r, char (**out)[41], size_t *n);
 
 /*
+ * What commit `rev` changes against its first parent (against nothing for
+ * a root commit): one line per path, "A path", "M path" or "D path" (added,
+ * modified, deleted; a type change is "M"), sorted by path, appended to
+ * out. *parents is set to the commit's number of parents. Returns 0 or -1.
+ */
+int repo_changes(struct repo *r, const char *rev, struct strbuf *out,
+		 unsigned *parents);
+
+/*
  * The full message, the author's name and email, and the author time
  * (seconds since the epoch) of commit `rev`. Any output may be NULL.
  * Returns 0 or -1.

@@ -29,14 +29,119 @@ expect_grep "winter was resolved" 'Winter Attrition' "$G/log.txt"
 expect_grep "the draws are logged with their indices" '^draws* [0-9]' "$G/log.txt"
 commits=$(commit_count "$G")
 
-expect_exit 0 postrider audit "$G"
+# The game was made with --seed (tests need it): it replays, but it is
+# not fair, and the audit says so with exit 3 (issue 12.4).
+expect_exit 3 postrider audit "$G"
 expect_grep "the host's audit replays every commit" "^verified: $commits commits" "$TRASH/out"
 expect_grep "before the reveal it says so" "not public yet" "$TRASH/out"
+expect_grep "a given seed is not fair, said plainly" "^not a fair game: the seed was given by the host" "$TRASH/out"
 
 # Without the secret (a player's clone) before the reveal: what needs no seed.
 git clone -q "$G" "$TRASH/clone0"
-expect_exit 0 postrider audit "$TRASH/clone0"
+expect_exit 3 postrider audit "$TRASH/clone0"
 expect_grep "a clone is verified without the seed" "^verified without the seed: $commits commits" "$TRASH/out"
+expect_grep "a clone also says the seed was given" "^not a fair game: the seed was given" "$TRASH/out"
+
+# A game with a random seed, as a host makes it, audits as fair (exit 0),
+# at the host's and in a clone.
+R=$TRASH/random
+expect_exit 0 postrider new "$R" --american "$AMERICAN" --british "$BRITISH" --host "$HOST"
+for i in 1 2 3 4 5 6; do
+	postrider options "$R" --plain >"$TRASH/opts" || die "options"
+	sed -n 2p "$TRASH/opts" >"$TRASH/order"
+	postrider play "$R" --as "$(head -n 1 "$TRASH/opts")" "$TRASH/order" >/dev/null 2>&1 || die "random-seed order $i"
+done
+expect_exit 0 postrider audit "$R"
+expect_grep "a random seed: verified" "^verified: 7 commits" "$TRASH/out"
+git clone -q "$R" "$TRASH/random-clone"
+expect_exit 0 postrider audit "$TRASH/random-clone"
+
+# --- Issue 12.4: every kind of commit may change only what it must ---
+# host_commit NAME COMMAND...: in a fresh clone of the game, run COMMAND
+# (in the clone) and commit the result on top as a commit without an
+# order; the audit, with the seed and without, must fail and name it.
+host_commit() {
+	name=$1
+	shift
+	dir=$TRASH/h-$name
+	rm -rf "$dir"
+	git clone -q "$G" "$dir"
+	cp "$G/.git/postrider/secret" "$dir/.git/postrider/secret" 2>/dev/null ||
+		{ mkdir -p "$dir/.git/postrider" && cp "$G/.git/postrider/secret" "$dir/.git/postrider/secret"; }
+	(cd "$dir" && "$@") || die "host_commit $name"
+	git -C "$dir" add -A
+	git -C "$dir" commit -q -m "Host: $name
+
+Postrider-Game: $(sed -n 's/^id: //p' "$G/game.yaml")
+Postrider-Seq: $(state_field "$G" seq)
+Postrider-Side: none" || die "commit $name"
+	expect_exit 1 postrider audit "$dir"
+	expect_grep "host commit '$name': the audit names the commit" \
+		"^commit $(git -C "$dir" rev-parse HEAD) " "$TRASH/out"
+	cp "$TRASH/out" "$TRASH/h-$name.out"
+	rm -f "$dir/.git/postrider/secret"
+	expect_exit 1 postrider audit "$dir"
+	expect_grep "host commit '$name': a player's audit names it too" \
+		"^commit $(git -C "$dir" rev-parse HEAD) " "$TRASH/out"
+}
+rewrite_order() {
+	f=$(ls orders | sed -n 3p)
+	echo "pass" >"orders/$f"
+}
+host_commit old-order rewrite_order
+expect_grep "rewriting an old order is named" "changes orders/" "$TRASH/h-old-order.out"
+host_commit address sed -i 's/alice@example.org/mallory@example.net/' game.yaml
+expect_grep "a new address is named" "game.yaml changes" "$TRASH/h-address.out"
+host_commit relabel sed -i 's/seed_source: given/seed_source: random/' game.yaml
+expect_grep "a given seed relabelled random is named" "game.yaml changes" "$TRASH/h-relabel.out"
+swap_cards() {
+	mkdir -p "$TRASH/swapped" && cp "$OLDPWD"/games/washingtons-war/*.yaml "$TRASH/swapped/"
+	sed -i '0,/ops: 3/s/ops: 3/ops: 1/' "$TRASH/swapped/cards.yaml"
+	cp "$TRASH/swapped/cards.yaml" data/cards.yaml
+	h=$(postrider data --data "$TRASH/swapped" | sed -n 's/^hash: //p')
+	[ -n "$h" ] && sed -i "s/^data_hash: .*/data_hash: $h/" game.yaml
+}
+host_commit cards swap_cards
+expect_grep "swapped card data with a matching hash is named" "data/cards.yaml\|game.yaml changes" "$TRASH/h-cards.out"
+host_commit extra-file sh -c 'echo hi >notes.txt'
+expect_grep "a file no commit may add is named" "adds notes.txt" "$TRASH/h-extra-file.out"
+
+# --- Issue 12.5: what a player checks before the reveal, without a seed ---
+# public NAME PATH SED-EXPR: in a clone without the secret, rewrite PATH
+# at HEAD with SED-EXPR (amending the last order's commit); the player's
+# audit must fail and name that commit.
+public() {
+	name=$1 path=$2 expr=$3
+	dir=$TRASH/p-$name
+	rm -rf "$dir"
+	git clone -q "$G" "$dir"
+	last=$(git -C "$dir" log --format=%H --grep '^Postrider-Draws: ' -1)
+	git -C "$dir" checkout -q "$last" 2>/dev/null
+	sed -i "$expr" "$dir/$path"
+	if git -C "$dir" diff --quiet; then
+		fail "public $name: the test's sed changed nothing"
+		return
+	fi
+	git -C "$dir" commit -q -a --amend --no-edit
+	git -C "$dir" branch -f main HEAD && git -C "$dir" checkout -q main
+	expect_exit 1 postrider audit "$dir"
+	expect_grep "player's audit, $name: the commit is named" \
+		"^commit $(git -C "$dir" rev-parse HEAD) " "$TRASH/out"
+	cp "$TRASH/out" "$TRASH/p-$name.out"
+}
+public malformed log.txt '$s/$/\ndraw 7: d6 -> 9 (a die with nine sides)/'
+expect_grep "a malformed draw line is named" "malformed draw line" "$TRASH/p-malformed.out"
+# a die logged five indices ahead of the next one
+public gap log.txt "\$s/\$/\\ndraw $(( $(state_field "$G" draws) + 5 )): d6 -> 3 (skipped ahead)/"
+expect_grep "a gap in the draw index is named" "draws missing\|draw used twice" "$TRASH/p-gap.out"
+public lowered state.yaml 's/^draws: [0-9]*/draws: 1/'
+expect_grep "a lowered draws field is named" "draws" "$TRASH/p-lowered.out"
+noorder() { git rm -q "$(git ls-files orders | tail -n 1)"; }
+dir=$TRASH/p-noorder
+git clone -q "$G" "$dir"
+(cd "$dir" && noorder && git commit -q --amend --no-edit) || die "noorder"
+expect_exit 1 postrider audit "$dir"
+expect_grep "an order step without its order file is named" "has no order file" "$TRASH/out"
 
 # Issue 12.2: a running game is not revealed (both hands and every future
 # die would be known); the reveal must end it as abandoned.
@@ -58,7 +163,7 @@ seed=$(sed -n 's/^ *revealed_seed: //p' "$G/game.yaml")
 expect_eq "the revealed seed is the game's secret" "$(cat "$G/.git/postrider/secret")" "$seed"
 
 git clone -q "$G" "$TRASH/clone"
-expect_exit 0 postrider audit "$TRASH/clone"
+expect_exit 3 postrider audit "$TRASH/clone"
 expect_grep "anyone with the history verifies after the reveal" "^verified: $commits commits" "$TRASH/out"
 expect_exit 0 postrider show "$TRASH/clone" --as british
 expect_grep "after the reveal the hands can be read" "^The British hand:" "$TRASH/out"
@@ -125,8 +230,8 @@ postrider options "$F" --plain | sed -n 2p >"$TRASH/order"
 expect_exit 0 postrider play "$F" --as american --fix-dice 1,2,3 "$TRASH/order"
 expect_grep "game.yaml marks fixed dice" "fixed_dice: true" "$F/game.yaml"
 expect_grep "the commit says which" "^Postrider-Fixed-Dice: 1,2,3" "$(git -C "$F" log -1 --format=%B >"$TRASH/msg"; echo "$TRASH/msg")"
-expect_exit 1 postrider audit "$F"
-expect_grep "the audit says the game is not fair" "not a fair game" "$TRASH/out"
+expect_exit 3 postrider audit "$F"
+expect_grep "the audit says the game is not fair" "not a fair game: fixed dice" "$TRASH/out"
 
 # The same seed and orders give byte-identical commits.
 H=$TRASH/again
