@@ -3,15 +3,19 @@
  * replays a game's whole history through the engine and checks every
  * committed byte: states, sealed private states, logs, every draw.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "config.h"
 #include "engine/engine.h"
 #include "game.h"
+#include "mail.h"
 #include "notify.h"
 #include "order.h"
 #include "turn.h"
@@ -666,6 +670,157 @@ static int public_checks(struct auditor *a)
 	return ret;
 }
 
+/* ---- audit --mail: the reports a player received ---- */
+
+struct mail_check {
+	struct auditor *a;
+	size_t reports;
+	struct strbuf why;
+};
+
+static bool in_history(const struct auditor *a, const char *id)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (!strcmp(a->history[i], id))
+			return true;
+	return false;
+}
+
+/* One received message: a report of this game names a commit that must be
+ * in the history. 0, or -1 with the reason in mc->why. */
+static int check_one_mail(struct mail_check *mc, const char *raw, size_t len,
+			  const char *where)
+{
+	char *game = mail_header_get(raw, len, "X-Postrider-Game");
+	char *commit = NULL, *subject = NULL;
+	int ret = 0;
+
+	if (!game || strcmp(game, mc->a->g->id))
+		goto out;	/* another game's mail, or not postrider's */
+	commit = mail_header_get(raw, len, "X-Postrider-Commit");
+	if (!commit)
+		goto out;	/* a rejection or a mail that reports no commit */
+	mc->reports++;
+	if (strlen(commit) != 40 || strspn(commit, "0123456789abcdef") != 40) {
+		strbuf_addf(&mc->why, "%s: X-Postrider-Commit '%s' is not a commit id", where, commit);
+		ret = -1;
+	} else if (!in_history(mc->a, commit)) {
+		subject = mail_header_get(raw, len, "Subject");
+		strbuf_addf(&mc->why, "%s (\"%s\") reports commit %s, which is not in the history: the history was rewritten or cut short after that report was sent",
+			    where, subject ? subject : "", commit);
+		ret = -1;
+	}
+out:
+	free(game);
+	free(commit);
+	free(subject);
+	return ret;
+}
+
+static int check_mail_file(struct mail_check *mc, const char *path, bool mbox)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret = 0;
+
+	if (read_file(path, &text, 64 << 20) < 0) {
+		strbuf_addf(&mc->why, "cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	if (!mbox) {
+		ret = check_one_mail(mc, text.buf, text.len, path);
+	} else {
+		/* mbox: messages begin at lines "From " (mboxrd/o/cl alike) */
+		const char *p = text.buf, *end = text.buf + text.len;
+		int n = 0;
+		while (p < end && !ret) {
+			const char *start = p, *next = p;
+			char where[64];
+			if (!strncmp(p, "From ", 5))
+				start = strchr(p, '\n') ? strchr(p, '\n') + 1 : end;
+			next = start;
+			for (;;) {
+				const char *nl = memchr(next, '\n', (size_t)(end - next));
+				if (!nl) {
+					next = end;
+					break;
+				}
+				next = nl + 1;
+				if (next < end && !strncmp(next, "From ", 5))
+					break;
+			}
+			snprintf(where, sizeof(where), "message %d", ++n);
+			char *w = xstrfmt("%s, %s", path, where);
+			ret = check_one_mail(mc, start, (size_t)(next - start), w);
+			free(w);
+			p = next;
+		}
+	}
+	strbuf_release(&text);
+	return ret;
+}
+
+static int check_mail_dir(struct mail_check *mc, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d)
+		return 0;	/* a Maildir may lack new/ or cur/ */
+	while (!ret && (de = readdir(d))) {
+		struct stat st;
+		char *path;
+		if (de->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", dir, de->d_name);
+		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			ret = check_mail_file(mc, path, false);
+		free(path);
+	}
+	closedir(d);
+	return ret;
+}
+
+/*
+ * Every report in FOLDER (a Maildir, a folder of messages, or an mbox
+ * file) that names a commit of this game must find it in the history.
+ */
+static int check_mail(struct auditor *a, const char *folder)
+{
+	struct mail_check mc = { .a = a };
+	struct stat st;
+	int ret;
+
+	strbuf_init(&mc.why);
+	if (stat(folder, &st) < 0) {
+		printf("cannot read the mail folder '%s': %s\n", folder, strerror(errno));
+		strbuf_release(&mc.why);
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		char *cur = xstrfmt("%s/cur", folder), *new = xstrfmt("%s/new", folder);
+		ret = check_mail_dir(&mc, cur);
+		if (!ret)
+			ret = check_mail_dir(&mc, new);
+		if (!ret)
+			ret = check_mail_dir(&mc, folder);
+		free(cur);
+		free(new);
+	} else {
+		ret = check_mail_file(&mc, folder, true);
+	}
+	if (ret)
+		printf("the mail does not match the history: %s\n", mc.why.buf);
+	else if (!mc.reports)
+		printf("the mail folder '%s' holds no report of game %s (nothing to check)\n",
+		       folder, a->g->id);
+	else
+		printf("mail: every one of the %zu reports of %s names a commit of this history\n",
+		       mc.reports, a->g->id);
+	strbuf_release(&mc.why);
+	return ret || !mc.reports ? -1 : 0;
+}
+
 static int exec_audit(int argc, char **argv)
 {
 	struct game g;
@@ -674,10 +829,23 @@ static int exec_audit(int argc, char **argv)
 	bool fixed = false;
 	int ret = EXIT_TEMPFAIL;
 
-	if (argc != 2 || argv[1][0] == '-')
+	static const struct option opts[] = {
+		{ "mail", required_argument, NULL, 'm' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char *mail = NULL;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c != 'm')
+			return cmd_usage(&cmd_audit_entry);
+		mail = optarg;
+	}
+	if (optind + 1 != argc)
 		return cmd_usage(&cmd_audit_entry);
 	strbuf_init(&a.why);
-	if (game_open(argv[1], &g, 0, &err) != 0) {
+	if (game_open(argv[optind], &g, 0, &err) != 0) {
 		/* for an audit, a game that does not open is a finding */
 		printf("the game does not pass the audit: %s", err.buf);
 		strbuf_release(&err);
@@ -687,6 +855,10 @@ static int exec_audit(int argc, char **argv)
 	}
 	if (repo_history(g.repo, &a.history, &a.n) < 0)
 		goto out;
+	if (mail && check_mail(&a, mail) < 0) {
+		ret = EXIT_REJECTED;
+		goto out;
+	}
 	if (public_checks(&a) < 0) {
 		/* The replay names an earlier commit if one does not match:
 		 * a rewritten file shows first where it was rewritten. */
@@ -747,8 +919,11 @@ const struct cmd_entry cmd_reveal_entry = {
 };
 
 const struct cmd_entry cmd_audit_entry = {
-	"audit", "audit DIR",
+	"audit", "audit [--mail FOLDER] DIR",
 	"replay the whole history and check every commit, state and die",
+	"  --mail FOLDER  also check that every report in FOLDER (a Maildir,\n"
+	"                 a folder of messages or an mbox file) names a commit\n"
+	"                 of the history (found: a history rewritten or cut short)\n"
 	"exit status: 0 verified and fair, 1 a commit does not match (it is named),\n"
 	"3 every commit verifies but the game is not fair (a seed given to new, fixed dice)\n",
 	exec_audit,

@@ -304,6 +304,19 @@ static int run(struct play_opts *o)
 	}
 	turn_happened(&happened, &g.state, next.seq, side, res.log.buf);
 	commit_subject(&g, &g.state, side, res.actions.buf, &subject);
+	/* Who gave the order to postrider: the player by mail (with the
+	 * mail's id, so a player can match his sent mail to the commit), or
+	 * the host by hand. Players see it in the patch of every report. */
+	if (from_mail) {
+		const char *id = m.message_id;
+		bool usable = id && strlen(id) <= 250 && *id == '<';
+		for (const char *p = id; usable && *p; p++)
+			usable = *p > ' ' && *p < 0x7f;
+		strbuf_addf(&trailers, "Postrider-Via: mail\nPostrider-Message-Id: %s\n",
+			    usable ? id : "(none or unusable)");
+	} else {
+		strbuf_addf(&trailers, "Postrider-Via: host (play --as %s)\n", side_name(side));
+	}
 	if (o->n_dice) {
 		strbuf_addstr(&trailers, "Postrider-Fixed-Dice:");
 		for (int i = 0; i < o->n_dice; i++)

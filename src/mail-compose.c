@@ -239,6 +239,10 @@ static int add_addresses(struct strbuf *h, const char *field,
 	return 0;
 }
 
+/* The longest message id kept in In-Reply-To or References: with the
+ * field name it stays well inside the 998 bytes of a header line. */
+#define MSG_ID_MAX 900
+
 /* Checks "<left@right>": printable ASCII, no blanks or brackets inside. */
 static bool valid_msg_id(const char *s, size_t n)
 {
@@ -275,6 +279,13 @@ static int add_msg_ids(struct strbuf *h, const char *field, const char *value,
 		if (!*s)
 			break;
 		size_t n = strcspn(s, " ");
+		if (!single && n > MSG_ID_MAX) {
+			/* A message id too long to fit a header line (998)
+			 * of someone else's mail: threading loses one link,
+			 * the message still goes out. */
+			s += n;
+			continue;
+		}
 		if (!valid_msg_id(s, n) || (single && count)) {
 			strbuf_addf(err, "invalid %s '%s'", field, value);
 			strbuf_release(&v);
@@ -285,6 +296,8 @@ static int add_msg_ids(struct strbuf *h, const char *field, const char *value,
 		strbuf_add(&v, s, n);
 		s += n;
 	}
+	if (!count && !single && *value)
+		return 0;	/* every id was dropped: no header */
 	if (!count) {
 		strbuf_addf(err, "empty %s", field);
 		strbuf_release(&v);
@@ -484,6 +497,14 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 			goto fail;
 		}
 		add_folded(&h, "X-Postrider-Game", m->game_id);
+	}
+	if (m->commit) {
+		if (strlen(m->commit) != 40 ||
+		    strspn(m->commit, "0123456789abcdef") != 40) {
+			strbuf_addf(err, "invalid commit id '%s'", m->commit);
+			goto fail;
+		}
+		add_folded(&h, "X-Postrider-Commit", m->commit);
 	}
 	strbuf_addstr(&h, "Auto-Submitted: auto-generated\r\n");
 	strbuf_addstr(&h, "MIME-Version: 1.0\r\n");

@@ -138,6 +138,8 @@ struct mail_out {
 	const char *in_reply_to, *references;	/* optional */
 	const char *date;	/* RFC 5322 date text, given by the caller */
 	const char *game_id;	/* X-Postrider-Game header, optional */
+	const char *commit;	/* X-Postrider-Commit header (40 hex digits:
+				   the commit the mail reports), optional */
 	const char *reply_to;	/* optional, e.g. host+TOKEN@domain */
 	const char *text;	/* body, UTF-8 (NULL means empty) */
 	const char *patch;	/* optional: a `git format-patch` mbox text */

@@ -56,6 +56,31 @@ expect_grep "a random seed: verified" "^verified: 7 commits" "$TRASH/out"
 git clone -q "$R" "$TRASH/random-clone"
 expect_exit 0 postrider audit "$TRASH/random-clone"
 
+# --- Issue 12.6: the players find a history rewritten or cut short ---
+# The outbox is a Maildir of every report sent: as a player's mailbox.
+MB="$R/.git/postrider/outbox"
+expect_exit 0 postrider audit --mail "$MB" "$TRASH/random-clone"
+expect_grep "every report's commit is in the history" "^mail: every one of the 14 reports" "$TRASH/out"
+for f in "$MB"/new/*; do
+	sed 's/\r$//' "$f" | { echo "From postrider Thu Jan  1 00:00:00 2026"; cat; echo; }
+done >"$TRASH/reports.mbox"
+expect_exit 0 postrider audit --mail "$TRASH/reports.mbox" "$TRASH/random-clone"
+expect_grep "an mbox is read too" "^mail: every one of the 14 reports" "$TRASH/out"
+git clone -q "$R" "$TRASH/cut"
+git -C "$TRASH/cut" reset -q --hard HEAD~2
+expect_exit 1 postrider audit --mail "$MB" "$TRASH/cut"
+expect_grep "a history cut short is found from the mail" "which is not in the history" "$TRASH/out"
+git clone -q "$R" "$TRASH/rewritten"
+git -C "$TRASH/rewritten" commit -q --amend -m "$(git -C "$R" log -1 --format=%B)
+"
+expect_exit 1 postrider audit --mail "$MB" "$TRASH/rewritten"
+expect_grep "a rewritten history is found from the mail" "which is not in the history" "$TRASH/out"
+# every order says how it came: by mail (with its Message-ID) or from the host
+expect_grep "an order entered by the host says so" "^Postrider-Via: host (play --as " \
+	"$(git -C "$R" log -1 --format=%B >"$TRASH/msg"; echo "$TRASH/msg")"
+expect_grep "each report names its commit in a header" "^X-Postrider-Commit: $(git -C "$R" rev-parse HEAD)" \
+	"$(grep -l "^X-Postrider-Commit: $(git -C "$R" rev-parse HEAD)" "$MB"/new/* | head -n 1)"
+
 # --- Issue 12.4: every kind of commit may change only what it must ---
 # host_commit NAME COMMAND...: in a fresh clone of the game, run COMMAND
 # (in the clone) and commit the result on top as a commit without an

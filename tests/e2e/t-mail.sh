@@ -30,6 +30,9 @@ accepted() {
 	_f=$(git -C "$G" show --name-only --format= HEAD | grep '^orders/')
 	expect_eq "$1: the order file holds the order alone" "$order" \
 		"$(git -C "$G" show "HEAD:$_f")"
+	expect_eq "$1: the commit records the mail's Message-ID" \
+		"Postrider-Message-Id: $(header "$2" Message-ID)" \
+		"$(git -C "$G" log -1 --format=%B | grep '^Postrider-Message-Id: ')"
 	expect_eq "$1: two reports and nothing else in the outbox" \
 		"$(git -C "$G" rev-parse HEAD)-$(printf %04d "$_seq")-american.1 $(git -C "$G" rev-parse HEAD)-$(printf %04d "$_seq")-british.1" \
 		"$(outbox_added "$G" "$TRASH/ob" | tr '\n' ' ' | sed 's/ $//')"

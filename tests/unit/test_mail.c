@@ -770,6 +770,38 @@ static void test_compose_rejects(void **state)
 	}
 }
 
+/* Someone else's overlong Message-ID in In-Reply-To or References must
+ * not make a header line over 998 bytes (RFC 5322, 2.1.1), nor stop the
+ * mail: that link of the thread is dropped. */
+static void test_compose_long_message_id(void **state)
+{
+	struct mail_out o;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, id = STRBUF_INIT;
+	char date[40];
+	const char *line;
+
+	(void)state;
+	fill_out(&o, date);
+	strbuf_addch(&id, '<');
+	for (int i = 0; i < 1200; i++)
+		strbuf_addch(&id, 'a' + i % 26);
+	strbuf_addstr(&id, "@example.org>");
+	o.in_reply_to = id.buf;
+	o.references = xstrfmt("<short@example.org> %s", id.buf);
+	assert_int_equal(mail_compose(&o, &out, &err), 0);
+	for (line = out.buf; *line; ) {
+		size_t n = strcspn(line, "\n");
+		assert_true(n <= 999);	/* 998 and the CR */
+		line += n + (line[n] == '\n');
+	}
+	assert_null(strstr(out.buf, "In-Reply-To:"));
+	assert_non_null(strstr(out.buf, "References: <short@example.org>\r\n"));
+	free((char *)o.references);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	strbuf_release(&id);
+}
+
 static void test_format_date(void **state)
 {
 	char d[40];
@@ -1056,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_compose_expected),
 		cmocka_unit_test(test_compose_roundtrip),
 		cmocka_unit_test(test_compose_rejects),
+		cmocka_unit_test(test_compose_long_message_id),
 		cmocka_unit_test(test_format_date),
 		cmocka_unit_test(test_outbox_add),
 		cmocka_unit_test(test_outbox_recover),
