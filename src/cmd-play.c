@@ -107,7 +107,8 @@ static enum side sender_side(const struct game *g, const char *addr)
 }
 
 /* Drops what follows the first random draw from a check's output. */
-static void cut_at_first_draw(struct strbuf *log)
+/* Cuts the log before its first draw; true if it did. */
+static bool cut_at_first_draw(struct strbuf *log)
 {
 	const char *p = log->buf;
 
@@ -116,12 +117,13 @@ static void cut_at_first_draw(struct strbuf *log)
 			log->len = (size_t)(p - log->buf);
 			log->buf[log->len] = '\0';
 			strbuf_addstr(log, "(what follows depends on the dice)\n");
-			return;
+			return true;
 		}
 		p = strchr(p, '\n');
 		if (p)
 			p++;
 	}
+	return false;
 }
 
 /*
@@ -294,8 +296,11 @@ static int run(struct play_opts *o)
 	next.orders[side]++;
 	if (o->check) {
 		struct strbuf p = STRBUF_INIT;
-		cut_at_first_draw(&res.log);
-		engine_describe_prompt(g.data, &next, &p);
+		/* After a die, who decides next is the dice's secret too. */
+		if (cut_at_first_draw(&res.log))
+			strbuf_addstr(&p, "depends on the dice, which check does not roll");
+		else
+			engine_describe_prompt(g.data, &next, &p);
 		printf("the order is valid (%d decision%s):\n%s\nthen: %s\n", res.applied,
 		       res.applied == 1 ? "" : "s", res.log.buf, p.buf);
 		strbuf_release(&p);

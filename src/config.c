@@ -134,9 +134,14 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	if ((n = ytree_get(t, root, "username")) &&
 	    read_string(t, n, "username", &cfg->username, err) < 0)
 		bad = -1;
-	if ((n = ytree_get(t, root, "password")) &&
-	    read_string(t, n, "password", &cfg->password, err) < 0)
-		bad = -1;
+	if ((n = ytree_get(t, root, "password"))) {
+		struct stat st;
+		if (read_string(t, n, "password", &cfg->password, err) < 0)
+			bad = -1;
+		else if (cfg->path && !stat(cfg->path, &st) && (st.st_mode & 077))
+			warning("'%s' holds a password and can be read by other users; "
+				"chmod 600 it (or use password_file)", cfg->path);
+	}
 	if ((n = ytree_get(t, root, "password_file"))) {
 		char *file = NULL;
 		if (cfg->password) {

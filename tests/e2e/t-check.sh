@@ -100,4 +100,22 @@ expect_eq "play: the next prompt is the one check announced" \
 # check after play: the same order is no longer valid (already placed)
 expect_exit 1 postrider check "$G" --as "$side" "$TRASH/order"
 
+# Issue 12.9: once a die or a shuffle is drawn, check stops the story
+# there, and its "then:" line must not tell what the dice decided.
+n=0
+while [ $n -lt 40 ]; do
+	postrider options "$G" --plain >"$TRASH/opts" || die "options"
+	side=$(head -n 1 "$TRASH/opts")
+	# the whole of a multi-step decision: every line of the first option
+	sed -n 2p "$TRASH/opts" >"$TRASH/step"
+	postrider check "$G" --as "$side" "$TRASH/step" >"$TRASH/check2.out" 2>&1 ||
+		die "check of $(cat "$TRASH/step")"
+	grep -q 'depends on the dice)' "$TRASH/check2.out" && break
+	postrider play "$G" --as "$side" "$TRASH/step" >/dev/null 2>&1 || die "play $n"
+	n=$((n + 1))
+done
+expect_grep "check reached a draw" "(what follows depends on the dice)" "$TRASH/check2.out"
+expect_grep "after a draw, then: does not tell the dice's outcome" \
+	"^then: depends on the dice" "$TRASH/check2.out"
+
 test_done

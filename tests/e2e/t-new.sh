@@ -187,6 +187,19 @@ POSTRIDER_TEMPLATES=$TRASH/no-templates expect_exit 1 postrider new \
 expect_eq "a failure in an existing empty folder leaves it empty" "" \
 	"$(ls -A "$TRASH/empty-fail")"
 
+# a password in a config file others can read: warned, not silently used
+printf 'username: referee\npassword: s3cret\n' \
+	>"$TRASH/open-config.yaml"
+chmod 644 "$TRASH/open-config.yaml"
+expect_exit 0 postrider new "$TRASH/pw-game" --config "$TRASH/open-config.yaml" \
+	--american "$AMERICAN" --british "$BRITISH" --host "$HOST" --seed "$SEED"
+expect_fixed "a world-readable config with a password is warned about" \
+	"holds a password and can be read by other users" "$TRASH/err"
+chmod 600 "$TRASH/open-config.yaml"
+expect_exit 0 postrider new "$TRASH/pw-game2" --config "$TRASH/open-config.yaml" \
+	--american "$AMERICAN" --british "$BRITISH" --host "$HOST" --seed "$SEED"
+expect_no_fixed "a private config is not warned about" "can be read by other users" "$TRASH/err"
+
 # bare addresses, without a name
 expect_exit 0 postrider new "$TRASH/bare" --american alice@example.org \
 	--british bob@example.org --host referee@example.org --seed "$SEED"
