@@ -285,6 +285,7 @@ static int replay(struct auditor *a, bool *fixed)
 		struct state next = s;
 		order_result_init(&res);
 		rng_init(&r, a->g->seed, s.draws);
+		state_mix_words(&s, &r);
 		forced_dice(a, &r, fixed);
 		r.log = &res.log;
 		order_run(d, &next, &r, side, order.buf, &res);

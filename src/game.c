@@ -445,10 +445,12 @@ out:
 
 void game_rng(const struct game *g, struct rng *r)
 {
-	if (g->have_seed)
+	if (g->have_seed) {
 		rng_init(r, g->seed, g->state.draws);
-	else
+		state_mix_words(&g->state, r);
+	} else {
 		rng_init_keyless(r, g->state.draws);
+	}
 }
 
 void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE])

@@ -129,6 +129,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
 			"token", token, "options", options.buf ? options.buf : "",
 			"hand", s->n_hand[side] ? hand.buf : "", "salt", salt,
+			"words", !over && s->draws == 0 && !s->has_words[side] ? "yes" : "",
 			"board", board.buf, "commit", commit ? commit : "",
 			"version", POSTRIDER_VERSION, NULL
 		};

@@ -8,6 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <openssl/sha.h>
+
+#include "rng.h"
+
 /* Is card in the hand of side? */
 static bool hand_has(const struct state *s, enum side side, int card)
 {
@@ -711,6 +715,52 @@ static void show_expected(const struct data *d, const struct state *s,
 	free(acts);
 }
 
+/*
+ * "words TEXT": a side's own words, mixed into the random stream before
+ * its first draw, so that a host who chose the seed cannot have chosen the
+ * shuffles (docs/fairness.md 6.8). 1 if the line is one (applied, or the
+ * reason in why), 0 if it is not.
+ */
+static int words_line(struct state *s, struct rng *r, enum side side,
+		      const char *t, struct order_result *res,
+		      struct strbuf *why, int *applied)
+{
+	const char *w;
+	char hex[2][65];
+
+	*applied = 0;
+	if (ascii_strncasecmp(t, "words", 5) || (t[5] && t[5] != ' ' && t[5] != '\t'))
+		return 0;
+	for (w = t + 5; *w == ' ' || *w == '\t'; w++)
+		;
+	size_t n = strlen(w);
+	while (n && (w[n - 1] == ' ' || w[n - 1] == '\t'))
+		n--;
+	if (!n) {
+		strbuf_addstr(why, "words of your own must follow 'words' (any text: they are mixed into the dice)");
+	} else if (s->draws > 0) {
+		strbuf_addstr(why, "too late for words: they are mixed in only before the first draw, and the dice have begun");
+	} else if (s->has_words[side]) {
+		strbuf_addstr(why, "your words are mixed in already (once per side)");
+	} else {
+		SHA256((const unsigned char *)w, n, s->words[side]);
+		s->has_words[side] = true;
+		state_mix_words(s, r);
+		for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++) {
+			if (s->has_words[k])
+				hex_encode(s->words[k], 32, hex[k - 1]);
+			else
+				strcpy(hex[k - 1], "-");
+		}
+		strbuf_addf(&res->log, "The %s's words are mixed into the dice and shuffles.\n"
+			    "words mixed: american %s british %s\n",
+			    side_title(side), hex[0], hex[1]);
+		strbuf_addstr(&res->actions, "words (mixed into the dice)\n");
+		*applied = 1;
+	}
+	return 1;
+}
+
 void order_run(const struct data *d, struct state *s, struct rng *r,
 	       enum side side, const char *text, struct order_result *res)
 {
@@ -736,7 +786,15 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			continue;
 		}
 		strbuf_reset(&why);
-		if (order_parse_line(d, s, side, line, &a, &why, &column) == 0) {
+		int applied;
+		if (words_line(s, r, side, t, res, &why, &applied)) {
+			if (applied) {
+				res->applied++;
+				free(line);
+				continue;
+			}
+			column = (int)(t - line) + 1;
+		} else if (order_parse_line(d, s, side, line, &a, &why, &column) == 0) {
 			size_t loglen = res->log.len;
 			if (a.kind != ACT_REACT && engine_game_over(s)) {
 				strbuf_addstr(&why, "the game is over; nothing more can be ordered");

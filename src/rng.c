@@ -99,9 +99,31 @@ void rng_init(struct rng *r, const unsigned char seed[RNG_SEED_BYTES],
 	      uint64_t next_index)
 {
 	memset(r, 0, sizeof(*r));
-	rng_derive_key(seed, r->key);
+	rng_derive_key(seed, r->base);
+	memcpy(r->key, r->base, sizeof(r->key));
 	r->have_key = true;
 	r->next = next_index;
+}
+
+void rng_mix(struct rng *r, const unsigned char am[32],
+	     const unsigned char br[32])
+{
+	static const char label[] = "postrider-mix";
+	unsigned char msg[sizeof(label) - 1 + 64];
+
+	if (!r->have_key)
+		return;
+	if (!am && !br) {
+		memcpy(r->key, r->base, sizeof(r->key));
+		return;
+	}
+	memcpy(msg, label, sizeof(label) - 1);
+	memset(msg + sizeof(label) - 1, 0, 64);
+	if (am)
+		memcpy(msg + sizeof(label) - 1, am, 32);
+	if (br)
+		memcpy(msg + sizeof(label) - 1 + 32, br, 32);
+	hmac_sha256(r->base, 32, msg, sizeof(msg), r->key);
 }
 
 void rng_init_keyless(struct rng *r, uint64_t next_index)

@@ -25,7 +25,9 @@
 #define RNG_MAX_FORCED 64
 
 struct rng {
-	unsigned char key[32];	/* derived from the seed, never the seed */
+	unsigned char key[32];	/* the stream key: K_draw, or K_draw mixed
+				   with the players' words (rng_mix) */
+	unsigned char base[32];	/* K_draw, derived from the seed, never the seed */
 	uint64_t next;		/* index of the next draw */
 	bool have_key;		/* false: no secret available; any draw is a BUG */
 	/*
@@ -51,6 +53,14 @@ struct rng {
 /* Initialises r from a 32-byte seed, the next draw being next_index. */
 void rng_init(struct rng *r, const unsigned char seed[RNG_SEED_BYTES],
 	      uint64_t next_index);
+/*
+ * Mixes the players' words into the stream (docs/fairness.md 6.8): the key
+ * becomes HMAC(K_draw, "postrider-mix" || am || br), a missing side's hash
+ * counting as 32 zero bytes; with neither it stays K_draw. am and br are
+ * SHA-256 hashes of each side's words, or NULL. Keyless streams ignore it.
+ */
+void rng_mix(struct rng *r, const unsigned char am[32],
+	     const unsigned char br[32]);
 /* An rng without a secret (for read-only commands): every draw is a BUG. */
 void rng_init_keyless(struct rng *r, uint64_t next_index);
 

@@ -4,6 +4,7 @@
  * order; the reader accepts exactly that schema and checks every value.
  */
 #include "state.h"
+#include "rng.h"
 #include "ytree.h"
 
 #include <string.h>
@@ -227,6 +228,19 @@ void state_write_public(const struct state *s, const struct data *d,
 	strbuf_addf(out, "orders: {american: %u, british: %u}\n",
 		    s->orders[SIDE_AMERICAN], s->orders[SIDE_BRITISH]);
 	strbuf_addf(out, "draws: %llu\n", (unsigned long long)s->draws);
+	if (s->has_words[SIDE_AMERICAN] || s->has_words[SIDE_BRITISH]) {
+		const char *sep = "";
+		strbuf_addstr(out, "words: {");
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			char hex[65];
+			if (!s->has_words[side])
+				continue;
+			hex_encode(s->words[side], 32, hex);
+			strbuf_addf(out, "%s%s: %s", sep, side_name(side), hex);
+			sep = ", ";
+		}
+		strbuf_addstr(out, "}\n");
+	}
 	strbuf_addstr(out, "standing_reactions:\n");
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 		strbuf_addf(out, "  %s: {", side_name(side));
@@ -403,6 +417,12 @@ void state_write_hand(const struct state *s, enum side side,
 		      struct strbuf *out)
 {
 	emit_cards(out, s->hand[side], s->n_hand[side]);
+}
+
+void state_mix_words(const struct state *s, struct rng *r)
+{
+	rng_mix(r, s->has_words[SIDE_AMERICAN] ? s->words[SIDE_AMERICAN] : NULL,
+		s->has_words[SIDE_BRITISH] ? s->words[SIDE_BRITISH] : NULL);
 }
 
 void state_write_private(const struct state *s, const struct data *d,
@@ -803,7 +823,7 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const top_keys[] = {
-		"version", "seq", "orders", "draws", "standing_reactions",
+		"version", "seq", "orders", "draws", "words", "standing_reactions",
 		"year", "prompt", "turn",
 		"british_regulars", "french_alliance", "french_allied",
 		"alliance_this_turn", "french_navy", "congress",
@@ -848,6 +868,19 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		     s->version, STATE_VERSION);
 	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
 	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
+	if (ytree_get(&rd->t, root, "words") &&
+	    (m = get_map(rd, root, "words", side_keys_top))) {
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			yaml_node_t *n = ytree_get(&rd->t, m, side_name(side));
+			const char *v = ytree_scalar(n);
+			if (!n)
+				continue;
+			if (!v || strlen(v) != 64 || hex_decode(v, s->words[side], 32) < 0)
+				FAIL(n, "words: a SHA-256 hash (64 hex digits)");
+			else
+				s->has_words[side] = true;
+		}
+	}
 	if ((m = get_map(rd, root, "orders", side_keys_top))) {
 		s->orders[SIDE_AMERICAN] = (uint32_t)get_int(rd, m, "american", 0, 100000000);
 		s->orders[SIDE_BRITISH] = (uint32_t)get_int(rd, m, "british", 0, 100000000);

@@ -170,6 +170,10 @@ struct state {
 	 * 1 + enum reaction_value ("never intercept Arnold") */
 	int react_general[DATA_MAX_GENERALS][REACT__COUNT];
 	uint64_t draws;		/* index of the next random draw */
+	/* SHA-256 of each side's words, mixed into the stream before the
+	 * first draw (docs/fairness.md 6.8); by side */
+	bool has_words[3];
+	unsigned char words[3][32];
 
 	int year;
 	bool regulars;		/* British Regulars' Advantage in effect (9.41) */
@@ -244,6 +248,10 @@ int state_cus_on_map(const struct state *s, const struct data *d,
  */
 void state_write_public(const struct state *s, const struct data *d,
 			const char *const hand_commitment[3], struct strbuf *out);
+struct rng;
+/* Mixes the words recorded in s into r's key (rng_mix; fairness.md 6.8). */
+void state_mix_words(const struct state *s, struct rng *r);
+
 /* Appends the private part (deck order, hands) as YAML. */
 void state_write_private(const struct state *s, const struct data *d,
 			 struct strbuf *out);

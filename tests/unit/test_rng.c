@@ -121,6 +121,35 @@ static void test_dice_vector(void **state)
 	strbuf_release(&log);
 }
 
+/*
+ * Section 6.8: the players' words mixed into the key. The values were
+ * computed independently with Python's hmac and hashlib: SHA-256("tea
+ * party") for the American, nothing for the British.
+ */
+static void test_mix_vector(void **state)
+{
+	static const int want[10] = { 5, 2, 4, 2, 4, 3, 2, 6, 4, 1 };
+	static const char am_hex[] =
+		"59300b274442b2f3b75dc6c8dff58b77c67af82b658a707eea33c0a3987012a0";
+	static const char key_hex[] =
+		"9100d9f439949e9f65cd16daae483866c31baeacf572acf9be3f5b886d01199c";
+	unsigned char seed[32], am[32], key[32];
+	struct rng r;
+
+	(void)state;
+	vector_seed(seed);
+	assert_int_equal(hex_decode(am_hex, am, 32), 0);
+	assert_int_equal(hex_decode(key_hex, key, 32), 0);
+	rng_init(&r, seed, 0);
+	rng_mix(&r, am, NULL);
+	assert_memory_equal(r.key, key, 32);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(rng_die(&r, NULL), want[i]);
+	/* no words: the stream of K_draw, as before */
+	rng_mix(&r, NULL, NULL);
+	assert_int_equal(rng_value_at(r.key, 0, 6) + 1, 6);
+}
+
 static void test_uniform_vector(void **state)
 {
 	unsigned char seed[32];
@@ -470,6 +499,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_key_vector),
 		cmocka_unit_test(test_raw_vector),
 		cmocka_unit_test(test_dice_vector),
+		cmocka_unit_test(test_mix_vector),
 		cmocka_unit_test(test_uniform_vector),
 		cmocka_unit_test(test_shuffle_vector),
 		cmocka_unit_test(test_rejection_vector),

@@ -63,7 +63,17 @@ class Stream:
     """The draw function of section 6, on K_draw."""
 
     def __init__(self, seed):
-        self.key = keys(seed)["draw"]
+        self.base = keys(seed)["draw"]
+        self.key = self.base
+
+    def mix(self, american, british):
+        """Section 6.8: the players' words (SHA-256 hashes, or None)."""
+        if american is None and british is None:
+            self.key = self.base
+            return
+        zero = bytes(32)
+        self.key = hmac256(self.base, b"postrider-mix" + (american or zero)
+                           + (british or zero))
 
     def raw(self, index, attempt):
         msg = b"postrider-draw" + u64be(index) + u32be(attempt)
@@ -153,6 +163,8 @@ DRAW_RE = re.compile(r"draw " + N + r": (d6|uniform\(" + N + r"\)) -> " + N
                      + r"( forced, stream " + N + r")?( \(.*\))?")
 SHUFFLE_RE = re.compile(r"draws " + N + "-" + N + r": shuffle of " + N
                         + r"( \(.*\))?")
+HASH = r"([0-9a-f]{64}|-)"
+MIX_RE = re.compile(r"words mixed: american " + HASH + r" british " + HASH)
 
 
 class Mismatch(Exception):
@@ -167,9 +179,16 @@ def verify(seed, lines, start, allow_forced):
     for lineno, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         body = line.lstrip(" \t")
+        where = "line %d: " % lineno
+        if body.startswith("words mixed: "):
+            m = MIX_RE.fullmatch(body)
+            if not m:
+                raise Mismatch(where + "malformed words line: " + body)
+            st.mix(*(None if h == "-" else bytes.fromhex(h)
+                     for h in m.groups()))
+            continue
         if not (body.startswith("draw ") or body.startswith("draws ")):
             continue
-        where = "line %d: " % lineno
         m = DRAW_RE.fullmatch(body)
         if m:
             index = int(m.group(1))
