@@ -48,6 +48,8 @@ static int exec_send(int argc, char **argv)
 		goto out;
 	}
 	notify_init(&n, &g, &cfg);
+	if (notify_recover(&n, &g) != 0)
+		warning("some mail in '%s' could not be sorted out; see above", n.outbox);
 	r = outbox_send(n.outbox, &cfg, &report);
 	fputs(report.buf, stdout);
 	if (r == 0)

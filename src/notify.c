@@ -7,6 +7,8 @@
 #include "outbox.h"
 #include "report.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,6 +322,42 @@ static int keep_if_committed(const char *path, const char *msg, size_t len,
 	return 0;
 }
 
+/*
+ * Unsent reports of commits that are no longer in the history (a host who
+ * undid a turn by hand) must never go out: they would show a turn that
+ * did not happen. They move to DIR/dropped/, kept for the host to read.
+ */
+static int drop_undone(const char *outbox, struct recover_ctx *ctx)
+{
+	char *dir = xstrfmt("%s/new", outbox), *dropped = xstrfmt("%s/dropped", outbox);
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	int bad = 0;
+
+	while (d && (de = readdir(d))) {
+		const char *name = de->d_name;
+		if (strlen(name) < 41 || name[40] != '-' ||
+		    strspn(name, "0123456789abcdef") != 40 ||
+		    keep_if_committed(name, NULL, 0, ctx))
+			continue;
+		char *from = xstrfmt("%s/%s", dir, name), *to = xstrfmt("%s/%s", dropped, name);
+		if (mkdir_p(dropped) < 0 || rename(from, to) < 0) {
+			error("cannot set aside '%s': %s", from, strerror(errno));
+			bad++;
+		} else {
+			warning("not sending '%s': its commit %.12s is no longer in the game's history (a turn undone by hand); kept in '%s'",
+				name, name, dropped);
+		}
+		free(from);
+		free(to);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	free(dropped);
+	return bad;
+}
+
 int notify_recover(struct notify *n, struct game *g)
 {
 	struct recover_ctx ctx = { NULL, 0 };
@@ -328,6 +366,8 @@ int notify_recover(struct notify *n, struct game *g)
 	if (repo_history(g->repo, &ctx.history, &ctx.n) < 0)
 		return -1;
 	ret = outbox_recover(n->outbox, keep_if_committed, &ctx);
+	if (ret >= 0)
+		ret += drop_undone(n->outbox, &ctx);
 	free(ctx.history);
 	return ret;
 }

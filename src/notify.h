@@ -45,7 +45,9 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 
 /*
  * Recovers from a run that died between staging and publishing: messages
- * of a commit that is in the history are published, others deleted.
+ * of a commit that is in the history are published, others deleted. Then
+ * sets aside (DIR/dropped/) every unsent report whose commit has left the
+ * history, so that a turn undone by hand is never mailed.
  */
 int notify_recover(struct notify *n, struct game *g);
 

@@ -149,4 +149,22 @@ echo "# trials: $((trial)); killed before the commit: $before; killed after it: 
 	fail "no kill came before the commit: the delays are too long here"
 [ $((after + finished)) -gt 0 ] && ok "some kills came after the commit ($((after + finished)))" ||
 	fail "no kill came after the commit: the delays are too short here"
+# Issue 12.3: a turn the host undoes by hand (git reset) before its mail
+# went out is never mailed: the next run sets its reports aside.
+U=$TRASH/undone
+new_game "$U"
+postrider options "$U" --plain | sed -n 2p >"$TRASH/u-order"
+postrider play "$U" --as american "$TRASH/u-order" >/dev/null 2>&1 || die "undone: play"
+undone=$(git -C "$U" rev-parse HEAD)
+expect_eq "the turn's two reports wait in the outbox" 2 \
+	"$(outbox_list "$U" | grep -c "^$undone-")"
+git -C "$U" reset -q --hard HEAD~1
+printf 'never exchange\n' >"$TRASH/u-react"
+expect_exit 0 postrider play "$U" --as british "$TRASH/u-react"
+expect_eq "the undone turn's reports are no longer waiting to be sent" 0 \
+	"$(outbox_list "$U" | grep -c "^$undone-")"
+expect_eq "they are kept aside in dropped/" 2 \
+	"$(ls "$(outbox "$U")/dropped" | grep -c "^$undone-")"
+expect_fixed "the host is told" "no longer in the game's history" "$TRASH/err"
+
 test_done
