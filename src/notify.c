@@ -90,11 +90,54 @@ static char *reply_address(const struct game *g, const char *token)
 		       at + 1);
 }
 
+/*
+ * Where the story of a report to `side` begins in the whole log: after the
+ * block of that side's last order before `seq` (its header is
+ * "-- YEAR, order N (Side) --"), so the report tells everything since the
+ * player last decided, both sides' orders; the whole log if he has not.
+ */
+static const char *since_last_order(const char *log, uint32_t seq, enum side side)
+{
+	const char *start = log, *p = log;
+
+	while ((p = strstr(p, "\n-- "))) {
+		int year;
+		unsigned n;
+		char who[16];
+		p++;
+		if (sscanf(p, "-- %d, order %u (%15[^)]) --", &year, &n, who) == 3 &&
+		    n < seq && !strcmp(who, side_title(side))) {
+			const char *next = strstr(p, "\n-- ");
+			start = next ? next + 1 : p + strlen(p);
+		}
+	}
+	return start;
+}
+
+/* The story for people, and the draw lines (for the audit) apart. */
+static void split_story(const char *story, struct strbuf *text, struct strbuf *draws)
+{
+	while (*story == '\n')	/* no blank line to open the story with */
+		story++;
+	for (const char *p = story; *p; ) {
+		size_t n = strcspn(p, "\n");
+		const char *b = p;
+		while (*b == ' ' || *b == '\t')
+			b++;
+		bool bookkeeping = !strncmp(b, "draw ", 5) || !strncmp(b, "draws ", 6) ||
+				   !strncmp(b, "words mixed: ", 13);
+		strbuf_add(bookkeeping ? draws : text, p, n);
+		strbuf_addch(bookkeeping ? draws : text, '\n');
+		p += n + (p[n] == '\n');
+	}
+}
+
 static int compose_report(const struct game *g, const struct state *s,
 			  enum side side, const char *commit,
-			  const char *patch, const char *happened,
+			  const char *patch, const char *log,
 			  struct strbuf *msg, struct strbuf *err)
 {
+	struct strbuf story = STRBUF_INIT, draws = STRBUF_INIT;
 	const struct data *d = g->data;
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
@@ -121,11 +164,13 @@ static int compose_report(const struct game *g, const struct state *s,
 	if (mine)
 		report_options(d, s, false, &options);
 	game_hand_salt(g, s, side, salt, hash);
+	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
 	{
 		const char *vars[] = {
 			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
 			"british", g->player[SIDE_BRITISH].name,
-			"happened", happened ? happened : "",
+			"happened", story.buf ? story.buf : "",
+			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
 			"your_move", mine ? "yes" : "",
 			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
@@ -168,6 +213,8 @@ static int compose_report(const struct game *g, const struct state *s,
 		ret = mail_compose(&m, msg, err);
 	}
 out:
+	strbuf_release(&story);
+	strbuf_release(&draws);
 	free(from);
 	free(to);
 	free(mid);
@@ -186,14 +233,14 @@ out:
 }
 
 int notify_turn(struct notify *n, const struct game *g, const struct state *s,
-		const char *commit, const char *patch, const char *happened,
+		const char *commit, const char *patch, const char *log,
 		struct strbuf *err)
 {
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
 		char hint[96];
 
-		if (compose_report(g, s, side, commit, patch, happened, &msg, err) < 0) {
+		if (compose_report(g, s, side, commit, patch, log, &msg, err) < 0) {
 			strbuf_release(&msg);
 			notify_discard(n);
 			return -1;

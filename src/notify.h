@@ -25,11 +25,13 @@ void notify_release(struct notify *n);
 
 /*
  * Stages one report per player for state s (committed as `commit`, whose
- * patch text is given) into the outbox's tmp/. happened is the log of the
- * turn. Returns 0, or -1 with the reason in err (nothing staged remains).
+ * patch text is given) into the outbox's tmp/. log is the whole log after
+ * the turn: each player's report tells what happened since his own last
+ * order, with the draw lines in a footer. Returns 0, or -1 with the reason
+ * in err (nothing staged remains).
  */
 int notify_turn(struct notify *n, const struct game *g, const struct state *s,
-		const char *commit, const char *patch, const char *happened,
+		const char *commit, const char *patch, const char *log,
 		struct strbuf *err);
 /* Moves the staged messages into new/ (after the commit is published). */
 int notify_publish(struct notify *n);

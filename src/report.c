@@ -55,7 +55,7 @@ void report_board(const struct data *d, const struct state *s,
 				strbuf_addf(out, "%s %s %s with %s", n_react++ ? ";" : "",
 					    s->react_general[g][r] - 1 == REACT_NEVER ? "never" : "ask",
 					    reaction_name((enum reaction)r), d->generals[g].name);
-	strbuf_addf(out, "%s (change with 'never|ask exchange|intercept|retreat|battle [GENERAL]').\n",
+	strbuf_addf(out, "%s (change with 'never|ask exchange|intercept|retreat|battle|declare [GENERAL]').\n",
 		    n_react ? "" : " none, every interruption is asked");
 
 	strbuf_addstr(out, "\nColonies (PCs American/British -> control):\n");

@@ -70,7 +70,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		strbuf_addstr(err, "cannot format the commit as a patch");
 		goto out;
 	}
-	if (notify_turn(n, g, t->next, commit, patch.buf, t->happened, err) < 0)
+	if (notify_turn(n, g, t->next, commit, patch.buf, log.buf, err) < 0)
 		goto out;
 	r = repo_commit_publish(g->repo, first ? NULL : g->head, commit);
 	if (r == REPO_STALE) {
