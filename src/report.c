@@ -101,6 +101,39 @@ void report_board(const struct data *d, const struct state *s,
 	}
 }
 
+/* Appends text in lines of at most width columns (a longer word stands
+ * alone), each line led by indent. */
+static void add_wrapped(struct strbuf *out, const char *text, const char *indent,
+			size_t width)
+{
+	size_t col = 0, ind = strlen(indent);
+
+	for (const char *w = text; *w; ) {
+		size_t n;
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		n = strcspn(w, " ");
+		if (col && col + 1 + n > width) {
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		if (!col) {
+			strbuf_addstr(out, indent);
+			col = ind;
+		} else {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, w, n);
+		col += n;
+		w += n;
+	}
+	if (col)
+		strbuf_addch(out, '\n');
+}
+
 void report_hand(const struct data *d, const struct state *s, enum side side,
 		 struct strbuf *out)
 {
@@ -117,6 +150,9 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
 				    c->battle_card ? ", battle card" : "",
 				    c->removed_after_play ? ", removed after play" : "");
 		strbuf_addch(out, '\n');
+		/* what the event does, so no rulebook is needed to choose */
+		if (!c->ops && c->text && *c->text)
+			add_wrapped(out, c->text, "      ", 72);
 	}
 }
 
