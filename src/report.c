@@ -70,10 +70,22 @@ void report_board(const struct data *d, const struct state *s,
 			    c == SIDE_NONE ? "uncontrolled" : side_title(c));
 	}
 
-	strbuf_addstr(out, "\nGenerals:\n");
+	{
+		int col[3];
+		enum side w = engine_winner_if_ended(d, s, col);
+		strbuf_addf(out, "If the war ended now: the Americans control %d colonies (they need %d),\n"
+			    "the British %d (they need %d): the %s would win (13.2: if both or\n"
+			    "neither reach their number, the British win).\n",
+			    col[SIDE_AMERICAN], VICTORY_AMERICAN_COLONIES,
+			    col[SIDE_BRITISH], VICTORY_BRITISH_COLONIES,
+			    w == SIDE_AMERICAN ? "Americans" : "British");
+	}
+
+	strbuf_addstr(out, "\nGenerals (strategy-battle-agility):\n");
 	for (int g = 0; g < d->n_generals; g++)
-		strbuf_addf(out, "  %-12s %-8s %s\n", d->generals[g].name,
-			    side_title(d->generals[g].side),
+		strbuf_addf(out, "  %-12s %d-%d-%d  %-8s %s\n", d->generals[g].name,
+			    d->generals[g].strategy, d->generals[g].battle,
+			    d->generals[g].agility, side_title(d->generals[g].side),
 			    general_place(d, s->general[g]));
 
 	strbuf_addstr(out, "\nSpaces with PCs or units:\n");

@@ -152,6 +152,17 @@ int engine_invariants(const struct data *d, const struct state *s,
 		      struct strbuf *why);
 
 /* Summary helpers used by reports. */
+/*
+ * Who would win if the war ended now (13.2): counts the colonies each side
+ * controls into colonies[] (by enum side; Canada counts) and returns the
+ * winner: the Americans with 7 or more while the British hold fewer than
+ * 6, else the British.
+ */
+enum side engine_winner_if_ended(const struct data *d, const struct state *s,
+				 int colonies[3]);
+/* The colonies each side needs at the end (13.2). */
+#define VICTORY_AMERICAN_COLONIES 7
+#define VICTORY_BRITISH_COLONIES 6
 enum side engine_colony_control(const struct data *d, const struct state *s,
 				int colony);
 bool engine_game_over(const struct state *s);

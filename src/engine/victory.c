@@ -76,22 +76,27 @@ bool victory_automatic(const struct data *d, struct state *s,
 	return false;
 }
 
+enum side engine_winner_if_ended(const struct data *d, const struct state *s,
+				 int colonies[3])
+{
+	colonies[SIDE_AMERICAN] = colonies[SIDE_BRITISH] = colonies[SIDE_NONE] = 0;
+	for (int k = 0; k < d->n_colonies; k++)
+		colonies[engine_colony_control(d, s, k)]++;
+	if (colonies[SIDE_AMERICAN] >= VICTORY_AMERICAN_COLONIES &&
+	    colonies[SIDE_BRITISH] < VICTORY_BRITISH_COLONIES)
+		return SIDE_AMERICAN;
+	return SIDE_BRITISH;	/* 6+, both, or neither: British (13.2) */
+}
+
 void victory_final(const struct data *d, struct state *s, enum game_end how,
 		   struct strbuf *log)
 {
 	enum side winner;
 
-	s->colonies[SIDE_AMERICAN] = s->colonies[SIDE_BRITISH] = 0;
-	s->colonies[SIDE_NONE] = 0;
-	for (int k = 0; k < d->n_colonies; k++)
-		s->colonies[engine_colony_control(d, s, k)]++;
+	winner = engine_winner_if_ended(d, s, s->colonies);
 	elog(log, "The war ends (%s): the Americans control %d colonies, the British %d (Canada counts, 13.2).",
 	     how == END_WAR_ENDS ? "War Ends card" : "end of the last turn",
 	     s->colonies[SIDE_AMERICAN], s->colonies[SIDE_BRITISH]);
-	if (s->colonies[SIDE_AMERICAN] >= 7 && s->colonies[SIDE_BRITISH] < 6)
-		winner = SIDE_AMERICAN;
-	else
-		winner = SIDE_BRITISH;	/* 6+, both, or neither: British (13.2) */
 	elog(log, "The %s win.", side_title(winner));
 	game_over(s, winner, how);
 }

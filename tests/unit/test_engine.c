@@ -1704,6 +1704,40 @@ static void test_count_neither_wins_is_british(void **state)
 	assert_true(engine_game_over(&S));
 }
 
+/* Gives `side` one PC in the first space of each of colonies [from, to). */
+static void control_colonies(enum side side, int from, int to)
+{
+	for (int k = from; k < to; k++)
+		for (int i = 0; i < D->n_spaces; i++)
+			if (D->spaces[i].colony == k && !D->colonies[k].canada) {
+				S.space[i].pc = side;
+				break;
+			}
+}
+
+/* 13.2 at its edges, as every report shows it: 7 American against 5
+ * British is an American win; 7 against 6 (both reach), or 6 against 5
+ * (neither), goes to the British. */
+static void test_winner_if_ended_13_2(void **state)
+{
+	int col[3];
+
+	(void)state;
+	clear_board();
+	control_colonies(SIDE_AMERICAN, 1, 8);
+	control_colonies(SIDE_BRITISH, 8, 13);
+	assert_int_equal(engine_winner_if_ended(D, &S, col), SIDE_AMERICAN);
+	assert_int_equal(col[SIDE_AMERICAN], 7);
+	assert_int_equal(col[SIDE_BRITISH], 5);
+	control_colonies(SIDE_BRITISH, 13, 14);
+	assert_int_equal(engine_winner_if_ended(D, &S, col), SIDE_BRITISH);
+	assert_int_equal(col[SIDE_BRITISH], 6);
+	clear_board();
+	control_colonies(SIDE_AMERICAN, 1, 7);
+	assert_int_equal(engine_winner_if_ended(D, &S, col), SIDE_BRITISH);
+	assert_int_equal(col[SIDE_AMERICAN], 6);
+}
+
 static void test_canada_needs_montreal_and_quebec(void **state)
 {
 	int ca;
@@ -4150,6 +4184,7 @@ int main(void)
 		T(test_war_ends_american_win_7_5),
 		T(test_game_ends_after_1783),
 		T(test_count_neither_wins_is_british),
+		T(test_winner_if_ended_13_2),
 		T(test_canada_needs_montreal_and_quebec),
 		T(test_colony_majority_and_tie),
 		/* 13.1 */
