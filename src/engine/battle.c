@@ -9,6 +9,7 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct data_card *card_of(const struct data *d, int n)
@@ -852,15 +853,35 @@ void battle_describe_prompt(const struct data *d, const struct state *s,
 	const char *where = space_name(d, b->space);
 
 	switch (s->prompt.kind) {
-	case PROMPT_INTERCEPT:
-		strbuf_addf(out, "American: a British Army enters %s: 'intercept GENERAL' with an adjacent Army (die <= Agility, 7.8) or 'pass'.",
+	case PROMPT_INTERCEPT: {
+		/* the numbers the player needs, as he counts them */
+		int n = engine_legal(d, s, NULL, 0), shown = 0;
+		struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+		engine_legal(d, s, acts, n);
+		strbuf_addf(out, "American: a British Army enters %s: 'intercept GENERAL' with an adjacent Army (die <= Agility, 7.8) or 'pass'",
 			    where);
+		for (int i = 0; i < n; i++) {
+			if (acts[i].kind != ACT_INTERCEPT || acts[i].general < 0)
+				continue;
+			const struct data_general *gd = &d->generals[acts[i].general];
+			strbuf_addf(out, "%s%s succeeds on 1-%d", shown++ ? ", " : ": ",
+				    gd->name, gd->agility);
+		}
+		strbuf_addch(out, '.');
+		free(acts);
 		break;
-	case PROMPT_RETREAT_BEFORE:
-		strbuf_addf(out, "American: a British Army attacks %s in %s: 'retreat SPACE' before battle (die <= Agility, 7.9) or 'stand'.",
-			    rbb_general(d, s) >= 0 ? d->generals[rbb_general(d, s)].name
-			    : "the American CUs", where);
+	}
+	case PROMPT_RETREAT_BEFORE: {
+		int g = rbb_general(d, s);
+		strbuf_addf(out, "American: a British Army attacks %s in %s: 'retreat SPACE' before battle (die <= Agility, 7.9) or 'stand'",
+			    g >= 0 ? d->generals[g].name : "the American CUs", where);
+		if (g >= 0)
+			strbuf_addf(out, ": %s succeeds on 1-%d%s", d->generals[g].name,
+				    d->generals[g].agility + d->generals[g].retreat_bonus,
+				    d->generals[g].retreat_bonus ? " (+2 for him, 7.9.A)" : "");
+		strbuf_addch(out, '.');
 		break;
+	}
 	case PROMPT_BATTLE_CARD:
 		strbuf_addf(out, "%s: battle in %s (%s): 'battle CARD' (+2), 'discard CARD' (+1) or 'none' (9.2 step 1).",
 			    side_title(s->prompt.side), where,
