@@ -597,6 +597,7 @@ static void after_interceptions(const struct data *d, struct state *s,
 	}
 	if (overrun_possible(d, s, b->space, att)) {
 		overrun(d, s, b->space, att, log);
+		s->move.overran = true;		/* no fifth space (7.3.C) */
 		memset(b, 0, sizeof(*b));
 		flow_prompt(s, PROMPT_MOVE, att, s->move.card, 0);
 		return;

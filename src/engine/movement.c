@@ -160,12 +160,13 @@ static void set_carried(const struct data *d, struct state *s, int n)
 	}
 }
 
-/* 7.3.A and 7.3.C: four spaces, five for the American, six with Glover. */
+/* 7.3.A and 7.3.C: four spaces, five for the American unless his move
+ * executes an overrun, six with Glover. */
 static int allowance(const struct data *d, const struct state *s)
 {
 	if (campaign_allowance(s))
 		return campaign_allowance(s);
-	return mover_side(d, s) == SIDE_AMERICAN ? 5 : 4;
+	return mover_side(d, s) == SIDE_AMERICAN && !s->move.overran ? 5 : 4;
 }
 
 int move_allowance(const struct data *d, const struct state *s)
@@ -368,6 +369,10 @@ static enum engine_result to_check(const struct data *d, const struct state *s,
 			       space_name(d, to), space_name(d, at), who);
 	}
 	cost = adj->wilderness ? 3 : 1;
+	if (side == SIDE_AMERICAN && m->overran && !campaign_allowance(s) &&
+	    m->used + cost > 4)
+		return illegal(why, "%s's move executed an overrun: four spaces, not five (7.3.C); %d left and %s costs %d",
+			       who, left, space_name(d, to), cost);
 	if (cost > left)
 		return illegal(why, "%s has %d of his %d spaces of movement left and %s costs %d (7.3.A%s)",
 			       who, left, allowance(d, s), space_name(d, to), cost,

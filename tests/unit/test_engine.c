@@ -2475,6 +2475,70 @@ static void test_overrun_and_fifth_space(void **state)
 	assert_false(S.move.active);
 }
 
+/* 7.3.C: the five spaces are "provided that they do not execute an
+ * Overrun": a move with an overrun has four spaces, whether the overrun
+ * comes first or at the fourth space. */
+static void test_overrun_no_fifth_space_7_3_C(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	/* the overrun first, then three spaces more: no fifth */
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 4);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(S.move.used, 4);
+	REFUSED(TO("Worcester MA"), "(7.3.C)");
+	REFUSED(TO("Boston MA"), "overrun");
+	CHECK_LEGAL();
+	APPLY(STOP);
+	assert_int_equal(where("Washington"), SP("Providence RI"));
+	/* three spaces, the overrun at the fourth: the move is over */
+	move_position(SIDE_AMERICAN, OPS1_B);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 5);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_B, "Washington"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	REFUSED(TO("Boston MA"), "(7.3.C)");	/* the fifth: no overrun */
+	APPLY(STOP);
+	move_position(SIDE_AMERICAN, OPS1_C);
+	put_general("Washington", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 5);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_C, "Washington"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	REFUSED(TO("Lexington and Concord MA"), "(7.3.C)");
+	CHECK_LEGAL();
+	/* the overrun is part of the saved move */
+	state_write_public(&S, D, NULL, &out);
+	assert_non_null(strstr(strbuf_str(&out), "  overran: true\n"));
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_true(back.move.overran);
+	APPLY(STOP);
+	assert_int_equal(where("Washington"), SP("Boston MA"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 /*
  * 9.63 example, die for die: Burgoyne and 5 CUs march into Saratoga from
  * Ticonderoga (an American PC); Gates stands with 5 CUs. The British
@@ -4051,6 +4115,7 @@ int main(void)
 		T(test_move_general_alone),
 		T(test_move_alone_through_enemy_general),
 		T(test_overrun_and_fifth_space),
+		T(test_overrun_no_fifth_space_7_3_C),
 		T(test_battle_9_63_saratoga),
 		T(test_battle_interception_success),
 		T(test_interception_7_8_arnold_succeeds_on_2),
