@@ -1228,6 +1228,22 @@ static void test_discard_american_remove_despite_british_general(void **state)
 	assert_int_equal(pc("Worcester MA"), SIDE_NONE);
 }
 
+/* 6.32.B.iii and 10.12.B: "not occupied by an enemy CU, an American
+ * General or the Continental Congress" names the American General for
+ * either side (R8): the American cannot remove a British PC where his own
+ * general stands; he may flip it instead (10.11.A.iii). */
+static void test_discard_remove_american_general_protects_6_32_B_iii(void **state)
+{
+	(void)state;
+	put_pc("Worcester MA", SIDE_BRITISH);	/* next to Lexington and Concord */
+	put_general("Greene", "Worcester MA");
+	american_discards(HENRY_KNOX);
+	REFUSED(REMOVE("Worcester MA"), "an American general (6.32.B.iii)");
+	ALLOWED(FLIP("Worcester MA"));
+	APPLY(FLIP("Worcester MA"));
+	assert_int_equal(pc("Worcester MA"), SIDE_AMERICAN);
+}
+
 static void test_discard_british_remove_refusals(void **state)
 {
 	(void)state;
@@ -4190,6 +4206,7 @@ int main(void)
 		/* 6.32 */
 		T(test_discard_american_removes_adjacent),
 		T(test_discard_american_remove_despite_british_general),
+		T(test_discard_remove_american_general_protects_6_32_B_iii),
 		T(test_discard_british_remove_refusals),
 		T(test_discard_british_remove_via_port),
 		T(test_discard_american_place_needs_adjacency),
