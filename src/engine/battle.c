@@ -483,6 +483,30 @@ static void resolve(const struct data *d, struct state *s, struct rng *r,
 	step_retreat(d, s, r, loser, log);
 }
 
+/* The cards of step 1, held until the battle ends, go to their piles. */
+static void held_cards_to_piles(const struct data *d, struct state *s,
+				struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		int c = b->card[side];
+		if (!c)
+			continue;
+		b->card[side] = 0;
+		if (b->played[side] && card_of(d, c)->removed_after_play) {
+			removed_push(s, c);
+			elog(log, "%s is removed from the game.", card_of(d, c)->label);
+		} else {
+			discard_push(s, c);
+			if (!b->played[side] && card_of(d, c)->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
+				s->reshuffle = true;
+				elog(log, "#%d calls for a reshuffle at the next deal (6.1.B).", c);
+			}
+		}
+	}
+}
+
 /* Step 7 and the end of the battle (and of the activation). */
 static void battle_finish(const struct data *d, struct state *s,
 			  struct rng *r, struct strbuf *log, enum side loser,
@@ -506,22 +530,17 @@ static void battle_finish(const struct data *d, struct state *s,
 		french_alliance_move(s, 1, log, "an American victory, 9.2 step 7, 12.1");
 	if (b->lost[SIDE_BRITISH] >= 3)
 		regulars_lost(s, log, "3 or more British CUs lost in a battle");
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-		int c = b->card[side];
-		if (!c)
-			continue;
-		if (b->played[side] && card_of(d, c)->removed_after_play) {
-			removed_push(s, c);
-			elog(log, "%s is removed from the game.", card_of(d, c)->label);
-		} else {
-			discard_push(s, c);
-			if (!b->played[side] && card_of(d, c)->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
-				s->reshuffle = true;
-				elog(log, "#%d calls for a reshuffle at the next deal (6.1.B).", c);
-			}
-		}
-	}
+	held_cards_to_piles(d, s, log);
 	end_activation(d, s, r, log, prompt_set);
+}
+
+void battle_abandon(const struct data *d, struct state *s,
+		    struct strbuf *log)
+{
+	if (!s->battle.active)
+		return;
+	held_cards_to_piles(d, s, log);
+	memset(&s->battle, 0, sizeof(s->battle));
 }
 
 /* Step 1 is done: Arnold's treason may turn it into an overrun (9.2, 9.7). */

@@ -179,9 +179,9 @@ void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 	/* The next activation of a campaign first (7.2.A, 9.45, 12.2.B). */
 	if (campaign_continue(d, s, log))
 		return;
-	battle_replacement_draws(d, s, r, log);	/* 6.33.B, 9.45 */
 	if (victory_automatic(d, s, log))
 		return;
+	battle_replacement_draws(d, s, r, log);	/* 6.33.B, 9.45 */
 	if (alliance_due(s)) {
 		/* After the card, its activations and battles (12.2.B). */
 		alliance_begin(d, s, log, discarded_event);
@@ -500,6 +500,15 @@ static void colony_placement_done(const struct data *d, struct state *s,
 	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
 }
 
+/* Is an action at prompt kind k part of the Strategy Phase or the
+ * Winter Attrition Phase, where 13.1 applies? Not the set-up, the
+ * Political Control Phase or the European War of the End Phase. */
+static bool automatic_victory_phase(enum prompt_kind k)
+{
+	return k != PROMPT_CC && k != PROMPT_FTK && k != PROMPT_CONGRESS &&
+	       k != PROMPT_WAR;
+}
+
 enum engine_result engine_apply(const struct data *d, struct state *s,
 				const struct action *a, struct rng *r,
 				struct strbuf *log, struct strbuf *why)
@@ -625,6 +634,10 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	default:
 		BUG("engine_apply: prompt %d", p.kind);
 	}
+	/* 13.1: the instant it holds, in the Strategy Phase or winter, also
+	 * in the middle of a card (R14). */
+	if (!engine_game_over(s) && automatic_victory_phase(p.kind))
+		victory_automatic(d, s, log);
 	s->draws = r ? r->next : s->draws;
 	return ENGINE_OK;
 }

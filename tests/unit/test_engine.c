@@ -1799,14 +1799,14 @@ static void test_auto_victory_american(void **state)
 static void test_auto_victory_after_a_card(void **state)
 {
 	(void)state;
-	/* The instant it holds: checked after the card play. */
+	/* The instant it holds: checked after every action, here the play
+	 * of a card for PC actions, before any of them. */
 	for (int i = 0; i < D->n_spaces; i++)
 		S.space[i].cu[NATION_AMERICAN] = 0;
 	set_hand(SIDE_AMERICAN, 2, OPS1_A, OPS1_B);
 	set_hand(SIDE_BRITISH, 1, OPS1_C);
 	at_play(SIDE_AMERICAN);
 	APPLY(PC_CARD(OPS1_A));
-	APPLY(DONE);
 	assert_true(engine_game_over(&S));
 	assert_int_equal(S.winner, SIDE_BRITISH);
 }
@@ -2551,6 +2551,79 @@ static void test_overrun_no_fifth_space_7_3_C(void **state)
 	assert_true(back.move.overran);
 	APPLY(STOP);
 	assert_int_equal(where("Washington"), SP("Boston MA"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* 13.1: an American automatic victory "occurs the instant" no British CU
+ * remains in the colonies: an overrun of the last one in the middle of a
+ * move ends the game there, with the move still open (R14). */
+static void test_auto_victory_mid_move_13_1(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_cu("Hillsborough NC", NATION_BRITISH, 0);
+	put_cu("Quebec", NATION_BRITISH, 2);		/* Canada does not count */
+	put_cu("Boston MA", NATION_BRITISH, 1);		/* the last in the colonies */
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 4);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	assert_false(engine_game_over(&S));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	assert_true(engine_game_over(&S));
+	assert_int_equal(S.end, END_AUTO_AMERICAN);
+	assert_int_equal(S.winner, SIDE_AMERICAN);
+	assert_false(S.move.active);
+	assert_int_equal(where("Washington"), SP("Boston MA"));
+	/* the ended game saves and loads */
+	state_write_public(&S, D, NULL, &out);
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_int_equal(back.end, END_AUTO_AMERICAN);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* 13.1 in a battle: the last American CU is lost, and the game ends
+ * before the beaten general is asked where to retreat; the card held for
+ * step 1 goes to the discard pile as at the end of a battle (R14). */
+static void test_auto_victory_mid_battle_13_1(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	put_cu("Concord NH", NATION_AMERICAN, 0);
+	put_general("Howe", "Providence RI");
+	put_cu("Providence RI", NATION_BRITISH, 5);
+	put_general("Greene", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 1);	/* the last on the map */
+	S.react[SIDE_AMERICAN][REACT_RETREAT] = REACT_NEVER;
+	quiet_cards(SIDE_AMERICAN);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Worcester MA"));
+	ASSERT_PROMPT(PROMPT_BATTLE_CARD, SIDE_BRITISH);
+	/* ratings 6 and 6, combat 6 against 1, losses 1 and 6 */
+	force_dice(6, 6, 6, 6, 1, 1, 6);
+	APPLY(act(ACT_DISCARD, JOSEPH_BRANT, -1));
+	assert_int_equal(cus_of("Worcester MA", SIDE_AMERICAN), 0);
+	assert_true(engine_game_over(&S));
+	assert_int_equal(S.end, END_AUTO_BRITISH);
+	assert_false(S.battle.active);
+	assert_false(S.move.active);
+	assert_true(in_pile(S.discard, S.n_discard, JOSEPH_BRANT));
+	assert_int_equal(where("Greene"), SP("Worcester MA"));
+	/* the game stopped with both sides in Worcester: it saves and loads */
+	state_write_public(&S, D, NULL, &out);
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_int_equal(back.end, END_AUTO_BRITISH);
 	strbuf_release(&out);
 	strbuf_release(&err);
 }
@@ -4132,6 +4205,8 @@ int main(void)
 		T(test_move_alone_through_enemy_general),
 		T(test_overrun_and_fifth_space),
 		T(test_overrun_no_fifth_space_7_3_C),
+		T(test_auto_victory_mid_move_13_1),
+		T(test_auto_victory_mid_battle_13_1),
 		T(test_battle_9_63_saratoga),
 		T(test_battle_interception_success),
 		T(test_interception_7_8_arnold_succeeds_on_2),
