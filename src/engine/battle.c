@@ -289,7 +289,7 @@ static enum engine_result card_ok(const struct data *d, const struct state *s,
 static int actual_rating(const struct data *d, const struct state *s,
 			 struct rng *r, enum side side, struct strbuf *log)
 {
-	int sp = s->battle.space, g = general_of_side_at(d, s, sp, side), die, v;
+	int sp = s->battle.space, g = general_of_side_at(d, s, sp, side), die, v, cus;
 
 	if (g < 0) {
 		elog(log, "The %s have no general: Actual Battle Rating 0 (9.3).", side_plural(side));
@@ -298,11 +298,18 @@ static int actual_rating(const struct data *d, const struct state *s,
 	die = rng_die(r, side == SIDE_AMERICAN ? "American general's battle rating (9.3)"
 		      : "British general's battle rating (9.3)");
 	v = die <= 3 ? d->generals[g].battle / 2 : d->generals[g].battle;
-	if (v > side_cus(s, sp, side))
-		v = side_cus(s, sp, side);
-	elog(log, "%s rolls %d: Actual Battle Rating %d (Battle %d, 9.3).",
-	     d->generals[g].name, die, v, d->generals[g].battle);
-	return v;
+	cus = side_cus(s, sp, side);
+	/* 9.3: never more than the friendly CUs stacked with him */
+	if (v > cus)
+		elog(log, "%s rolls %d: Actual Battle Rating %d (%s Battle Rating %d%s, limited to %d by the %d CU%s with him, 9.3).",
+		     d->generals[g].name, die, cus, die <= 3 ? "half his" : "his",
+		     d->generals[g].battle, die <= 3 ? " rounded down" : "", cus, cus,
+		     cus == 1 ? "" : "s");
+	else
+		elog(log, "%s rolls %d: Actual Battle Rating %d (%s Battle Rating %d%s, 9.3).",
+		     d->generals[g].name, die, v, die <= 3 ? "half his" : "his",
+		     d->generals[g].battle, die <= 3 ? ", rounded down" : "");
+	return v > cus ? cus : v;
 }
 
 /* The side with more PCs in the colony of space (9.43), or SIDE_NONE. */

@@ -67,6 +67,8 @@ void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 	 * hand holds, unless his standing order answers; asking only when he
 	 * holds a campaign card would tell the American so (R62). */
 	if (s->british_choose_first) {
+		elog(log, "The Continental Congress was dispersed in %d (7.7): the British choose who plays first in %d (5.3.b).",
+		     s->year - 1, s->year);
 		flow_prompt(s, PROMPT_FIRST, SIDE_BRITISH, 0, 0);
 	} else if (s->react[SIDE_BRITISH][REACT_DECLARE] == REACT_NEVER) {
 		elog(log, "The British does not declare himself first (standing reaction: never declare).");
@@ -567,8 +569,9 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 			play_apply(d, s, a, r, log);
 			break;
 		}
-		elog(log, "%s chooses: the %s plays first (5.3).",
-		     side_title(p.side), side_title(a->side));
+		elog(log, "%s chooses: the %s plays first (5.3.%c).",
+		     side_title(p.side), side_title(a->side),
+		     p.side == SIDE_BRITISH ? 'b' : 'c');
 		s->first = a->side;
 		s->active = SIDE_NONE;
 		flow_next_impulse(d, s, r, log);

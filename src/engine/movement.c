@@ -210,8 +210,12 @@ void activation_start(const struct data *d, struct state *s, int g, int card,
 	s->move.from = here;
 	n = campaign_free_cus(s, here, gd->side);	/* 7.4.E */
 	set_carried(d, s, n < 5 ? n : 5);
-	elog(log, "%s is in %s with %d CU%s ready to move.", gd->name,
-	     space_name(d, here), carried_total(s), carried_total(s) == 1 ? "" : "s");
+	if (n > 5)
+		elog(log, "%s is in %s: %d CUs there, up to 5 may move (7.3.A).",
+		     gd->name, space_name(d, here), n);
+	else
+		elog(log, "%s is in %s with %d CU%s ready to move.", gd->name,
+		     space_name(d, here), carried_total(s), carried_total(s) == 1 ? "" : "s");
 	if (n < side_cus(s, here, gd->side))
 		elog(log, "%d CU%s there moved with another general of this campaign and stay (7.4.E).",
 		     side_cus(s, here, gd->side) - n, side_cus(s, here, gd->side) - n == 1 ? "" : "s");

@@ -1880,6 +1880,29 @@ static void test_british_choose_after_dispersal(void **state)
 	assert_false(S.dispersed_this_turn);
 }
 
+/* 5.3.b: the British who chooses the first player is told why. */
+static void test_first_player_why_british_choose_5_3_b(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	S.congress = -1;
+	S.dispersed_this_turn = true;
+	set_hand(SIDE_AMERICAN, 1, OPS1_A);
+	set_hand(SIDE_BRITISH, 0);
+	at_play(SIDE_AMERICAN);
+	APPLY(PC_CARD(OPS1_A));
+	APPLY(DONE);
+	APPLY(CONGRESS("Lexington and Concord MA"));
+	ASSERT_PROMPT(PROMPT_FIRST, SIDE_BRITISH);
+	assert_true(log_has("The Continental Congress was dispersed in 1775 (7.7): the British choose who plays first in 1776 (5.3.b)."));
+	engine_describe_prompt(D, &S, &out);
+	assert_non_null(strstr(strbuf_str(&out), "the Continental Congress was dispersed in 1775 (7.7), so the British choose (5.3.b)"));
+	APPLY(first(SIDE_AMERICAN));
+	assert_true(log_has("British chooses: the American plays first (5.3.b)."));
+	strbuf_release(&out);
+}
+
 static void test_american_chooses_normally(void **state)
 {
 	(void)state;
@@ -2626,6 +2649,26 @@ static void test_auto_victory_mid_battle_13_1(void **state)
 	assert_int_equal(back.end, END_AUTO_BRITISH);
 	strbuf_release(&out);
 	strbuf_release(&err);
+}
+
+/* 9.3: the Actual Battle Rating "can never be greater than the number of
+ * friendly CUs stacked with him": the log names the cap and its reason. */
+static void test_battle_rating_cap_logged_9_3(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Boston MA", NATION_BRITISH, 2);
+	put_general("Howe", "Boston MA");
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	/* Washington full (6), Howe half (1); combat; losses */
+	force_dice(7, 6, 1, 6, 1, 1, 6, 6);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Washington rolls 6: Actual Battle Rating 3 (his Battle Rating 4, limited to 3 by the 3 CUs with him, 9.3)."));
+	assert_true(log_has("Howe rolls 1: Actual Battle Rating 1 (half his Battle Rating 3, rounded down, 9.3)."));
 }
 
 /*
@@ -3937,6 +3980,27 @@ static void test_describe_move_prompts(void **state)
 	strbuf_release(&out);
 }
 
+/* 7.3.A: eight CUs in the space, five move: the prompt and the log say
+ * both numbers. */
+static void test_describe_move_five_of_eight_7_3_A(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Greene", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 8);
+	APPLY(MOVE(OPS2_A, "Greene"));
+	assert_true(log_has("Greene is in Worcester MA: 8 CUs there, up to 5 may move (7.3.A)."));
+	engine_describe_prompt(D, &S, &out);
+	assert_string_equal(strbuf_str(&out), "American: move Greene, in Worcester MA with 5 CUs moving (8 CUs here, up to 5 may move, 7.3.A; 0 of 5 spaces used): 'take N', 'to SPACE', or 'stop'.");
+	APPLY(TAKE(2));
+	strbuf_reset(&out);
+	engine_describe_prompt(D, &S, &out);
+	assert_string_equal(strbuf_str(&out), "American: move Greene, in Worcester MA with 2 CUs moving (8 CUs here, up to 5 may move, 7.3.A; 0 of 5 spaces used): 'take N', 'to SPACE', or 'stop'.");
+	strbuf_release(&out);
+}
+
 /* ---- Legal-move enumeration -------------------------------------------- */
 
 static void test_legal_at_every_prompt_kind(void **state)
@@ -4207,6 +4271,7 @@ int main(void)
 		T(test_overrun_no_fifth_space_7_3_C),
 		T(test_auto_victory_mid_move_13_1),
 		T(test_auto_victory_mid_battle_13_1),
+		T(test_battle_rating_cap_logged_9_3),
 		T(test_battle_9_63_saratoga),
 		T(test_battle_interception_success),
 		T(test_interception_7_8_arnold_succeeds_on_2),
@@ -4247,6 +4312,7 @@ int main(void)
 		T(test_reinforce_american),
 		T(test_move_state_round_trip),
 		T(test_describe_move_prompts),
+		T(test_describe_move_five_of_eight_7_3_A),
 		/* 10.2, 10.3 */
 		T(test_political_phase_armies_place),
 		T(test_iso_10_31_ex1_uncontrolled_newport),
@@ -4318,6 +4384,7 @@ int main(void)
 		/* 5.0, 6.1 */
 		T(test_first_player_choice),
 		T(test_british_choose_after_dispersal),
+		T(test_first_player_why_british_choose_5_3_b),
 		T(test_american_chooses_normally),
 		T(test_first_british_campaign),
 		T(test_congress_nowhere_to_return),
