@@ -143,6 +143,8 @@ static void write_move(const struct state *s, const struct data *d,
 		    m->carried[NATION_FRENCH]);
 	emit_bool(out, "  ", "took", m->took);
 	emit_bool(out, "  ", "sailed", m->sailed);
+	if (m->overran)
+		strbuf_addstr(out, "  overran: true\n");
 	if (s->intercepted) {
 		strbuf_addstr(out, "  intercepted: [");
 		emit_generals(out, d, s->intercepted);
@@ -567,7 +569,7 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const keys[] = {
 		"general", "card", "from", "used", "carried", "took", "sailed",
-		"intercepted", NULL
+		"overran", "intercepted", NULL
 	};
 	static const char *const nation_keys3[] = { "american", "british", "french", NULL };
 	const struct data *d = rd->d;
@@ -643,6 +645,8 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 		     d->generals[m->general].name, side_name(d->generals[m->general].side));
 	m->took = get_bool(rd, mv, "took");
 	m->sailed = get_bool(rd, mv, "sailed");
+	if (ytree_get(&rd->t, mv, "overran"))
+		m->overran = get_bool(rd, mv, "overran");
 }
 
 /* A list of general names as a bit set; only generals of side. */

@@ -122,6 +122,7 @@ struct move {
 	int carried[3];		/* CUs moving with him, by enum nation */
 	bool took;		/* 'take' was answered in this space */
 	bool sailed;		/* the move was a naval movement (7.5) */
+	bool overran;		/* the army executed an overrun (7.3.C) */
 };
 
 /*

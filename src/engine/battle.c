@@ -290,7 +290,7 @@ static enum engine_result card_ok(const struct data *d, const struct state *s,
 static int actual_rating(const struct data *d, const struct state *s,
 			 struct rng *r, enum side side, struct strbuf *log)
 {
-	int sp = s->battle.space, g = general_of_side_at(d, s, sp, side), die, v;
+	int sp = s->battle.space, g = general_of_side_at(d, s, sp, side), die, v, cus;
 
 	if (g < 0) {
 		elog(log, "The %s have no general: Actual Battle Rating 0 (9.3).", side_plural(side));
@@ -299,11 +299,18 @@ static int actual_rating(const struct data *d, const struct state *s,
 	die = rng_die(r, side == SIDE_AMERICAN ? "American general's battle rating (9.3)"
 		      : "British general's battle rating (9.3)");
 	v = die <= 3 ? d->generals[g].battle / 2 : d->generals[g].battle;
-	if (v > side_cus(s, sp, side))
-		v = side_cus(s, sp, side);
-	elog(log, "%s rolls %d: Actual Battle Rating %d (Battle %d, 9.3).",
-	     d->generals[g].name, die, v, d->generals[g].battle);
-	return v;
+	cus = side_cus(s, sp, side);
+	/* 9.3: never more than the friendly CUs stacked with him */
+	if (v > cus)
+		elog(log, "%s rolls %d: Actual Battle Rating %d (%s Battle Rating %d%s, limited to %d by the %d CU%s with him, 9.3).",
+		     d->generals[g].name, die, cus, die <= 3 ? "half his" : "his",
+		     d->generals[g].battle, die <= 3 ? " rounded down" : "", cus, cus,
+		     cus == 1 ? "" : "s");
+	else
+		elog(log, "%s rolls %d: Actual Battle Rating %d (%s Battle Rating %d%s, 9.3).",
+		     d->generals[g].name, die, v, die <= 3 ? "half his" : "his",
+		     d->generals[g].battle, die <= 3 ? ", rounded down" : "");
+	return v > cus ? cus : v;
 }
 
 /* The side with more PCs in the colony of space (9.43), or SIDE_NONE. */
@@ -484,6 +491,30 @@ static void resolve(const struct data *d, struct state *s, struct rng *r,
 	step_retreat(d, s, r, loser, log);
 }
 
+/* The cards of step 1, held until the battle ends, go to their piles. */
+static void held_cards_to_piles(const struct data *d, struct state *s,
+				struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		int c = b->card[side];
+		if (!c)
+			continue;
+		b->card[side] = 0;
+		if (b->played[side] && card_of(d, c)->removed_after_play) {
+			removed_push(s, c);
+			elog(log, "%s is removed from the game.", card_of(d, c)->label);
+		} else {
+			discard_push(s, c);
+			if (!b->played[side] && card_of(d, c)->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
+				s->reshuffle = true;
+				elog(log, "#%d calls for a reshuffle at the next deal (6.1.B).", c);
+			}
+		}
+	}
+}
+
 /* Step 7 and the end of the battle (and of the activation). */
 static void battle_finish(const struct data *d, struct state *s,
 			  struct rng *r, struct strbuf *log, enum side loser,
@@ -507,22 +538,17 @@ static void battle_finish(const struct data *d, struct state *s,
 		french_alliance_move(s, 1, log, "an American victory, 9.2 step 7, 12.1");
 	if (b->lost[SIDE_BRITISH] >= 3)
 		regulars_lost(s, log, "3 or more British CUs lost in a battle");
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-		int c = b->card[side];
-		if (!c)
-			continue;
-		if (b->played[side] && card_of(d, c)->removed_after_play) {
-			removed_push(s, c);
-			elog(log, "%s is removed from the game.", card_of(d, c)->label);
-		} else {
-			discard_push(s, c);
-			if (!b->played[side] && card_of(d, c)->reshuffle == RESHUFFLE_WHEN_DISCARDED) {
-				s->reshuffle = true;
-				elog(log, "#%d calls for a reshuffle at the next deal (6.1.B).", c);
-			}
-		}
-	}
+	held_cards_to_piles(d, s, log);
 	end_activation(d, s, r, log, prompt_set);
+}
+
+void battle_abandon(const struct data *d, struct state *s,
+		    struct strbuf *log)
+{
+	if (!s->battle.active)
+		return;
+	held_cards_to_piles(d, s, log);
+	memset(&s->battle, 0, sizeof(s->battle));
 }
 
 /* Step 1 is done: Arnold's treason may turn it into an overrun (9.2, 9.7). */
@@ -598,6 +624,7 @@ static void after_interceptions(const struct data *d, struct state *s,
 	}
 	if (overrun_possible(d, s, b->space, att)) {
 		overrun(d, s, b->space, att, log);
+		s->move.overran = true;		/* no fifth space (7.3.C) */
 		memset(b, 0, sizeof(*b));
 		flow_prompt(s, PROMPT_MOVE, att, s->move.card, 0);
 		return;

@@ -67,6 +67,8 @@ void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 	 * hand holds, unless his standing order answers; asking only when he
 	 * holds a campaign card would tell the American so (R62). */
 	if (s->british_choose_first) {
+		elog(log, "The Continental Congress was dispersed in %d (7.7): the British choose who plays first in %d (5.3.b).",
+		     s->year - 1, s->year);
 		flow_prompt(s, PROMPT_FIRST, SIDE_BRITISH, 0, 0);
 	} else if (s->react[SIDE_BRITISH][REACT_DECLARE] == REACT_NEVER) {
 		elog(log, "The British does not declare himself first (standing reaction: never declare).");
@@ -179,9 +181,9 @@ void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 	/* The next activation of a campaign first (7.2.A, 9.45, 12.2.B). */
 	if (campaign_continue(d, s, log))
 		return;
-	battle_replacement_draws(d, s, r, log);	/* 6.33.B, 9.45 */
 	if (victory_automatic(d, s, log))
 		return;
+	battle_replacement_draws(d, s, r, log);	/* 6.33.B, 9.45 */
 	if (alliance_due(s)) {
 		/* After the card, its activations and battles (12.2.B). */
 		alliance_begin(d, s, log, discarded_event);
@@ -500,6 +502,15 @@ static void colony_placement_done(const struct data *d, struct state *s,
 	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
 }
 
+/* Is an action at prompt kind k part of the Strategy Phase or the
+ * Winter Attrition Phase, where 13.1 applies? Not the set-up, the
+ * Political Control Phase or the European War of the End Phase. */
+static bool automatic_victory_phase(enum prompt_kind k)
+{
+	return k != PROMPT_CC && k != PROMPT_FTK && k != PROMPT_CONGRESS &&
+	       k != PROMPT_WAR;
+}
+
 enum engine_result engine_apply(const struct data *d, struct state *s,
 				const struct action *a, struct rng *r,
 				struct strbuf *log, struct strbuf *why)
@@ -558,8 +569,9 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 			play_apply(d, s, a, r, log);
 			break;
 		}
-		elog(log, "%s chooses: the %s plays first (5.3).",
-		     side_title(p.side), side_title(a->side));
+		elog(log, "%s chooses: the %s plays first (5.3.%c).",
+		     side_title(p.side), side_title(a->side),
+		     p.side == SIDE_BRITISH ? 'b' : 'c');
 		s->first = a->side;
 		s->active = SIDE_NONE;
 		flow_next_impulse(d, s, r, log);
@@ -625,6 +637,10 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	default:
 		BUG("engine_apply: prompt %d", p.kind);
 	}
+	/* 13.1: the instant it holds, in the Strategy Phase or winter, also
+	 * in the middle of a card (R14). */
+	if (!engine_game_over(s) && automatic_victory_phase(p.kind))
+		victory_automatic(d, s, log);
 	s->draws = r ? r->next : s->draws;
 	return ENGINE_OK;
 }

@@ -160,7 +160,8 @@ void alliance_apply(const struct data *d, struct state *s,
 void alliance_describe_prompt(const struct data *d, const struct state *s,
 			      struct strbuf *out);
 
-/* victory.c: 13.0. */
+/* victory.c: 13.0. victory_automatic ends the game the instant 13.1
+ * holds, whatever is in progress (a move, battle or campaign is closed). */
 bool victory_automatic(const struct data *d, struct state *s,
 		       struct strbuf *log);
 void victory_final(const struct data *d, struct state *s, enum game_end how,
@@ -251,6 +252,11 @@ void battle_apply(const struct data *d, struct state *s,
 		  const struct action *a, struct rng *r, struct strbuf *log);
 void battle_describe_prompt(const struct data *d, const struct state *s,
 			    struct strbuf *out);
+/* The game ended in the middle of a battle (13.1): the cards held for
+ * step 1 go where the end of the battle would send them, and the battle
+ * is over. */
+void battle_abandon(const struct data *d, struct state *s,
+		    struct strbuf *log);
 /* The replacement draws of battle cards, after the impulse (6.33.B). */
 void battle_replacement_draws(const struct data *d, struct state *s,
 			      struct rng *r, struct strbuf *log);

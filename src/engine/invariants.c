@@ -47,14 +47,17 @@ int engine_invariants(const struct data *d, const struct state *s,
 		/* an interception puts a second general in the space until the
 		 * battle (7.8.D); both sides meet in a battle's space */
 		bool battle = s->battle.active && s->battle.space == i;
-		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+		/* an automatic victory stops the game the instant it holds,
+		 * maybe in the middle of a step (13.1, R14) */
+		bool stopped = s->end == END_AUTO_BRITISH || s->end == END_AUTO_AMERICAN;
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !stopped; side++)
 			if (gen[side] > 1 + (passing && side == d->generals[s->move.general].side))
 				n += bad(why, "%d %s generals in %s", gen[side],
 					 side_name(side), space_name(d, i));
 		if ((side_cus(s, i, SIDE_AMERICAN) || gen[SIDE_AMERICAN]) &&
 		    (side_cus(s, i, SIDE_BRITISH) || gen[SIDE_BRITISH]) &&
 		    !(passing && !side_cus(s, i, SIDE_AMERICAN) && !side_cus(s, i, SIDE_BRITISH)) &&
-		    !battle)
+		    !battle && !stopped)
 			n += bad(why, "both sides' units in %s outside a battle",
 				 space_name(d, i));
 	}

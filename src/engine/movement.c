@@ -160,12 +160,13 @@ static void set_carried(const struct data *d, struct state *s, int n)
 	}
 }
 
-/* 7.3.A and 7.3.C: four spaces, five for the American, six with Glover. */
+/* 7.3.A and 7.3.C: four spaces, five for the American unless his move
+ * executes an overrun, six with Glover. */
 static int allowance(const struct data *d, const struct state *s)
 {
 	if (campaign_allowance(s))
 		return campaign_allowance(s);
-	return mover_side(d, s) == SIDE_AMERICAN ? 5 : 4;
+	return mover_side(d, s) == SIDE_AMERICAN && !s->move.overran ? 5 : 4;
 }
 
 int move_allowance(const struct data *d, const struct state *s)
@@ -209,8 +210,12 @@ void activation_start(const struct data *d, struct state *s, int g, int card,
 	s->move.from = here;
 	n = campaign_free_cus(s, here, gd->side);	/* 7.4.E */
 	set_carried(d, s, n < 5 ? n : 5);
-	elog(log, "%s is in %s with %d CU%s ready to move.", gd->name,
-	     space_name(d, here), carried_total(s), carried_total(s) == 1 ? "" : "s");
+	if (n > 5)
+		elog(log, "%s is in %s: %d CUs there, up to 5 may move (7.3.A).",
+		     gd->name, space_name(d, here), n);
+	else
+		elog(log, "%s is in %s with %d CU%s ready to move.", gd->name,
+		     space_name(d, here), carried_total(s), carried_total(s) == 1 ? "" : "s");
 	if (n < side_cus(s, here, gd->side))
 		elog(log, "%d CU%s there moved with another general of this campaign and stay (7.4.E).",
 		     side_cus(s, here, gd->side) - n, side_cus(s, here, gd->side) - n == 1 ? "" : "s");
@@ -368,6 +373,10 @@ static enum engine_result to_check(const struct data *d, const struct state *s,
 			       space_name(d, to), space_name(d, at), who);
 	}
 	cost = adj->wilderness ? 3 : 1;
+	if (side == SIDE_AMERICAN && m->overran && !campaign_allowance(s) &&
+	    m->used + cost > 4)
+		return illegal(why, "%s's move executed an overrun: four spaces, not five (7.3.C); %d left and %s costs %d",
+			       who, left, space_name(d, to), cost);
 	if (cost > left)
 		return illegal(why, "%s has %d of his %d spaces of movement left and %s costs %d (7.3.A%s)",
 			       who, left, allowance(d, s), space_name(d, to), cost,

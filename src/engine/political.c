@@ -106,9 +106,10 @@ static enum engine_result remove_check(const struct data *d,
 	if (side_cus(s, space, enemy) > 0)
 		return illegal(why, "'%s' holds %s CUs (6.32.B.iii)", name,
 			       side_title(enemy));
-	if (side == SIDE_BRITISH &&
-	    (general_of_side_at(d, s, space, SIDE_AMERICAN) >= 0 ||
-	     s->congress == space))
+	/* the American General and the Congress protect the space from
+	 * either side's removal (docs/rulings.md, R8) */
+	if (general_of_side_at(d, s, space, SIDE_AMERICAN) >= 0 ||
+	    s->congress == space)
 		return illegal(why, "'%s' holds %s (6.32.B.iii)", name,
 			       s->congress == space ? "the Continental Congress"
 						    : "an American general");

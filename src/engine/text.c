@@ -389,9 +389,11 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		if (p->left == 1)
 			strbuf_addf(out, "British: declare yourself first player of %d by playing a campaign card ('event CARD', 5.3.a), or 'pass' and the American chooses.",
 				    s->year);
+		else if (p->side == SIDE_BRITISH)
+			strbuf_addf(out, "British: the Continental Congress was dispersed in %d (7.7), so the British choose (5.3.b) who plays the first card of %d: 'first american' or 'first british' (or play a campaign card first: 'event CARD', 5.3.a).",
+				    s->year - 1, s->year);
 		else
-			strbuf_addf(out, "%s: choose who plays the first card of %d%s.", who, s->year,
-				    p->side == SIDE_BRITISH ? " (or play a campaign card first: 'event CARD', 5.3.a)" : "");
+			strbuf_addf(out, "%s: choose who plays the first card of %d (5.3.c).", who, s->year);
 		break;
 	case PROMPT_PLAY:
 		strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
@@ -403,9 +405,18 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 	case PROMPT_MOVE: {
 		const struct move *m = &s->move;
 		int n = m->carried[0] + m->carried[1] + m->carried[2];
-		strbuf_addf(out, "%s: move %s, in %s with %d CU%s (%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
-			    who, d->generals[m->general].name,
-			    space_name(d, s->general[m->general]), n, n == 1 ? "" : "s",
+		int at = s->general[m->general];
+		int here = campaign_free_cus(s, at, p->side);	/* 7.4.E */
+		strbuf_addf(out, "%s: move %s, in %s with %d CU%s", who,
+			    d->generals[m->general].name, space_name(d, at), n,
+			    n == 1 ? "" : "s");
+		/* more CUs here than move: say both (7.3.A) */
+		if (here > n && !m->sailed)
+			strbuf_addf(out, " moving (%d CUs here, up to %d may move, 7.3.A; ",
+				    here, here < 5 ? here : 5);
+		else
+			strbuf_addstr(out, " (");
+		strbuf_addf(out, "%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
 			    m->used, move_allowance(d, s),
 			    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
 		break;

@@ -3,6 +3,8 @@
  */
 #include "internal.h"
 
+#include <string.h>
+
 enum side engine_colony_control(const struct data *d, const struct state *s,
 				int colony)
 {
@@ -53,6 +55,16 @@ void engine_abandon(struct state *s)
 	game_over(s, SIDE_NONE, END_ABANDONED);
 }
 
+/* The instant of 13.1 may fall in the middle of a card: what is in
+ * progress stops there. */
+static void stop_in_progress(const struct data *d, struct state *s,
+			     struct strbuf *log)
+{
+	battle_abandon(d, s, log);
+	memset(&s->move, 0, sizeof(s->move));
+	memset(&s->campaign, 0, sizeof(s->campaign));
+}
+
 bool victory_automatic(const struct data *d, struct state *s,
 		       struct strbuf *log)
 {
@@ -65,11 +77,13 @@ bool victory_automatic(const struct data *d, struct state *s,
 	}
 	if (american == 0) {
 		elog(log, "No American or French CU remains on the map: British automatic victory (13.1).");
+		stop_in_progress(d, s, log);
 		game_over(s, SIDE_BRITISH, END_AUTO_BRITISH);
 		return true;
 	}
 	if (british == 0) {
 		elog(log, "No British CU remains in the thirteen colonies: American automatic victory (13.1).");
+		stop_in_progress(d, s, log);
 		game_over(s, SIDE_AMERICAN, END_AUTO_AMERICAN);
 		return true;
 	}

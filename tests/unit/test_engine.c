@@ -1228,6 +1228,22 @@ static void test_discard_american_remove_despite_british_general(void **state)
 	assert_int_equal(pc("Worcester MA"), SIDE_NONE);
 }
 
+/* 6.32.B.iii and 10.12.B: "not occupied by an enemy CU, an American
+ * General or the Continental Congress" names the American General for
+ * either side (R8): the American cannot remove a British PC where his own
+ * general stands; he may flip it instead (10.11.A.iii). */
+static void test_discard_remove_american_general_protects_6_32_B_iii(void **state)
+{
+	(void)state;
+	put_pc("Worcester MA", SIDE_BRITISH);	/* next to Lexington and Concord */
+	put_general("Greene", "Worcester MA");
+	american_discards(HENRY_KNOX);
+	REFUSED(REMOVE("Worcester MA"), "an American general (6.32.B.iii)");
+	ALLOWED(FLIP("Worcester MA"));
+	APPLY(FLIP("Worcester MA"));
+	assert_int_equal(pc("Worcester MA"), SIDE_AMERICAN);
+}
+
 static void test_discard_british_remove_refusals(void **state)
 {
 	(void)state;
@@ -1817,14 +1833,14 @@ static void test_auto_victory_american(void **state)
 static void test_auto_victory_after_a_card(void **state)
 {
 	(void)state;
-	/* The instant it holds: checked after the card play. */
+	/* The instant it holds: checked after every action, here the play
+	 * of a card for PC actions, before any of them. */
 	for (int i = 0; i < D->n_spaces; i++)
 		S.space[i].cu[NATION_AMERICAN] = 0;
 	set_hand(SIDE_AMERICAN, 2, OPS1_A, OPS1_B);
 	set_hand(SIDE_BRITISH, 1, OPS1_C);
 	at_play(SIDE_AMERICAN);
 	APPLY(PC_CARD(OPS1_A));
-	APPLY(DONE);
 	assert_true(engine_game_over(&S));
 	assert_int_equal(S.winner, SIDE_BRITISH);
 }
@@ -1896,6 +1912,29 @@ static void test_british_choose_after_dispersal(void **state)
 	ASSERT_PROMPT(PROMPT_FIRST, SIDE_BRITISH);
 	assert_true(S.british_choose_first);
 	assert_false(S.dispersed_this_turn);
+}
+
+/* 5.3.b: the British who chooses the first player is told why. */
+static void test_first_player_why_british_choose_5_3_b(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	S.congress = -1;
+	S.dispersed_this_turn = true;
+	set_hand(SIDE_AMERICAN, 1, OPS1_A);
+	set_hand(SIDE_BRITISH, 0);
+	at_play(SIDE_AMERICAN);
+	APPLY(PC_CARD(OPS1_A));
+	APPLY(DONE);
+	APPLY(CONGRESS("Lexington and Concord MA"));
+	ASSERT_PROMPT(PROMPT_FIRST, SIDE_BRITISH);
+	assert_true(log_has("The Continental Congress was dispersed in 1775 (7.7): the British choose who plays first in 1776 (5.3.b)."));
+	engine_describe_prompt(D, &S, &out);
+	assert_non_null(strstr(strbuf_str(&out), "the Continental Congress was dispersed in 1775 (7.7), so the British choose (5.3.b)"));
+	APPLY(first(SIDE_AMERICAN));
+	assert_true(log_has("British chooses: the American plays first (5.3.b)."));
+	strbuf_release(&out);
 }
 
 static void test_american_chooses_normally(void **state)
@@ -2507,6 +2546,163 @@ static void test_overrun_and_fifth_space(void **state)
 	APPLY(TO("Boston MA"));
 	assert_true(log_has("Battle in Boston MA"));
 	assert_false(S.move.active);
+}
+
+/* 7.3.C: the five spaces are "provided that they do not execute an
+ * Overrun": a move with an overrun has four spaces, whether the overrun
+ * comes first or at the fourth space. */
+static void test_overrun_no_fifth_space_7_3_C(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	/* the overrun first, then three spaces more: no fifth */
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 4);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(S.move.used, 4);
+	REFUSED(TO("Worcester MA"), "(7.3.C)");
+	REFUSED(TO("Boston MA"), "overrun");
+	CHECK_LEGAL();
+	APPLY(STOP);
+	assert_int_equal(where("Washington"), SP("Providence RI"));
+	/* three spaces, the overrun at the fourth: the move is over */
+	move_position(SIDE_AMERICAN, OPS1_B);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 5);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_B, "Washington"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	REFUSED(TO("Boston MA"), "(7.3.C)");	/* the fifth: no overrun */
+	APPLY(STOP);
+	move_position(SIDE_AMERICAN, OPS1_C);
+	put_general("Washington", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 5);
+	put_cu("Boston MA", NATION_BRITISH, 1);
+	APPLY(MOVE(OPS1_C, "Washington"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Worcester MA"));
+	APPLY(TO("Providence RI"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	REFUSED(TO("Lexington and Concord MA"), "(7.3.C)");
+	CHECK_LEGAL();
+	/* the overrun is part of the saved move */
+	state_write_public(&S, D, NULL, &out);
+	assert_non_null(strstr(strbuf_str(&out), "  overran: true\n"));
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_true(back.move.overran);
+	APPLY(STOP);
+	assert_int_equal(where("Washington"), SP("Boston MA"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* 13.1: an American automatic victory "occurs the instant" no British CU
+ * remains in the colonies: an overrun of the last one in the middle of a
+ * move ends the game there, with the move still open (R14). */
+static void test_auto_victory_mid_move_13_1(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_cu("Hillsborough NC", NATION_BRITISH, 0);
+	put_cu("Quebec", NATION_BRITISH, 2);		/* Canada does not count */
+	put_cu("Boston MA", NATION_BRITISH, 1);		/* the last in the colonies */
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 4);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	assert_false(engine_game_over(&S));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Overrun in Boston MA"));
+	assert_true(engine_game_over(&S));
+	assert_int_equal(S.end, END_AUTO_AMERICAN);
+	assert_int_equal(S.winner, SIDE_AMERICAN);
+	assert_false(S.move.active);
+	assert_int_equal(where("Washington"), SP("Boston MA"));
+	/* the ended game saves and loads */
+	state_write_public(&S, D, NULL, &out);
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_int_equal(back.end, END_AUTO_AMERICAN);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* 13.1 in a battle: the last American CU is lost, and the game ends
+ * before the beaten general is asked where to retreat; the card held for
+ * step 1 goes to the discard pile as at the end of a battle (R14). */
+static void test_auto_victory_mid_battle_13_1(void **state)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	put_cu("Concord NH", NATION_AMERICAN, 0);
+	put_general("Howe", "Providence RI");
+	put_cu("Providence RI", NATION_BRITISH, 5);
+	put_general("Greene", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 1);	/* the last on the map */
+	S.react[SIDE_AMERICAN][REACT_RETREAT] = REACT_NEVER;
+	quiet_cards(SIDE_AMERICAN);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Worcester MA"));
+	ASSERT_PROMPT(PROMPT_BATTLE_CARD, SIDE_BRITISH);
+	/* ratings 6 and 6, combat 6 against 1, losses 1 and 6 */
+	force_dice(6, 6, 6, 6, 1, 1, 6);
+	APPLY(act(ACT_DISCARD, JOSEPH_BRANT, -1));
+	assert_int_equal(cus_of("Worcester MA", SIDE_AMERICAN), 0);
+	assert_true(engine_game_over(&S));
+	assert_int_equal(S.end, END_AUTO_BRITISH);
+	assert_false(S.battle.active);
+	assert_false(S.move.active);
+	assert_true(in_pile(S.discard, S.n_discard, JOSEPH_BRANT));
+	assert_int_equal(where("Greene"), SP("Worcester MA"));
+	/* the game stopped with both sides in Worcester: it saves and loads */
+	state_write_public(&S, D, NULL, &out);
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_int_equal(back.end, END_AUTO_BRITISH);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/* 9.3: the Actual Battle Rating "can never be greater than the number of
+ * friendly CUs stacked with him": the log names the cap and its reason. */
+static void test_battle_rating_cap_logged_9_3(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS1_A);
+	put_general("Washington", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Boston MA", NATION_BRITISH, 2);
+	put_general("Howe", "Boston MA");
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	/* Washington full (6), Howe half (1); combat; losses */
+	force_dice(7, 6, 1, 6, 1, 1, 6, 6);
+	APPLY(MOVE(OPS1_A, "Washington"));
+	APPLY(TO("Boston MA"));
+	assert_true(log_has("Washington rolls 6: Actual Battle Rating 3 (his Battle Rating 4, limited to 3 by the 3 CUs with him, 9.3)."));
+	assert_true(log_has("Howe rolls 1: Actual Battle Rating 1 (half his Battle Rating 3, rounded down, 9.3)."));
 }
 
 /*
@@ -3818,6 +4014,27 @@ static void test_describe_move_prompts(void **state)
 	strbuf_release(&out);
 }
 
+/* 7.3.A: eight CUs in the space, five move: the prompt and the log say
+ * both numbers. */
+static void test_describe_move_five_of_eight_7_3_A(void **state)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	put_general("Greene", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 8);
+	APPLY(MOVE(OPS2_A, "Greene"));
+	assert_true(log_has("Greene is in Worcester MA: 8 CUs there, up to 5 may move (7.3.A)."));
+	engine_describe_prompt(D, &S, &out);
+	assert_string_equal(strbuf_str(&out), "American: move Greene, in Worcester MA with 5 CUs moving (8 CUs here, up to 5 may move, 7.3.A; 0 of 5 spaces used): 'take N', 'to SPACE', or 'stop'.");
+	APPLY(TAKE(2));
+	strbuf_reset(&out);
+	engine_describe_prompt(D, &S, &out);
+	assert_string_equal(strbuf_str(&out), "American: move Greene, in Worcester MA with 2 CUs moving (8 CUs here, up to 5 may move, 7.3.A; 0 of 5 spaces used): 'take N', 'to SPACE', or 'stop'.");
+	strbuf_release(&out);
+}
+
 /* ---- Legal-move enumeration -------------------------------------------- */
 
 static void test_legal_at_every_prompt_kind(void **state)
@@ -4085,6 +4302,10 @@ int main(void)
 		T(test_move_general_alone),
 		T(test_move_alone_through_enemy_general),
 		T(test_overrun_and_fifth_space),
+		T(test_overrun_no_fifth_space_7_3_C),
+		T(test_auto_victory_mid_move_13_1),
+		T(test_auto_victory_mid_battle_13_1),
+		T(test_battle_rating_cap_logged_9_3),
 		T(test_battle_9_63_saratoga),
 		T(test_battle_interception_success),
 		T(test_interception_7_8_arnold_succeeds_on_2),
@@ -4125,6 +4346,7 @@ int main(void)
 		T(test_reinforce_american),
 		T(test_move_state_round_trip),
 		T(test_describe_move_prompts),
+		T(test_describe_move_five_of_eight_7_3_A),
 		/* 10.2, 10.3 */
 		T(test_political_phase_armies_place),
 		T(test_iso_10_31_ex1_uncontrolled_newport),
@@ -4159,6 +4381,7 @@ int main(void)
 		/* 6.32 */
 		T(test_discard_american_removes_adjacent),
 		T(test_discard_american_remove_despite_british_general),
+		T(test_discard_remove_american_general_protects_6_32_B_iii),
 		T(test_discard_british_remove_refusals),
 		T(test_discard_british_remove_via_port),
 		T(test_discard_american_place_needs_adjacency),
@@ -4196,6 +4419,7 @@ int main(void)
 		/* 5.0, 6.1 */
 		T(test_first_player_choice),
 		T(test_british_choose_after_dispersal),
+		T(test_first_player_why_british_choose_5_3_b),
 		T(test_american_chooses_normally),
 		T(test_first_british_campaign),
 		T(test_congress_nowhere_to_return),
