@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -25,17 +26,78 @@ static int open_game(const char *dir, struct game *g)
 	return r ? -1 : 0;
 }
 
+/*
+ * The commit that `at` names, into hex: a git revision, an order number
+ * ("12": the state after order 12), a year ("1777": the first state of
+ * that year) or a year and impulse ("1777/5"). 0, or -1 after a message.
+ */
+static int resolve_at(struct game *g, const char *at, char hex[41])
+{
+	char (*history)[41] = NULL;
+	size_t n = 0;
+	unsigned long a = 0, b = 0;
+	int kind = 0, ret = -1;
+	char *end;
+
+	/* a number of up to 4 digits is an order or a year, not a commit */
+	a = strtoul(at, &end, 10);
+	if (end != at && end - at <= 4 && !*end)
+		kind = a >= 1775 && a <= 1783 ? 2 : 1;
+	else if (end != at && *end == '/' && a >= 1775 && a <= 1783) {
+		b = strtoul(end + 1, &end, 10);
+		if (!*end && b >= 1)
+			kind = 3;
+	}
+	if (!kind)
+		return repo_resolve(g->repo, at, hex) < 0 ? -1 : 0;
+	if (repo_history(g->repo, &history, &n) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf err = STRBUF_INIT;
+		if (game_load_state(g, history[i], &err) < 0) {
+			fprintf(stderr, "error: %s", err.buf);
+			strbuf_release(&err);
+			break;
+		}
+		strbuf_release(&err);
+		const struct state *s = &g->state;
+		bool hit = kind == 1 ? s->seq == a :
+			   kind == 2 ? (unsigned long)s->year >= a :
+			   ((unsigned long)s->year == a && (unsigned long)s->impulse >= b) ||
+			   (unsigned long)s->year > a;
+		if (kind == 1 && hit) {
+			/* the last commit of that order number (after a reveal too) */
+			memcpy(hex, history[i], 41);
+			ret = 0;
+			continue;
+		}
+		if (hit) {
+			memcpy(hex, history[i], 41);
+			ret = 0;
+			break;
+		}
+	}
+	if (ret < 0)
+		fprintf(stderr, "error: the game has no %s %s\n",
+			kind == 1 ? "order" : kind == 2 ? "year" : "impulse", at);
+	free(history);
+	return ret;
+}
+
 static int exec_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "as", required_argument, NULL, 'a' },
 		{ "svg", no_argument, NULL, 's' },
+		{ "at", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct game g;
 	struct strbuf out = STRBUF_INIT;
 	int c, as = 0;
 	bool svg = false;
+	const char *at = NULL;
+	char at_hex[41];
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -47,6 +109,8 @@ static int exec_show(int argc, char **argv)
 			}
 		} else if (c == 's') {
 			svg = true;
+		} else if (c == 't') {
+			at = optarg;
 		} else {
 			return cmd_usage(&cmd_show_entry);
 		}
@@ -55,6 +119,26 @@ static int exec_show(int argc, char **argv)
 		return cmd_usage(&cmd_show_entry);
 	if (open_game(argv[optind], &g) < 0)
 		return EXIT_TEMPFAIL;
+	if (at) {
+		struct strbuf err = STRBUF_INIT;
+		bool over = engine_game_over(&g.state);
+		if (resolve_at(&g, at, at_hex) < 0 ||
+		    game_load_state(&g, at_hex, &err) < 0) {
+			if (err.len)
+				fprintf(stderr, "error: %s", err.buf);
+			strbuf_release(&err);
+			game_close(&g);
+			return EXIT_REJECTED;
+		}
+		strbuf_release(&err);
+		/* a past hand is as secret as a present one until the end */
+		if (as && !over && !g.have_seed) {
+			fprintf(stderr, "postrider show: --as with --at needs the host's copy or a finished game\n");
+			game_close(&g);
+			return EXIT_REJECTED;
+		}
+		memcpy(g.head, at_hex, 41);
+	}
 	if (svg) {
 		report_svg(g.data, &g.state, &out);
 		fputs(out.buf, stdout);
@@ -143,9 +227,12 @@ static int exec_log(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_show_entry = {
-	"show", "show DIR [--as american|british] [--svg]",
+	"show", "show DIR [--at REF] [--as american|british] [--svg]",
 	"the report a side would receive now (never the other side's hand)",
+	"  --at REF    as it was then: a commit, an order number (12), a year\n"
+	"              (1777: its first state) or a year and impulse (1777/5)\n"
 	"  --as SIDE   include that side's hand and, if it is to decide, its options\n"
+	"              (with --at: on the host's copy, or once the game is over)\n"
 	"  --svg       print the map as an SVG picture instead\n",
 	exec_show,
 };

@@ -359,8 +359,7 @@ out:
 int game_open(const char *dir, struct game *g, unsigned flags,
 	      struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, pub = STRBUF_INIT, sealed = STRBUF_INIT;
-	struct strbuf priv = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	int r, ret = -1;
 
 	memset(g, 0, sizeof(*g));
@@ -407,7 +406,19 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 	}
 	if (load_data(g, err) < 0)
 		goto out;
-	if (repo_read(g->repo, g->head, "state.yaml", &pub) != 0) {
+	ret = game_load_state(g, g->head, err);
+out:
+	strbuf_release(&text);
+	return ret;
+}
+
+int game_load_state(struct game *g, const char *commit, struct strbuf *err)
+{
+	struct strbuf pub = STRBUF_INIT, sealed = STRBUF_INIT, priv = STRBUF_INIT;
+	int ret = -1;
+
+	g->have_private = false;
+	if (repo_read(g->repo, commit, "state.yaml", &pub) != 0) {
 		strbuf_addstr(err, "the game has no state.yaml\n");
 		goto out;
 	}
@@ -417,7 +428,7 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 		/* the seq is needed to open the seal: read the public part first */
 		if (state_read(&tmp, g->data, pub.buf, pub.len, NULL, 0, err) < 0)
 			goto out;
-		if (repo_read(g->repo, g->head, "private/state.sealed", &sealed) != 0) {
+		if (repo_read(g->repo, commit, "private/state.sealed", &sealed) != 0) {
 			strbuf_addstr(err, "the game has no private/state.sealed\n");
 			goto out;
 		}
@@ -436,7 +447,6 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 	}
 	ret = 0;
 out:
-	strbuf_release(&text);
 	strbuf_release(&pub);
 	strbuf_release(&sealed);
 	strbuf_release(&priv);

@@ -86,6 +86,13 @@ void game_token_for(const struct game *g, const struct state *s, enum side side,
 		    char out[FAIR_TOKEN_SIZE]);
 
 /*
+ * Loads g->state (and the private part when the seed is known) as it was
+ * committed at `commit` (a full id), replacing what game_open() loaded.
+ * Returns 0, or -1 with the reason in err.
+ */
+int game_load_state(struct game *g, const char *commit, struct strbuf *err);
+
+/*
  * Reads the fields of game.yaml (text, len) into g, which must be zeroed
  * (game_close() frees them). Returns 0, or -1 with the reasons in err.
  */

@@ -1117,3 +1117,14 @@ out:
 	git_commit_free(c);
 	return ret;
 }
+
+int repo_resolve(struct repo *r, const char *rev, char hex[41])
+{
+	git_commit *c = NULL;
+
+	if (lookup_commit(r, rev, &c))
+		return -1;
+	git_oid_tostr(hex, 41, git_commit_id(c));
+	git_commit_free(c);
+	return 0;
+}

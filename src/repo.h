@@ -232,6 +232,9 @@ void repo_unlock(struct repo *r);
  */
 int repo_history(struct repo *r, char (**out)[41], size_t *n);
 
+/* The full id of commit `rev` into hex. Returns 0 or -1 (unknown). */
+int repo_resolve(struct repo *r, const char *rev, char hex[41]);
+
 /*
  * What commit `rev` changes against its first parent (against nothing for
  * a root commit): one line per path, "A path", "M path" or "D path" (added,
