@@ -335,7 +335,7 @@ static const struct verb {
 	{ "lose", ACT_LOSE, 0 },
 	{ "intercept", ACT_INTERCEPT, 0 }, { "retreat", ACT_RETREAT, 0 },
 	{ "stand", ACT_STAND, 0 }, { "battle", ACT_BATTLE, 0 },
-	{ "none", ACT_NOCARD, 0 },
+	{ "none", ACT_NOCARD, 0 }, { "send", ACT_SEND, 0 },
 };
 
 /* A blockade zone by name, its words as prefixes: "chesapeake",
@@ -478,6 +478,13 @@ static int parse_movement(const struct data *d, const struct state *s,
 			return -1;
 		return 0;
 	}
+	if (out->kind == ACT_SEND) {
+		if (!len) {
+			strbuf_addstr(err, "'send' needs the general who goes to the Reinforcements box: 'send Lee'");
+			return -1;
+		}
+		return (out->general = find_general(d, rest, err)) < 0 ? -1 : 0;
+	}
 	if (out->kind == ACT_INTERCEPT) {
 		if (!len) {
 			strbuf_addstr(err, "'intercept' needs the general of the intercepting Army: 'intercept Greene'");
@@ -561,7 +568,7 @@ int order_parse_line(const struct data *d, const struct state *s,
 	*column = (int)(arg - line) + 1;
 	if (out->kind == ACT_TAKE || out->kind == ACT_STOP || out->kind == ACT_LAND ||
 	    out->kind == ACT_LOSE || out->kind == ACT_NAVY ||
-	    out->kind == ACT_INTERCEPT) {
+	    out->kind == ACT_INTERCEPT || out->kind == ACT_SEND) {
 		for (char *t = rest; *t; t++)	/* tabs count as spaces */
 			if (*t == '\t')
 				*t = ' ';

@@ -22,7 +22,7 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_WAR] = "european-war", [PROMPT_WINTER] = "winter",
 	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
 	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
-	[PROMPT_CAMPAIGN] = "campaign",
+	[PROMPT_CAMPAIGN] = "campaign", [PROMPT_GENERALS] = "generals",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -566,7 +566,8 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(mv, "'move' must be a mapping");
 		return;
 	}
-	if (!wants && s->prompt.kind != PROMPT_CAPTURE) {
+	if (!wants && s->prompt.kind != PROMPT_CAPTURE &&
+	    s->prompt.kind != PROMPT_GENERALS) {
 		FAIL(mv, "a 'move' block belongs only to a move or capture prompt");
 		return;
 	}
@@ -744,7 +745,7 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(bt, "'battle' must be a mapping");
 		return;
 	}
-	if (!wants) {
+	if (!wants && s->prompt.kind != PROMPT_GENERALS) {
 		FAIL(bt, "a 'battle' block belongs only to an interception, retreat or battle prompt");
 		return;
 	}
@@ -1018,6 +1019,17 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		for (int g = 0; g < d->n_generals; g++)
 			if (!seen[g])
 				FAIL(m, "general %s is missing", d->generals[g].name);
+		/* the owner chooses one of two generals of his side (7.4.C) */
+		if (s->prompt.kind == PROMPT_GENERALS) {
+			int pairs = 0;
+			for (int g = 0; g < d->n_generals; g++)
+				for (int h = g + 1; h < d->n_generals; h++)
+					pairs += s->general[g] >= 0 && s->general[g] == s->general[h] &&
+						 d->generals[g].side == s->prompt.side &&
+						 d->generals[h].side == s->prompt.side;
+			if (pairs != 1 || s->prompt.left >= GN__COUNT)
+				FAIL(m, "a generals prompt needs two generals of its side in one space");
+		}
 	}
 	if ((m = get_map(rd, root, "spaces", NULL))) {
 		static const char *const sp_keys[] = { "pc", "american", "british", "french", NULL };

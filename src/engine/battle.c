@@ -72,27 +72,52 @@ static int move_force(struct state *s, int from, int to, enum side side,
 	return moved;
 }
 
-/* Two generals of a side in a space after a retreat or an interception
- * (7.4.C, 7.8.D; R40): the one who arrived goes to the Reinforcements box,
- * unless he is Washington; then the other goes. */
-static void excess_general(const struct data *d, struct state *s, int space,
-			   int arrived, struct strbuf *log)
+/* The space where two generals of side stand, or -1. */
+static int generals_space(const struct data *d, const struct state *s,
+			  enum side side)
 {
-	enum side side;
-	int other = -1, send;
+	for (int g = 0; g < d->n_generals; g++) {
+		if (d->generals[g].side != side || s->general[g] < 0)
+			continue;
+		for (int h = g + 1; h < d->n_generals; h++)
+			if (s->general[h] == s->general[g] && d->generals[h].side == side)
+				return s->general[g];
+	}
+	return -1;
+}
 
+bool generals_meet(const struct data *d, struct state *s, int space,
+		   enum side side, enum generals_next next, int card,
+		   struct strbuf *log)
+{
+	int two[2], n = 0;
+
+	for (int g = 0; g < d->n_generals && n < 2; g++)
+		if (s->general[g] == space && d->generals[g].side == side)
+			two[n++] = g;
+	if (n < 2)
+		return false;
+	if (is_washington(d, two[0]) || is_washington(d, two[1])) {
+		int send = is_washington(d, two[0]) ? two[1] : two[0];
+		s->general[send] = LOC_REINFORCEMENTS;
+		elog(log, "%s goes to the Reinforcements box: Washington never does, and one general per side stays in %s (7.4.C).",
+		     d->generals[send].name, space_name(d, space));
+		return false;
+	}
+	flow_prompt(s, PROMPT_GENERALS, side, card, (int)next);
+	return true;
+}
+
+/* Two generals of a side in a space after a retreat or an interception
+ * (7.4.C, 7.8.D; R40): the owner chooses which goes (PROMPT_GENERALS,
+ * true), unless one is Washington. */
+static bool excess_general(const struct data *d, struct state *s, int space,
+			   int arrived, enum generals_next next,
+			   struct strbuf *log)
+{
 	if (arrived < 0)
-		return;
-	side = d->generals[arrived].side;
-	for (int g = 0; g < d->n_generals; g++)
-		if (g != arrived && s->general[g] == space && d->generals[g].side == side)
-			other = g;
-	if (other < 0)
-		return;
-	send = is_washington(d, arrived) ? other : arrived;
-	s->general[send] = LOC_REINFORCEMENTS;
-	elog(log, "%s goes to the Reinforcements box: one general per side in %s (7.4.C, 7.8.D).",
-	     d->generals[send].name, space_name(d, space));
+		return false;
+	return generals_meet(d, s, space, d->generals[arrived].side, next, 0, log);
 }
 
 /* The Congress is dispersed by a battle or overrun in its space that the
@@ -399,7 +424,8 @@ static void retreat_to(const struct data *d, struct state *s, struct rng *r,
 	if (loser == SIDE_AMERICAN)
 		congress_lost(d, s, sp, log);
 	prompt_set = arrival(d, s, t, loser, n > 0, 0, log);
-	excess_general(d, s, t, g, log);
+	if (!prompt_set && excess_general(d, s, t, g, GN_RETREAT, log))
+		return;
 	battle_finish(d, s, r, log, loser, prompt_set);
 }
 
@@ -739,17 +765,21 @@ static void intercept_apply(const struct data *d, struct state *s,
 	elog(log, "%s intercepts from %s into %s with %d CU%s: rolls %d against Agility %d (7.8.A, 7.8.C).",
 	     gd->name, space_name(d, at), space_name(d, b->space), n, n == 1 ? "" : "s",
 	     die, gd->agility);
-	excess_general(d, s, b->space, g, log);
 	b->intercepted = true;
 	elog(log, "The British movement ends (7.8.C).");
+	if (excess_general(d, s, b->space, g, GN_INTERCEPT, log))
+		return;
 	battle_begin(d, s, r, log);
 }
+
+static void rbb_after(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log, bool prompt_set);
 
 static void rbb_apply(const struct data *d, struct state *s,
 		      const struct action *a, struct rng *r, struct strbuf *log)
 {
 	struct battle *b = &s->battle;
-	int g = rbb_general(d, s), die, target, n, left;
+	int g = rbb_general(d, s), die, target, n;
 	const struct data_general *gd = &d->generals[g];
 	bool prompt_set;
 
@@ -771,7 +801,19 @@ static void rbb_apply(const struct data *d, struct state *s,
 	     gd->name, space_name(d, b->space), space_name(d, a->space), n, n == 1 ? "" : "s",
 	     die, target, gd->retreat_bonus ? ", +2 for him" : "");
 	prompt_set = arrival(d, s, a->space, SIDE_AMERICAN, n > 0, 0, log);
-	excess_general(d, s, a->space, g, log);
+	if (!prompt_set && excess_general(d, s, a->space, g, GN_RETREAT_BEFORE, log))
+		return;
+	rbb_after(d, s, r, log, prompt_set);
+}
+
+/* After a retreat before battle (and the owner's choice of general, if
+ * any): the British stop; what is left is overrun or fights (7.9.B). */
+static void rbb_after(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log, bool prompt_set)
+{
+	struct battle *b = &s->battle;
+	int left;
+
 	left = side_cus(s, b->space, SIDE_AMERICAN);
 	elog(log, "The British movement ends in %s (7.9.B).", space_name(d, b->space));
 	if (left == 0) {
@@ -889,4 +931,66 @@ void battle_replacement_draws(const struct data *d, struct state *s,
 		elog(log, "The %s draw %d replacement card%s for a battle card (6.33.B).",
 		     side_plural(side), n, n == 1 ? "" : "s");
 	}
+}
+
+/* ---- Two generals of a side in a space (7.4.C, 7.8.D) -------------------- */
+
+enum engine_result generals_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why)
+{
+	int sp = generals_space(d, s, s->prompt.side), g = a->general;
+
+	if (sp < 0)
+		BUG("a generals prompt without two generals of a side in a space");
+	if (g < 0 || g >= d->n_generals)
+		return illegal(why, "name the general who goes to the Reinforcements box: 'send GENERAL' (7.4.C)");
+	if (s->general[g] != sp || d->generals[g].side != s->prompt.side)
+		return illegal(why, "%s is not one of the two %s generals in %s (7.4.C)",
+			       d->generals[g].name, side_title(s->prompt.side), space_name(d, sp));
+	if (is_washington(d, g))
+		return illegal(why, "%s may never be sent to the Reinforcements box (7.4.C)",
+			       d->generals[g].name);
+	return ENGINE_OK;
+}
+
+void generals_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct rng *r, struct strbuf *log)
+{
+	int sp = s->general[a->general];
+
+	s->general[a->general] = LOC_REINFORCEMENTS;
+	elog(log, "%s sends %s to the Reinforcements box: one general per side in %s (7.4.C%s).",
+	     side_title(s->prompt.side), d->generals[a->general].name, space_name(d, sp),
+	     s->prompt.left == GN_INTERCEPT ? ", 7.8.D" : "");
+	switch ((enum generals_next)s->prompt.left) {
+	case GN_MOVE_END:
+		flow_end_card(d, s, r, log, 0);
+		return;
+	case GN_INTERCEPT:
+		battle_begin(d, s, r, log);
+		return;
+	case GN_RETREAT_BEFORE:
+		rbb_after(d, s, r, log, false);
+		return;
+	case GN_RETREAT:
+		battle_finish(d, s, r, log, s->prompt.side, false);
+		return;
+	default:
+		BUG("generals_apply: next %d", s->prompt.left);
+	}
+}
+
+void generals_describe_prompt(const struct data *d, const struct state *s,
+			      struct strbuf *out)
+{
+	int sp = generals_space(d, s, s->prompt.side), two[2], n = 0;
+
+	for (int g = 0; g < d->n_generals && n < 2; g++)
+		if (s->general[g] == sp && d->generals[g].side == s->prompt.side)
+			two[n++] = g;
+	if (n < 2)
+		BUG("a generals prompt without two generals of a side in a space");
+	strbuf_addf(out, "%s: %s and %s are both in %s: 'send GENERAL' names the one who goes to the Reinforcements box (owner's choice, 7.4.C).",
+		    side_title(s->prompt.side), d->generals[two[0]].name,
+		    d->generals[two[1]].name, space_name(d, sp));
 }

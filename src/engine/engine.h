@@ -59,6 +59,8 @@ enum action_kind {
 	ACT_STAND,	/* no retreat before battle: fight */
 	ACT_BATTLE,	/* play a battle card in step 1 (9.2, 9.45): card */
 	ACT_NOCARD,	/* no card in step 1 of a battle */
+	/* Two generals of a side in a space (7.4.C, 7.8.D). */
+	ACT_SEND,	/* the owner sends general to the Reinforcements box */
 	ACT__COUNT
 };
 

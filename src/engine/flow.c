@@ -312,6 +312,7 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_BATTLE_CARD] = { "battle", "discard", "none" },
 	[PROMPT_RETREAT] = { "retreat", "sail" },
 	[PROMPT_CAMPAIGN] = { "move", "place", "flip", "done" },
+	[PROMPT_GENERALS] = { "send" },
 };
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
@@ -466,6 +467,10 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		if (!engine_kind_fits(s, a->kind))
 			return wrong_kind(d, s, a, why);
 		return campaign_check(d, s, a, why);
+	case PROMPT_GENERALS:
+		if (a->kind != ACT_SEND)
+			return wrong_kind(d, s, a, why);
+		return generals_check(d, s, a, why);
 	default:
 		BUG("engine_check: prompt %d", p->kind);
 	}
@@ -621,6 +626,9 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		break;
 	case PROMPT_CAMPAIGN:
 		campaign_apply(d, s, a, r, log);
+		break;
+	case PROMPT_GENERALS:
+		generals_apply(d, s, a, r, log);
 		break;
 	default:
 		BUG("engine_apply: prompt %d", p.kind);

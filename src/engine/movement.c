@@ -566,12 +566,17 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 	case ACT_STOP:
 		other = other_general(d, s);
 		elog(log, "%s's move ends in %s.", who, space_name(d, mover_space(s)));
-		if (other >= 0) {
-			int send = a->general >= 0 ? a->general
-				   : d->generals[other].never_to_reinforcements ? m->general : other;
-			s->general[send] = LOC_REINFORCEMENTS;
-			elog(log, "%s goes to the Reinforcements box: one general per side in a space (7.4.C).",
-			     d->generals[send].name);
+		if (other >= 0 && a->general >= 0) {
+			s->general[a->general] = LOC_REINFORCEMENTS;
+			elog(log, "%s sends %s to the Reinforcements box: one general per side in a space (7.4.C).",
+			     side_title(mover_side(d, s)), d->generals[a->general].name);
+		} else if (other >= 0) {
+			/* the owner's choice (7.4.C): asked unless Washington */
+			int here = mover_space(s), card = m->card;
+			enum side side = mover_side(d, s);
+			memset(m, 0, sizeof(*m));
+			if (generals_meet(d, s, here, side, GN_MOVE_END, card, log))
+				return;
 		}
 		memset(m, 0, sizeof(*m));
 		flow_end_card(d, s, r, log, 0);

@@ -37,6 +37,7 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_STAND] = "stand",
 	[ACT_BATTLE] = "battle",
 	[ACT_NOCARD] = "none",
+	[ACT_SEND] = "send",
 };
 
 const char *action_verb(enum action_kind k)
@@ -73,7 +74,7 @@ bool action_takes_side(enum action_kind k)
 bool action_takes_general(enum action_kind k)
 {
 	return k == ACT_ACTIVATE || k == ACT_STOP || k == ACT_LAND ||
-	       k == ACT_INTERCEPT;
+	       k == ACT_INTERCEPT || k == ACT_SEND;
 }
 
 bool action_takes_count(enum action_kind k)
@@ -359,6 +360,14 @@ int engine_legal(const struct data *d, const struct state *s,
 		try_spaces(d, s, &c, ACT_RETREAT);
 		try_spaces(d, s, &c, ACT_SAIL);
 		break;
+	case PROMPT_GENERALS:
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_SEND;
+			a.general = g;
+			try_add(d, s, &c, a);
+		}
+		break;
 	default:
 		BUG("engine_legal: prompt %d", s->prompt.kind);
 	}
@@ -460,6 +469,9 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		break;
 	case PROMPT_CAMPAIGN:
 		campaign_describe_prompt(d, s, out);
+		break;
+	case PROMPT_GENERALS:
+		generals_describe_prompt(d, s, out);
 		break;
 	default:
 		BUG("describe: prompt %d", p->kind);

@@ -1991,7 +1991,7 @@ static int candidate_actions(struct action *out, int max)
 				a.value = v;
 				ADD(a);
 			}
-		} else if (k == ACT_STOP || k == ACT_INTERCEPT) {
+		} else if (k == ACT_STOP || k == ACT_INTERCEPT || k == ACT_SEND) {
 			for (int g = -1; g < D->n_generals; g++) {
 				struct action a = act(k, 0, -1);
 				a.general = g;
@@ -2210,6 +2210,7 @@ static struct action act_g(enum action_kind kind, int card, int space,
 #define SAIL(name) act(ACT_SAIL, 0, SP(name))
 #define STOP act(ACT_STOP, 0, -1)
 #define STOP_SENDING(g) act_g(ACT_STOP, 0, -1, GEN(g), 0)
+#define SEND(g) act_g(ACT_SEND, 0, -1, GEN(g), 0)
 #define LAND(name, n) act_g(ACT_LAND, 0, SP(name), -1, (n))
 #define LAND_WITH(name, n, g) act_g(ACT_LAND, 0, SP(name), GEN(g), (n))
 
@@ -2617,6 +2618,66 @@ static void test_interception_7_8_arnold_fails_on_3(void **state)
 	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 3);
 	/* the British move on */
 	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+}
+
+/* 7.8.D: Greene intercepts into Providence where Lee stands with CUs;
+ * the American chooses the "excess General of his choice" before the
+ * battle, and may keep Lee (postrider used to send Greene away). */
+static void test_interception_7_8_D_owner_chooses_the_general(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Lee", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 1);
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 2);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	force_dice(1, 1);
+	APPLY(INTERCEPT("Greene"));
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
+	INVARIANTS();
+	CHECK_LEGAL();
+	/* then the battle's dice: ratings, combat, losses */
+	force_dice(6, 6, 6, 1, 6, 1, 6);
+	APPLY(SEND("Greene"));
+	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+	assert_true(log_has("American sends Greene to the Reinforcements box"));
+	assert_true(log_has("Battle in Providence RI"));
+	assert_false(log_has("Lee goes to the Reinforcements box"));
+}
+
+/* 7.4.C after a retreat before battle: Gates retreats into Newport where
+ * Lee is; the American chooses who stays, then the British stop. */
+static void test_retreat_before_7_4_C_owner_chooses_the_general(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_general("Gates", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 2);
+	put_general("Lee", "Newport RI");
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	force_dice(1, 1);
+	APPLY(RETREAT("Newport RI"));
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
+	INVARIANTS();
+	REFUSED(SEND("Howe"), "not one of the two American generals");
+	APPLY(SEND("Lee"));
+	assert_int_equal(where("Lee"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Gates"), SP("Newport RI"));
+	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 2);
+	assert_int_equal(where("Howe"), SP("Providence RI"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
 }
 
 /* A standing reaction of side (architecture 3; docs/orders.md). */
@@ -3371,15 +3432,44 @@ static void test_move_friendly_generals(void **state)
 	APPLY(STOP_SENDING("Gates"));
 	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);
 	assert_int_equal(where("Greene"), SP("Providence RI"));
-	/* Plain 'stop' keeps the one who moved. */
+}
+
+/* 7.4.C: "one of the Generals - owner's choice": a plain 'stop' with a
+ * real choice asks the owner which one goes; postrider never picks. */
+static void test_move_7_4_C_plain_stop_asks_the_owner(void **state)
+{
+	(void)state;
 	move_position(SIDE_AMERICAN, OPS2_C);
 	put_general("Gates", "Worcester MA");
 	put_general("Greene", "Providence RI");
 	APPLY(MOVE(OPS2_C, "Gates"));
 	APPLY(TO("Providence RI"));
 	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
 	assert_int_equal(where("Gates"), SP("Providence RI"));
-	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Greene"), SP("Providence RI"));
+	INVARIANTS();
+	CHECK_LEGAL();
+	REFUSED(SEND("Washington"), "not one of the two American generals");
+	REFUSED(TO("Boston MA"), "send");
+	APPLY(SEND("Gates"));
+	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Greene"), SP("Providence RI"));
+	assert_true(log_has("American sends Gates to the Reinforcements box"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+	/* Cornwallis ends with Clinton: the British chooses too. */
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Cornwallis", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 2);
+	put_general("Clinton", "Barnstable MA");
+	APPLY(MOVE(OPS2_A, "Cornwallis"));
+	APPLY(TO("Barnstable MA"));
+	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_BRITISH);
+	APPLY(SEND("Clinton"));
+	assert_int_equal(where("Cornwallis"), SP("Barnstable MA"));
+	assert_int_equal(where("Clinton"), LOC_REINFORCEMENTS);
+	assert_int_equal(cus("Barnstable MA", NATION_BRITISH), 2);
 }
 
 /* 7.6.A: an Army captures an enemy general alone and moves on. */
@@ -4078,6 +4168,9 @@ int main(void)
 		T(test_kosciuszko_defence_bonus),
 		T(test_battle_drm_navy_and_canada),
 		T(test_move_friendly_generals),
+		T(test_move_7_4_C_plain_stop_asks_the_owner),
+		T(test_interception_7_8_D_owner_chooses_the_general),
+		T(test_retreat_before_7_4_C_owner_chooses_the_general),
 		T(test_move_capture_general),
 		T(test_move_washington_captured),
 		T(test_move_disperses_congress),
