@@ -607,15 +607,25 @@ static void battle_begin(const struct data *d, struct state *s, struct rng *r,
 	ask_card(d, s, r, b->attacker, log);
 }
 
-/* After the interceptions (none succeeded): overrun, retreat before
- * battle, battle, or the move goes on. */
+/* After the interceptions (none succeeded): the arrival's effects, if
+ * they waited for the interceptions (7.8.F: a capture, the Congress);
+ * then overrun, retreat before battle, battle, or the move goes on. */
 static void after_interceptions(const struct data *d, struct state *s,
-				struct rng *r, struct strbuf *log)
+				struct rng *r, struct strbuf *log,
+				bool arrival_waits)
 {
 	struct battle *b = &s->battle;
 	enum side att = b->attacker, def = OTHER_SIDE(att);
-	int g = general_of_side_at(d, s, b->space, def);
+	int g;
 
+	if (arrival_waits &&
+	    arrival(d, s, b->space, att, side_cus(s, b->space, att) > 0,
+		    s->move.card, log)) {
+		/* Washington captured: the removals, then the move goes on */
+		memset(b, 0, sizeof(*b));
+		return;
+	}
+	g = general_of_side_at(d, s, b->space, def);
 	if (side_cus(s, b->space, def) == 0) {
 		memset(b, 0, sizeof(*b));
 		flow_prompt(s, PROMPT_MOVE, att, s->move.card, 0);
@@ -660,7 +670,7 @@ void battle_entered(const struct data *d, struct state *s, struct rng *r,
 		flow_prompt(s, PROMPT_INTERCEPT, SIDE_AMERICAN, s->move.card, 0);
 		return;
 	}
-	after_interceptions(d, s, r, log);
+	after_interceptions(d, s, r, log, interceptable);
 }
 
 /* ---- Prompts -------------------------------------------------------------- */
@@ -746,7 +756,7 @@ static void intercept_apply(const struct data *d, struct state *s,
 	if (a->kind == ACT_PASS) {
 		elog(log, "The American makes no %sinterception attempt (7.8).",
 		     s->intercepted ? "further " : "");
-		after_interceptions(d, s, r, log);
+		after_interceptions(d, s, r, log, true);
 		return;
 	}
 	gd = &d->generals[g];
@@ -758,7 +768,7 @@ static void intercept_apply(const struct data *d, struct state *s,
 		     gd->name, space_name(d, at), space_name(d, b->space), die, gd->agility);
 		if (intercept_any(d, s))
 			return;
-		after_interceptions(d, s, r, log);
+		after_interceptions(d, s, r, log, true);
 		return;
 	}
 	n = move_force(s, at, b->space, SIDE_AMERICAN, g, 5);

@@ -506,9 +506,9 @@ enum engine_result move_check(const struct data *d, const struct state *s,
 	}
 }
 
-/* Moves the general and his CUs to `to`; true if a prompt interrupts. */
-static bool go(const struct data *d, struct state *s, int to,
-	       struct strbuf *log)
+/* Moves the general and his CUs to `to`, without the effects of the
+ * arrival. */
+static void step(struct state *s, int to)
 {
 	struct move *m = &s->move;
 	int from = mover_space(s);
@@ -520,8 +520,15 @@ static bool go(const struct data *d, struct state *s, int to,
 	}
 	s->general[m->general] = to;
 	m->took = false;
+}
+
+/* Moves the general and his CUs to `to`; true if a prompt interrupts. */
+static bool go(const struct data *d, struct state *s, int to,
+	       struct strbuf *log)
+{
+	step(s, to);
 	return arrival(d, s, to, mover_side(d, s), carried_total(s) > 0,
-		       m->card, log);
+		       s->move.card, log);
 }
 
 void move_apply(const struct data *d, struct state *s, const struct action *a,
@@ -551,8 +558,15 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 		     space_name(d, mover_space(s)), space_name(d, a->space), n,
 		     n == 1 ? "" : "s", m->used, allowance(d, s),
 		     adj->wilderness ? ", a Wilderness Connection counts 3" : "");
-		if (!go(d, s, a->space, log))
-			battle_entered(d, s, r, from, interceptable, log);
+		if (interceptable) {
+			/* 7.8.F: an intercepting force is in the space before
+			 * the arrival; the capture of a lone general and the
+			 * Congress's dispersal wait for the interceptions. */
+			step(s, a->space);
+			battle_entered(d, s, r, from, true, log);
+		} else if (!go(d, s, a->space, log)) {
+			battle_entered(d, s, r, from, false, log);
+		}
 		return;
 	}
 	case ACT_SAIL:

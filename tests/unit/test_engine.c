@@ -3548,6 +3548,80 @@ static void test_move_washington_captured(void **state)
 	assert_true(log_has("No other American PC can be removed (7.6.B)"));
 }
 
+/* 7.8.F against 7.6.A: a successful interception puts the intercepting
+ * force in the space "before the arrival of the moving British Army", so
+ * Washington alone there is not captured: the interception is asked
+ * first, and the capture (or the Congress's dispersal) happens only when
+ * no interception succeeded. */
+static void washington_alone_next_to_greene(int card)
+{
+	move_position(SIDE_BRITISH, card);
+	put_general("Howe", "Monmouth NJ");
+	put_cu("Monmouth NJ", NATION_BRITISH, 3);
+	put_general("Washington", "Trenton NJ");
+	put_pc("Trenton NJ", SIDE_AMERICAN);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	put_pc("Worcester MA", SIDE_AMERICAN);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(card, "Howe"));
+	APPLY(TO("Trenton NJ"));
+}
+
+static void test_interception_7_8_F_before_capturing_a_lone_general(void **state)
+{
+	(void)state;
+	washington_alone_next_to_greene(OPS2_A);
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	assert_int_equal(where("Washington"), SP("Trenton NJ"));
+	assert_false(log_has("captured"));
+	INVARIANTS();
+	CHECK_LEGAL();
+	/* Greene gets there first: Washington is no longer alone; Greene,
+	 * not Washington, goes to the box (7.4.C), and the battle follows. */
+	force_dice(7, 1, 6, 6, 1, 6, 1, 6);
+	APPLY(INTERCEPT("Greene"));
+	assert_int_equal(where("Washington"), SP("Trenton NJ"));
+	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+	assert_true(log_has("Battle in Trenton NJ"));
+	assert_false(log_has("captured"));
+	/* Without a successful interception the capture follows. */
+	washington_alone_next_to_greene(OPS2_B);
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	APPLY(PASS);
+	assert_int_equal(where("Washington"), LOC_REMOVED);
+	ASSERT_PROMPT(PROMPT_CAPTURE, SIDE_BRITISH);
+	INVARIANTS();
+	APPLY(REMOVE("Worcester MA"));
+	APPLY(REMOVE("Trenton NJ"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	INVARIANTS();
+}
+
+/* The same for the Congress (7.7, 7.8.F): it is dispersed by the entry
+ * only when no interception brings American CUs into its space first. */
+static void test_interception_7_8_F_before_dispersing_the_congress(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.congress = SP("Trenton NJ");
+	put_pc("Trenton NJ", SIDE_AMERICAN);
+	put_general("Howe", "Monmouth NJ");
+	put_cu("Monmouth NJ", NATION_BRITISH, 3);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Trenton NJ"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	assert_int_equal(S.congress, SP("Trenton NJ"));
+	APPLY(PASS);
+	assert_int_equal(S.congress, -1);
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+}
+
 /* 7.7: a British Army entering the Congress's space disperses it. */
 static void test_move_disperses_congress(void **state)
 {
@@ -4171,6 +4245,8 @@ int main(void)
 		T(test_move_7_4_C_plain_stop_asks_the_owner),
 		T(test_interception_7_8_D_owner_chooses_the_general),
 		T(test_retreat_before_7_4_C_owner_chooses_the_general),
+		T(test_interception_7_8_F_before_capturing_a_lone_general),
+		T(test_interception_7_8_F_before_dispersing_the_congress),
 		T(test_move_capture_general),
 		T(test_move_washington_captured),
 		T(test_move_disperses_congress),
