@@ -336,6 +336,7 @@ static const struct verb {
 	{ "intercept", ACT_INTERCEPT, 0 }, { "retreat", ACT_RETREAT, 0 },
 	{ "stand", ACT_STAND, 0 }, { "battle", ACT_BATTLE, 0 },
 	{ "none", ACT_NOCARD, 0 }, { "send", ACT_SEND, 0 },
+	{ "draw", ACT_DRAW, 0 },
 };
 
 /* A blockade zone by name, its words as prefixes: "chesapeake",

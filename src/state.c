@@ -23,6 +23,7 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
 	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
 	[PROMPT_CAMPAIGN] = "campaign", [PROMPT_GENERALS] = "generals",
+	[PROMPT_EXTRA] = "extra-action",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -966,8 +967,10 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		s->tournament = get_bool(rd, root, "tournament_rule");
 	if (ytree_get(&rd->t, root, "tournament_extra_action"))
 		s->extra_action = get_bool(rd, root, "tournament_extra_action");
-	if (s->extra_action && !s->tournament)
+	if ((s->extra_action || s->prompt.kind == PROMPT_EXTRA) && !s->tournament)
 		FAIL(root, "an extra action of the Optional Tournament Rule without the rule");
+	if (s->prompt.kind == PROMPT_EXTRA && s->prompt.side != SIDE_BRITISH)
+		FAIL(root, "the extra action of the Optional Tournament Rule is the British's");
 	if ((n = need(rd, root, "french_navy"))) {
 		const char *v = ytree_scalar(n);
 		if (v && !strcmp(v, "french-box"))

@@ -68,6 +68,8 @@ enum prompt_kind {
 	PROMPT_GENERALS,	/* two generals of a side in one space: the
 				   owner sends one to the Reinforcements box
 				   (7.4.C, 7.8.D) */
+	PROMPT_EXTRA,		/* British: take the extra action of the Optional
+				   Tournament Rule, or not (6.34.C.i) */
 	PROMPT__COUNT
 };
 

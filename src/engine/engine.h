@@ -61,6 +61,7 @@ enum action_kind {
 	ACT_NOCARD,	/* no card in step 1 of a battle */
 	/* Two generals of a side in a space (7.4.C, 7.8.D). */
 	ACT_SEND,	/* the owner sends general to the Reinforcements box */
+	ACT_DRAW,	/* take the Tournament Rule's extra action (6.34.C.i) */
 	ACT__COUNT
 };
 

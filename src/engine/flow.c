@@ -189,12 +189,10 @@ void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 	}
 	if (s->extra_action) {
 		/* The Optional Tournament Rule (6.34.C.i): the event first,
-		 * then a replacement card and another British action. */
+		 * then the British "may" draw a replacement card and take
+		 * another action (PROMPT_EXTRA). */
 		s->extra_action = false;
-		cards_draw(d, s, SIDE_BRITISH, r, log);
-		elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
-		s->active = SIDE_BRITISH;
-		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
+		flow_prompt(s, PROMPT_EXTRA, SIDE_BRITISH, 0, 0);
 		return;
 	}
 	if (discarded_event) {
@@ -313,6 +311,7 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_RETREAT] = { "retreat", "sail" },
 	[PROMPT_CAMPAIGN] = { "move", "place", "flip", "done" },
 	[PROMPT_GENERALS] = { "send" },
+	[PROMPT_EXTRA] = { "draw", "pass" },
 };
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
@@ -471,6 +470,10 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		if (a->kind != ACT_SEND)
 			return wrong_kind(d, s, a, why);
 		return generals_check(d, s, a, why);
+	case PROMPT_EXTRA:
+		if (a->kind != ACT_DRAW && a->kind != ACT_PASS)
+			return wrong_kind(d, s, a, why);
+		return ENGINE_OK;
 	default:
 		BUG("engine_check: prompt %d", p->kind);
 	}
@@ -629,6 +632,17 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		break;
 	case PROMPT_GENERALS:
 		generals_apply(d, s, a, r, log);
+		break;
+	case PROMPT_EXTRA:
+		if (a->kind == ACT_PASS) {
+			elog(log, "Optional Tournament Rule: the British declines the extra action (6.34.C.i).");
+			flow_next_impulse(d, s, r, log);
+			break;
+		}
+		cards_draw(d, s, SIDE_BRITISH, r, log);
+		elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
+		s->active = SIDE_BRITISH;
+		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
 		break;
 	default:
 		BUG("engine_apply: prompt %d", p.kind);

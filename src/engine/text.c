@@ -38,6 +38,7 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_BATTLE] = "battle",
 	[ACT_NOCARD] = "none",
 	[ACT_SEND] = "send",
+	[ACT_DRAW] = "draw",
 };
 
 const char *action_verb(enum action_kind k)
@@ -360,6 +361,10 @@ int engine_legal(const struct data *d, const struct state *s,
 		try_spaces(d, s, &c, ACT_RETREAT);
 		try_spaces(d, s, &c, ACT_SAIL);
 		break;
+	case PROMPT_EXTRA:
+		try_simple(d, s, &c, ACT_DRAW);
+		try_simple(d, s, &c, ACT_PASS);
+		break;
 	case PROMPT_GENERALS:
 		for (int g = 0; g < d->n_generals; g++) {
 			struct action a = ACTION_INIT;
@@ -472,6 +477,9 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		break;
 	case PROMPT_GENERALS:
 		generals_describe_prompt(d, s, out);
+		break;
+	case PROMPT_EXTRA:
+		strbuf_addstr(out, "British: Optional Tournament Rule: 'draw' a replacement card and take another action with any card, or 'pass' (6.34.C.i).");
 		break;
 	default:
 		BUG("describe: prompt %d", p->kind);
