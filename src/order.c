@@ -631,6 +631,15 @@ int order_parse_line(const struct data *d, const struct state *s,
 			}
 		}
 	} else if (action_takes_space(out->kind)) {
+		/* "remove Boston MA 1": the French CUs among an event's
+		 * removals from a mixed stack (6.31) */
+		char *last = strrchr(rest, ' ');
+		if (out->kind == ACT_REMOVE && last &&
+		    parse_count(last + 1, strlen(last + 1), &out->value)) {
+			while (last > rest && (last[-1] == ' ' || last[-1] == '\t'))
+				last--;
+			*last = '\0';
+		}
 		out->space = order_find_space(d, rest, err);
 		if (out->space < 0)
 			ret = -1;

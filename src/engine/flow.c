@@ -369,6 +369,12 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 				       a->value == REACT_NEVER ? "never" : "ask");
 		return ENGINE_OK;
 	}
+	/* A number after 'remove' names French CUs among an event's CU
+	 * removals (6.31); nowhere else. */
+	if (a->kind == ACT_REMOVE && a->value < 0)
+		return illegal(why, "a negative number of CUs");
+	if (a->kind == ACT_REMOVE && a->value > 0 && p->kind != PROMPT_EVENT)
+		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
 	switch (p->kind) {
 	case PROMPT_NONE:
 		return illegal(why, "the game is over");

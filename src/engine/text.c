@@ -98,6 +98,8 @@ void action_format(const struct data *d, const struct action *a,
 			    ? d->zones[a->space].name : "?");
 	if (action_takes_count(a->kind))	/* "take 3", "land Boston MA 3 Howe" */
 		strbuf_addf(out, " %d", a->value);
+	if (a->kind == ACT_REMOVE && a->value > 0)	/* "remove Boston MA 1" */
+		strbuf_addf(out, " %d", a->value);
 	if (a->kind == ACT_LAND && a->general >= 0)
 		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_side(a->kind))
@@ -314,7 +316,15 @@ int engine_legal(const struct data *d, const struct state *s,
 	case PROMPT_EVENT:
 		try_spaces(d, s, &c, ACT_PLACE);
 		try_spaces(d, s, &c, ACT_FLIP);
-		try_spaces(d, s, &c, ACT_REMOVE);
+		/* the French CUs among the removed, 0 to 5 (6.31) */
+		for (int v = 0; v <= 5; v++)
+			for (int i = 0; i < d->n_spaces; i++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_REMOVE;
+				a.space = i;
+				a.value = v;
+				try_add(d, s, &c, a);
+			}
 		try_simple(d, s, &c, ACT_DONE);
 		break;
 	case PROMPT_NAVY:

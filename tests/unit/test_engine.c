@@ -2013,6 +2013,13 @@ static int candidate_actions(struct action *out, int max)
 				a.value = v;
 				ADD(a);
 			}
+		} else if (k == ACT_REMOVE) {	/* and French CUs among them, 6.31 */
+			for (int v = 0; v <= 5; v++)
+				for (int i = 0; i < D->n_spaces; i++) {
+					struct action a = act(k, 0, i);
+					a.value = v;
+					ADD(a);
+				}
 		} else if (action_takes_space(k)) {
 			for (int i = 0; i < D->n_spaces; i++)
 				ADD(act(k, 0, i));
