@@ -2909,6 +2909,52 @@ static void test_battle_retreat_by_sea(void **state)
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
 }
 
+/* 9.62 against 2.1.C: a fortified port restricts a retreat by sea only
+ * from it ("the battle space ... is not a fortified port without a
+ * British PC marker"); the destination needs only 9.62's own conditions
+ * (not blockaded, no American CU or PC), as naval movement (7.5) and
+ * reinforcements (8.1.C) into an uncontrolled fortified port are allowed.
+ * And a retreat ending with another British general there asks the
+ * British which of the two goes to the box (7.4.C). */
+static void sea_retreat_from_boston(int card)
+{
+	move_position(SIDE_AMERICAN, card);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 5);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("Charleston SC", SIDE_AMERICAN);
+	put_general("Clinton", "New York NY");
+	put_pc("New York NY", SIDE_BRITISH);
+	APPLY(MOVE(card, "Washington"));
+	force_dice(6, 6, 1, 6, 1, 1, 6);
+	APPLY(TO("Boston MA"));
+	ASSERT_PROMPT(PROMPT_RETREAT, SIDE_BRITISH);
+}
+
+static void test_retreat_by_sea_9_62_into_uncontrolled_fortified_port(void **state)
+{
+	(void)state;
+	sea_retreat_from_boston(OPS1_A);
+	REFUSED(SAIL("Charleston SC"), "9.62");		/* an American PC */
+	APPLY(SAIL("Philadelphia PA"));			/* fortified, no PC */
+	assert_int_equal(where("Howe"), SP("Philadelphia PA"));
+	assert_int_equal(cus_of("Philadelphia PA", SIDE_BRITISH), 2);
+	/* into Clinton's port: the British chooses who stays (7.4.C) */
+	sea_retreat_from_boston(OPS1_B);
+	APPLY(SAIL("New York NY"));
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_BRITISH);
+	INVARIANTS();
+	CHECK_LEGAL();
+	APPLY(SEND("Howe"));
+	assert_int_equal(where("Howe"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Clinton"), SP("New York NY"));
+	assert_int_equal(cus_of("New York NY", SIDE_BRITISH), 2);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+}
+
 /* 9.5 Special: a winner left without CUs on an enemy PC is captured. */
 static void test_battle_winner_without_cus_captured(void **state)
 {
@@ -2976,8 +3022,11 @@ static void test_battle_winter_offensive(void **state)
 
 /* 9.2 step 1 and 9.7 clarification: Benedict Arnold Treason! removes
  * Arnold; with one American CU left against 5, an overrun is conducted
- * instead of the battle. The card leaves the game. */
-static void test_battle_arnold_treason_overrun(void **state)
+ * instead of the battle. The card leaves the game. The British move is
+ * over (R43): it ended on the entry (7.3.B, a general was there), and
+ * the overrun is conducted inside the Combat Resolution Procedure, not
+ * declared by a moving Army (9.7), so Howe does not go on. */
+static void test_battle_arnold_treason_overrun_9_7_ends_the_move(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
@@ -2999,6 +3048,8 @@ static void test_battle_arnold_treason_overrun(void **state)
 	assert_true(in_pile(S.removed, S.n_removed, 73));
 	assert_false(S.battle.active);
 	assert_false(S.move.active);
+	assert_int_equal(where("Howe"), SP("Lexington and Concord MA"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);	/* 1 of 2 spaces used */
 }
 
 /* Writes the public state, reads it back and writes it again: the same
@@ -4235,10 +4286,11 @@ int main(void)
 		T(test_battle_retreat_before_battle),
 		T(test_battle_retreat_before_battle_overrun_and_failure),
 		T(test_battle_retreat_by_sea),
+		T(test_retreat_by_sea_9_62_into_uncontrolled_fortified_port),
 		T(test_battle_winner_without_cus_captured),
 		T(test_battle_disperses_congress),
 		T(test_battle_winter_offensive),
-		T(test_battle_arnold_treason_overrun),
+		T(test_battle_arnold_treason_overrun_9_7_ends_the_move),
 		T(test_battle_state_round_trip),
 		T(test_campaign_major_three_activations),
 		T(test_campaign_minor_winter_offensive),
