@@ -464,9 +464,23 @@ static int parse_movement(const struct data *d, const struct state *s,
 	char *last;
 
 	if (out->kind == ACT_TAKE) {
+		char *second;
 		if (!len) {
 			strbuf_addstr(err, "'take' needs a number of CUs: 'take 3'");
 			return -1;
+		}
+		/* "take 3 1": 3 CUs, 1 of them French (12.2.C) */
+		if ((second = strchr(rest, ' '))) {
+			char *f = second;
+			while (*f == ' ')
+				f++;
+			if (!parse_count(f, strlen(f), &out->french)) {
+				strbuf_addf(err, "expected the number of French CUs among them after 'take %.*s', not '%s'",
+					    (int)(second - rest), rest, f);
+				return -1;
+			}
+			*second = '\0';
+			len = strlen(rest);
 		}
 		if (!parse_count(rest, len, &out->value)) {
 			strbuf_addf(err, "expected a number of CUs after 'take', not '%s'", rest);

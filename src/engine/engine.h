@@ -73,10 +73,12 @@ struct action {
 	enum side side;	/* for ACT_FIRST; the acting side for ACT_REACT */
 	int reaction;	/* ACT_REACT: enum reaction */
 	int value;	/* ACT_REACT: enum reaction_value; ACT_TAKE, ACT_LAND:
-			   a number of CUs */
+			   a number of CUs; ACT_REMOVE: French CUs among
+			   an event's removals (6.31) */
+	int french;	/* ACT_TAKE: French CUs among them (12.2.C) */
 };
 
-#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0 }
+#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0, 0 }
 
 enum engine_result {
 	ENGINE_OK = 0,

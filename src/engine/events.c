@@ -613,9 +613,9 @@ static enum engine_result french_check(const struct data *d,
 	hi = k < fr ? k : fr;
 	if (french < lo || french > hi) {
 		if (lo == hi)
-			return illegal(why, "%d CU%s go%s from %s, %d of them French: 'remove %s%s' (6.31)",
+			return illegal(why, "%d CU%s go%s from %s, %d of them French: 'remove %s %d' (6.31)",
 				       k, k == 1 ? "" : "s", k == 1 ? "es" : "", space_name(d, space), lo,
-				       space_name(d, space), lo ? (lo == 1 ? " 1" : lo == 2 ? " 2" : " 3") : "");
+				       space_name(d, space), lo);
 		return illegal(why, "%d CU%s go%s from %s: name the French ones among them, %d to %d: 'remove %s N' (6.31)",
 			       k, k == 1 ? "" : "s", k == 1 ? "es" : "", space_name(d, space), lo, hi,
 			       space_name(d, space));

@@ -98,6 +98,8 @@ void action_format(const struct data *d, const struct action *a,
 			    ? d->zones[a->space].name : "?");
 	if (action_takes_count(a->kind))	/* "take 3", "land Boston MA 3 Howe" */
 		strbuf_addf(out, " %d", a->value);
+	if (a->kind == ACT_TAKE && a->french > 0)	/* "take 3 1": 1 French */
+		strbuf_addf(out, " %d", a->french);
 	if (a->kind == ACT_REMOVE && a->value > 0)	/* "remove Boston MA 1" */
 		strbuf_addf(out, " %d", a->value);
 	if (a->kind == ACT_LAND && a->general >= 0)
@@ -191,12 +193,14 @@ static void try_activations(const struct data *d, const struct state *s,
 static void try_move(const struct data *d, const struct state *s,
 		     struct collect *c)
 {
-	for (int n = 0; n <= 5; n++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_TAKE;
-		a.value = n;
-		try_add(d, s, c, a);
-	}
+	for (int n = 0; n <= 5; n++)
+		for (int f = 0; f <= n; f++) {	/* f French among them */
+			struct action a = ACTION_INIT;
+			a.kind = ACT_TAKE;
+			a.value = n;
+			a.french = f;
+			try_add(d, s, c, a);
+		}
 	try_spaces(d, s, c, ACT_TO);
 	try_spaces(d, s, c, ACT_SAIL);
 	for (int g = -1; g < d->n_generals; g++) {

@@ -1985,12 +1985,14 @@ static int candidate_actions(struct action *out, int max)
 						a.general = g;
 						ADD(a);
 					}
-		} else if (k == ACT_TAKE) {
-			for (int v = -1; v <= 7; v++) {
-				struct action a = act(k, 0, -1);
-				a.value = v;
-				ADD(a);
-			}
+		} else if (k == ACT_TAKE) {	/* and French among them, 12.2.C */
+			for (int v = -1; v <= 7; v++)
+				for (int f = 0; f <= 6; f++) {
+					struct action a = act(k, 0, -1);
+					a.value = v;
+					a.french = f;
+					ADD(a);
+				}
 		} else if (k == ACT_STOP || k == ACT_INTERCEPT || k == ACT_SEND) {
 			for (int g = -1; g < D->n_generals; g++) {
 				struct action a = act(k, 0, -1);
@@ -2213,6 +2215,14 @@ static struct action act_g(enum action_kind kind, int card, int space,
 #define QUEUE(c) act(ACT_QUEUE, (c), -1)
 #define REINFORCE(c) act(ACT_REINFORCE, (c), -1)
 #define TAKE(n) act_g(ACT_TAKE, 0, -1, -1, (n))
+static struct action take_french(int n, int french)
+{
+	struct action a = act_g(ACT_TAKE, 0, -1, -1, n);
+
+	a.french = french;
+	return a;
+}
+#define TAKE_FRENCH(n, f) take_french((n), (f))
 #define TO(name) act(ACT_TO, 0, SP(name))
 #define SAIL(name) act(ACT_SAIL, 0, SP(name))
 #define STOP act(ACT_STOP, 0, -1)
@@ -3492,6 +3502,44 @@ static void test_move_friendly_generals(void **state)
 	assert_int_equal(where("Greene"), SP("Providence RI"));
 }
 
+/* 12.2.C: "American Generals, when activated may move French CUs as if
+ * they were American": which CUs go is the player's choice, not
+ * "American first". 'take N F' names F French among N; with a choice
+ * left where the activation begins, the move waits for it. */
+static void test_move_12_2_C_player_chooses_french_or_american(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 0;		/* the French are on the map */
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 3);
+	put_cu("Worcester MA", NATION_FRENCH, 3);
+	APPLY(MOVE(OPS2_A, "Gates"));
+	CHECK_LEGAL();
+	REFUSED(TO("Providence RI"), "say which move first");
+	REFUSED(TAKE_FRENCH(5, 1), "2 to 3 French");
+	REFUSED(TAKE_FRENCH(5, 4), "2 to 3 French");
+	APPLY(TAKE_FRENCH(5, 3));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(cus("Providence RI", NATION_FRENCH), 3);
+	assert_int_equal(cus("Providence RI", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Worcester MA", NATION_AMERICAN), 1);
+	/* dropping some off: the player says which too */
+	APPLY(TAKE_FRENCH(2, 0));
+	APPLY(TO("Boston MA"));
+	assert_int_equal(cus("Boston MA", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Providence RI", NATION_FRENCH), 3);
+	/* no choice: five of two American and three French all go */
+	move_position(SIDE_AMERICAN, OPS2_B);
+	S.box_cu[NATION_FRENCH] = 0;
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 2);
+	put_cu("Worcester MA", NATION_FRENCH, 3);
+	APPLY(MOVE(OPS2_B, "Gates"));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(cus("Providence RI", NATION_FRENCH), 3);
+}
+
 /* 7.4.C: "one of the Generals - owner's choice": a plain 'stop' with a
  * real choice asks the owner which one goes; postrider never picks. */
 static void test_move_7_4_C_plain_stop_asks_the_owner(void **state)
@@ -4302,6 +4350,7 @@ int main(void)
 		T(test_battle_drm_navy_and_canada),
 		T(test_move_friendly_generals),
 		T(test_move_7_4_C_plain_stop_asks_the_owner),
+		T(test_move_12_2_C_player_chooses_french_or_american),
 		T(test_interception_7_8_D_owner_chooses_the_general),
 		T(test_retreat_before_7_4_C_owner_chooses_the_general),
 		T(test_interception_7_8_F_before_capturing_a_lone_general),

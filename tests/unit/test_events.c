@@ -190,8 +190,8 @@ static void refused_at(struct action a, const char *needle, int line)
 	strbuf_reset(&WHY); \
 	assert_int_equal(engine_check(D, &S, &(struct action)DISCARD_INIT(c), &WHY), ENGINE_OK); \
 } while (0)
-#define DISCARD_INIT(c) { ACT_DISCARD, (c), -1, -1, SIDE_NONE, 0, 0 }
-#define EVENT_INIT(c) { ACT_EVENT, (c), -1, -1, SIDE_NONE, 0, 0 }
+#define DISCARD_INIT(c) { ACT_DISCARD, (c), -1, -1, SIDE_NONE, 0, 0, 0 }
+#define EVENT_INIT(c) { ACT_EVENT, (c), -1, -1, SIDE_NONE, 0, 0, 0 }
 
 static void assert_prompt_at(enum prompt_kind kind, enum side side, int line)
 {
