@@ -501,9 +501,17 @@ static int parse_movement(const struct data *d, const struct state *s,
 		return (out->general = find_general(d, rest, err)) < 0 ? -1 : 0;
 	}
 	if (out->kind == ACT_INTERCEPT) {
+		char *last;
 		if (!len) {
 			strbuf_addstr(err, "'intercept' needs the general of the intercepting Army: 'intercept Greene'");
 			return -1;
+		}
+		/* "intercept Greene 2": 2 French among his CUs (7.8.C) */
+		last = strrchr(rest, ' ');
+		if (last && parse_count(last + 1, strlen(last + 1), &out->french)) {
+			while (last > rest && last[-1] == ' ')
+				last--;
+			*last = '\0';
 		}
 		return (out->general = find_general(d, rest, err)) < 0 ? -1 : 0;
 	}
@@ -645,11 +653,12 @@ int order_parse_line(const struct data *d, const struct state *s,
 			}
 		}
 	} else if (action_takes_space(out->kind)) {
-		/* "remove Boston MA 1": the French CUs among an event's
-		 * removals from a mixed stack (6.31) */
+		/* "remove Boston MA 1", "retreat Trenton 2": the French CUs
+		 * among an event's removals (6.31) or those retreating
+		 * before battle (7.9.B) */
 		char *last = strrchr(rest, ' ');
-		if (out->kind == ACT_REMOVE && last &&
-		    parse_count(last + 1, strlen(last + 1), &out->value)) {
+		if ((out->kind == ACT_REMOVE || out->kind == ACT_RETREAT) && last &&
+		    parse_count(last + 1, strlen(last + 1), &out->french)) {
 			while (last > rest && (last[-1] == ' ' || last[-1] == '\t'))
 				last--;
 			*last = '\0';

@@ -48,6 +48,56 @@ static int remove_cus(struct state *s, int space, enum side side, int n)
 	return done;
 }
 
+/* The French CUs that may be among n of the American side's CUs in
+ * space: lo to hi. */
+static void french_range(const struct state *s, int space, int n, int *lo,
+			 int *hi)
+{
+	int am = s->space[space].cu[NATION_AMERICAN];
+	int fr = s->space[space].cu[NATION_FRENCH];
+
+	*lo = n - am > 0 ? n - am : 0;
+	*hi = n < fr ? n : fr;
+}
+
+/* The player names the French among the (at most five) CUs that go with
+ * an American general from space (7.8.C, 7.9.B, 12.2.C): french must be
+ * possible. */
+static enum engine_result french_ok(const struct data *d,
+				    const struct state *s, int space,
+				    int french, const char *verb,
+				    struct strbuf *why)
+{
+	int n = side_cus(s, space, SIDE_AMERICAN), lo, hi;
+
+	if (n > 5)
+		n = 5;
+	french_range(s, space, n, &lo, &hi);
+	if (french >= lo && french <= hi)
+		return ENGINE_OK;
+	if (lo == hi)
+		return illegal(why, "%d of the %d CUs going from %s are French: '%s ... %d' (12.2.C)",
+			       lo, n, space_name(d, space), verb, lo);
+	return illegal(why, "the %d CUs going from %s may include %d to %d French ones: '%s ... N', N the French (12.2.C)",
+		       n, space_name(d, space), lo, hi, verb);
+}
+
+/* Moves up to five American CUs, french of them French, and general g
+ * from one space to another (7.8.C, 7.9.B); returns the CUs moved. */
+static int move_five(struct state *s, int from, int to, int g, int french)
+{
+	int n = side_cus(s, from, SIDE_AMERICAN);
+
+	if (n > 5)
+		n = 5;
+	s->space[from].cu[NATION_FRENCH] -= french;
+	s->space[to].cu[NATION_FRENCH] += french;
+	s->space[from].cu[NATION_AMERICAN] -= n - french;
+	s->space[to].cu[NATION_AMERICAN] += n - french;
+	s->general[g] = to;
+	return n;
+}
+
 /* Moves up to max CUs of side (American before French) and general g (if
  * >= 0) from one space to another; returns the CUs moved. */
 static int move_force(struct state *s, int from, int to, enum side side,
@@ -696,7 +746,9 @@ enum engine_result battle_check(const struct data *d, const struct state *s,
 			return ENGINE_OK;
 		if (a->kind != ACT_INTERCEPT)
 			break;
-		return intercept_ok(d, s, a->general, why);
+		if (intercept_ok(d, s, a->general, why) != ENGINE_OK)
+			return ENGINE_ILLEGAL;
+		return french_ok(d, s, s->general[a->general], a->french, "intercept", why);
 	case PROMPT_RETREAT_BEFORE:
 		if (a->kind == ACT_STAND)
 			return ENGINE_OK;
@@ -713,7 +765,7 @@ enum engine_result battle_check(const struct data *d, const struct state *s,
 			return illegal(why, "%s cannot retreat to '%s': an adjacent space without British CUs or PC, not %s where the British came from (7.9.B, 9.61)",
 				       d->generals[g].name, space_name(d, a->space),
 				       space_name(d, b->from));
-		return ENGINE_OK;
+		return french_ok(d, s, b->space, a->french, "retreat", why);
 	case PROMPT_BATTLE_CARD:
 		if (a->kind == ACT_NOCARD)
 			return ENGINE_OK;
@@ -771,10 +823,10 @@ static void intercept_apply(const struct data *d, struct state *s,
 		after_interceptions(d, s, r, log, true);
 		return;
 	}
-	n = move_force(s, at, b->space, SIDE_AMERICAN, g, 5);
-	elog(log, "%s intercepts from %s into %s with %d CU%s: rolls %d against Agility %d (7.8.A, 7.8.C).",
+	n = move_five(s, at, b->space, g, a->french);
+	elog(log, "%s intercepts from %s into %s with %d CU%s%s: rolls %d against Agility %d (7.8.A, 7.8.C).",
 	     gd->name, space_name(d, at), space_name(d, b->space), n, n == 1 ? "" : "s",
-	     die, gd->agility);
+	     a->french ? " (French among them as named)" : "", die, gd->agility);
 	b->intercepted = true;
 	elog(log, "The British movement ends (7.8.C).");
 	if (excess_general(d, s, b->space, g, GN_INTERCEPT, log))
@@ -806,10 +858,11 @@ static void rbb_apply(const struct data *d, struct state *s,
 		battle_begin(d, s, r, log);
 		return;
 	}
-	n = move_force(s, b->space, a->space, SIDE_AMERICAN, g, 5);
-	elog(log, "%s retreats before battle from %s to %s with %d CU%s: rolls %d against %d (7.9.A%s).",
+	n = move_five(s, b->space, a->space, g, a->french);
+	elog(log, "%s retreats before battle from %s to %s with %d CU%s%s: rolls %d against %d (7.9.A%s).",
 	     gd->name, space_name(d, b->space), space_name(d, a->space), n, n == 1 ? "" : "s",
-	     die, target, gd->retreat_bonus ? ", +2 for him" : "");
+	     a->french ? " (French among them as named)" : "", die, target,
+	     gd->retreat_bonus ? ", +2 for him" : "");
 	prompt_set = arrival(d, s, a->space, SIDE_AMERICAN, n > 0, 0, log);
 	if (!prompt_set && excess_general(d, s, a->space, g, GN_RETREAT_BEFORE, log))
 		return;

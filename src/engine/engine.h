@@ -73,9 +73,10 @@ struct action {
 	enum side side;	/* for ACT_FIRST; the acting side for ACT_REACT */
 	int reaction;	/* ACT_REACT: enum reaction */
 	int value;	/* ACT_REACT: enum reaction_value; ACT_TAKE, ACT_LAND:
-			   a number of CUs; ACT_REMOVE: French CUs among
-			   an event's removals (6.31) */
-	int french;	/* ACT_TAKE: French CUs among them (12.2.C) */
+			   a number of CUs */
+	int french;	/* French CUs among the CUs of ACT_TAKE (12.2.C),
+			   ACT_REMOVE in an event (6.31), ACT_INTERCEPT
+			   (7.8.C), ACT_RETREAT before battle (7.9.B) */
 };
 
 #define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0, 0 }

@@ -867,7 +867,7 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 			       (x.w.q & Q_MAY) ? " or 'done'" : "");
 	if (target_check(d, s, &x, a->kind, a->space, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
-	return french_check(d, s, &x, a->space, a->value, why);
+	return french_check(d, s, &x, a->space, a->french, why);
 }
 
 void events_apply(const struct data *d, struct state *s,
@@ -890,7 +890,7 @@ void events_apply(const struct data *d, struct state *s,
 		elog(log, "%s takes no more actions with %s.", side_title(side), x.c->label);
 	} else {
 		int used = apply_target(d, s, &x, a->space, s->prompt.left,
-					a->kind == ACT_REMOVE ? a->value : 0, log);
+					a->kind == ACT_REMOVE ? a->french : 0, log);
 		s->prompt.left -= used;
 		s->prompt.colonies_done |= 1u << d->spaces[a->space].colony;
 		bit_set(s->prompt.spaces_done, a->space);

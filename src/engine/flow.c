@@ -369,12 +369,16 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 				       a->value == REACT_NEVER ? "never" : "ask");
 		return ENGINE_OK;
 	}
-	/* A number after 'remove' names French CUs among an event's CU
-	 * removals (6.31); nowhere else. */
-	if (a->kind == ACT_REMOVE && a->value < 0)
+	/* A number after 'remove', 'intercept' or 'retreat' names French
+	 * CUs among those removed by an event (6.31), intercepting (7.8.C)
+	 * or retreating before battle (7.9.B); nowhere else. */
+	if (a->french < 0)
 		return illegal(why, "a negative number of CUs");
-	if (a->kind == ACT_REMOVE && a->value > 0 && p->kind != PROMPT_EVENT)
+	if (a->french > 0 && a->kind == ACT_REMOVE && p->kind != PROMPT_EVENT &&
+	    engine_kind_fits(s, a->kind))
 		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
+	if (a->french > 0 && a->kind == ACT_RETREAT && p->kind == PROMPT_RETREAT)
+		return illegal(why, "after a battle the whole force retreats: 'retreat SPACE' takes no number (9.61)");
 	switch (p->kind) {
 	case PROMPT_NONE:
 		return illegal(why, "the game is over");

@@ -100,8 +100,11 @@ void action_format(const struct data *d, const struct action *a,
 		strbuf_addf(out, " %d", a->value);
 	if (a->kind == ACT_TAKE && a->french > 0)	/* "take 3 1": 1 French */
 		strbuf_addf(out, " %d", a->french);
-	if (a->kind == ACT_REMOVE && a->value > 0)	/* "remove Boston MA 1" */
-		strbuf_addf(out, " %d", a->value);
+	/* "remove Boston MA 1", "intercept Greene 2", "retreat Trenton NJ 1":
+	 * the French CUs among them */
+	if ((a->kind == ACT_REMOVE || a->kind == ACT_INTERCEPT ||
+	     a->kind == ACT_RETREAT) && a->french > 0)
+		strbuf_addf(out, " %d", a->french);
 	if (a->kind == ACT_LAND && a->general >= 0)
 		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_side(a->kind))
@@ -326,7 +329,7 @@ int engine_legal(const struct data *d, const struct state *s,
 				struct action a = ACTION_INIT;
 				a.kind = ACT_REMOVE;
 				a.space = i;
-				a.value = v;
+				a.french = v;
 				try_add(d, s, &c, a);
 			}
 		try_simple(d, s, &c, ACT_DONE);
@@ -354,16 +357,25 @@ int engine_legal(const struct data *d, const struct state *s,
 		}
 		break;
 	case PROMPT_INTERCEPT:
-		for (int g = 0; g < d->n_generals; g++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_INTERCEPT;
-			a.general = g;
-			try_add(d, s, &c, a);
-		}
+		for (int g = 0; g < d->n_generals; g++)
+			for (int f = 0; f <= 5; f++) {	/* f French (7.8.C) */
+				struct action a = ACTION_INIT;
+				a.kind = ACT_INTERCEPT;
+				a.general = g;
+				a.french = f;
+				try_add(d, s, &c, a);
+			}
 		try_simple(d, s, &c, ACT_PASS);
 		break;
 	case PROMPT_RETREAT_BEFORE:
-		try_spaces(d, s, &c, ACT_RETREAT);
+		for (int f = 0; f <= 5; f++)		/* f French (7.9.B) */
+			for (int i = 0; i < d->n_spaces; i++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_RETREAT;
+				a.space = i;
+				a.french = f;
+				try_add(d, s, &c, a);
+			}
 		try_simple(d, s, &c, ACT_STAND);
 		break;
 	case PROMPT_BATTLE_CARD:

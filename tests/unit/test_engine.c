@@ -1994,11 +1994,13 @@ static int candidate_actions(struct action *out, int max)
 					ADD(a);
 				}
 		} else if (k == ACT_STOP || k == ACT_INTERCEPT || k == ACT_SEND) {
-			for (int g = -1; g < D->n_generals; g++) {
-				struct action a = act(k, 0, -1);
-				a.general = g;
-				ADD(a);
-			}
+			for (int g = -1; g < D->n_generals; g++)
+				for (int f = 0; f <= (k == ACT_INTERCEPT ? 6 : 0); f++) {
+					struct action a = act(k, 0, -1);
+					a.general = g;
+					a.french = f;
+					ADD(a);
+				}
 		} else if (k == ACT_ACTIVATE) {
 			for (int c = 1; c <= D->n_cards; c++)
 				for (int g = -1; g < D->n_generals; g++) {
@@ -2015,11 +2017,11 @@ static int candidate_actions(struct action *out, int max)
 				a.value = v;
 				ADD(a);
 			}
-		} else if (k == ACT_REMOVE) {	/* and French CUs among them, 6.31 */
+		} else if (k == ACT_REMOVE || k == ACT_RETREAT) {	/* and French CUs among them */
 			for (int v = 0; v <= 5; v++)
 				for (int i = 0; i < D->n_spaces; i++) {
 					struct action a = act(k, 0, i);
-					a.value = v;
+					a.french = v;
 					ADD(a);
 				}
 		} else if (action_takes_space(k)) {
@@ -2437,6 +2439,11 @@ static void test_move_alone_through_enemy_general(void **state)
 /* ---- 7.8, 7.9, 9.0: interception, retreat before battle, battles -------- */
 
 #define INTERCEPT(g) act_g(ACT_INTERCEPT, 0, -1, GEN(g), 0)
+static struct action with_french(struct action a, int french)
+{
+	a.french = french;
+	return a;
+}
 #define RETREAT(name) act(ACT_RETREAT, 0, SP(name))
 #define STAND act(ACT_STAND, 0, -1)
 #define BATTLE(c) act(ACT_BATTLE, (c), -1)
@@ -2695,6 +2702,59 @@ static void test_retreat_before_7_4_C_owner_chooses_the_general(void **state)
 	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 2);
 	assert_int_equal(where("Howe"), SP("Providence RI"));
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 7.8.C and 7.9.B with 12.2.C: of an Army of more than five CUs, five go
+ * when it intercepts or retreats before battle; which five, French or
+ * American, is the player's ('intercept GENERAL F', 'retreat SPACE F'),
+ * not "American first". */
+static void test_interception_7_8_C_player_chooses_french_or_american(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 2;		/* three French on the map */
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 4);
+	put_cu("Newport RI", NATION_FRENCH, 3);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	REFUSED(INTERCEPT("Greene"), "1 to 3 French");
+	REFUSED(with_french(INTERCEPT("Greene"), 4), "1 to 3 French");
+	force_dice(7, 1, 6, 6, 1, 6, 1, 6);
+	APPLY(with_french(INTERCEPT("Greene"), 3));
+	assert_int_equal(cus("Newport RI", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Newport RI", NATION_FRENCH), 0);
+}
+
+static void test_retreat_before_7_9_B_player_chooses_french_or_american(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 2;
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_general("Gates", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Providence RI", NATION_FRENCH, 3);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	REFUSED(RETREAT("Newport RI"), "2 to 3 French");
+	force_dice(1, 1);
+	APPLY(with_french(RETREAT("Newport RI"), 2));
+	assert_int_equal(cus("Newport RI", NATION_AMERICAN), 3);
+	assert_int_equal(cus("Newport RI", NATION_FRENCH), 2);
+	assert_int_equal(where("Gates"), SP("Newport RI"));
 }
 
 /* A standing reaction of side (architecture 3; docs/orders.md). */
@@ -4353,6 +4413,8 @@ int main(void)
 		T(test_move_12_2_C_player_chooses_french_or_american),
 		T(test_interception_7_8_D_owner_chooses_the_general),
 		T(test_retreat_before_7_4_C_owner_chooses_the_general),
+		T(test_interception_7_8_C_player_chooses_french_or_american),
+		T(test_retreat_before_7_9_B_player_chooses_french_or_american),
 		T(test_interception_7_8_F_before_capturing_a_lone_general),
 		T(test_interception_7_8_F_before_dispersing_the_congress),
 		T(test_move_capture_general),

@@ -131,7 +131,7 @@ static struct action remove_french(int space, int n)
 {
 	struct action a = act(ACT_REMOVE, 0, space);
 
-	a.value = n;
+	a.french = n;
 	return a;
 }
 #define REMOVE_FRENCH(name, n) remove_french(SP(name), (n))
