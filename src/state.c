@@ -23,7 +23,7 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
 	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
 	[PROMPT_CAMPAIGN] = "campaign", [PROMPT_GENERALS] = "generals",
-	[PROMPT_EXTRA] = "extra-action",
+	[PROMPT_EXTRA] = "extra-action", [PROMPT_LOSSES] = "battle-losses",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -729,7 +729,8 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 	bool wants = s->prompt.kind == PROMPT_INTERCEPT ||
 		     s->prompt.kind == PROMPT_RETREAT_BEFORE ||
 		     s->prompt.kind == PROMPT_BATTLE_CARD ||
-		     s->prompt.kind == PROMPT_RETREAT;
+		     s->prompt.kind == PROMPT_RETREAT ||
+		     s->prompt.kind == PROMPT_LOSSES;
 
 	if ((m = ytree_get(&rd->t, root, "replacement_draws")) &&
 	    (m = get_map(rd, root, "replacement_draws", side_keys))) {
@@ -800,6 +801,10 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 	if ((s->prompt.kind == PROMPT_BATTLE_CARD || s->prompt.kind == PROMPT_RETREAT) &&
 	    s->prompt.side == SIDE_NONE)
 		FAIL(bt, "a battle prompt needs a side to answer it");
+	if (s->prompt.kind == PROMPT_LOSSES &&
+	    (s->prompt.side != SIDE_AMERICAN || s->prompt.left < 1 || s->prompt.step > 1 ||
+	     s->prompt.left > s->space[b->space].cu[NATION_AMERICAN] + s->space[b->space].cu[NATION_FRENCH]))
+		FAIL(bt, "a battle-losses prompt needs the American, losses (left) and step 0 (the loser's) or 1 (the winner's)");
 }
 
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)

@@ -70,6 +70,8 @@ enum prompt_kind {
 				   (7.4.C, 7.8.D) */
 	PROMPT_EXTRA,		/* British: take the extra action of the Optional
 				   Tournament Rule, or not (6.34.C.i) */
+	PROMPT_LOSSES,		/* American: the French CUs among a battle's
+				   losses of a mixed stack (9.5, 12.2.C) */
 	PROMPT__COUNT
 };
 

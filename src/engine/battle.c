@@ -24,6 +24,11 @@ static const char *side_plural(enum side side)
 	return side == SIDE_AMERICAN ? "Americans" : "British";
 }
 
+static int b_space(const struct state *s)
+{
+	return s->battle.space;
+}
+
 static bool is_washington(const struct data *d, int g)
 {
 	return g >= 0 && d->generals[g].never_to_reinforcements;
@@ -519,13 +524,41 @@ static void step_retreat(const struct data *d, struct state *s, struct rng *r,
 	flow_prompt(s, PROMPT_RETREAT, loser, 0, 0);
 }
 
+/* n CUs of side are lost in the battle space (9.5). From a stack of
+ * American and French CUs the American names the French among them when
+ * there is a choice (12.2.C, R45): PROMPT_LOSSES (step 0 for the loser's
+ * losses, 1 for the winner's), true. */
+static bool lose_cus(const struct data *d, struct state *s, enum side side,
+		     int n, int step)
+{
+	int sp = s->battle.space, lo, hi;
+
+	(void)d;
+	if (side == SIDE_BRITISH) {
+		remove_cus(s, sp, side, n);
+		return false;
+	}
+	french_range(s, sp, n, &lo, &hi);
+	if (lo < hi) {
+		flow_prompt(s, PROMPT_LOSSES, SIDE_AMERICAN, 0, n);
+		s->prompt.step = step;
+		return true;
+	}
+	s->space[sp].cu[NATION_FRENCH] -= lo;
+	s->space[sp].cu[NATION_AMERICAN] -= n - lo;
+	return false;
+}
+
+static void winner_losses(const struct data *d, struct state *s,
+			  struct rng *r, enum side loser, struct strbuf *log);
+
 /* Steps 2 to 5, then 6. */
 static void resolve(const struct data *d, struct state *s, struct rng *r,
 		    struct strbuf *log)
 {
 	struct battle *b = &s->battle;
 	enum side att = b->attacker, def = OTHER_SIDE(att), winner, loser;
-	int sp = b->space, ra, rd, drm_a, drm_d, da, dd, die, n, gl, th;
+	int sp = b->space, ra, rd, drm_a, drm_d, da, dd, die, n;
 
 	ra = actual_rating(d, s, r, att, log);
 	rd = actual_rating(d, s, r, def, log);
@@ -539,20 +572,35 @@ static void resolve(const struct data *d, struct state *s, struct rng *r,
 	     side_plural(att), da, drm_a, da + drm_a, side_plural(def), dd, drm_d, dd + drm_d,
 	     side_plural(winner), da + drm_a == dd + drm_d ? " (the attacker wins ties)" : "");
 	/* Step 5 (9.5): the loser's losses, then the winner's. */
-	gl = general_of_side_at(d, s, sp, loser);
 	die = rng_die(r, "the loser's losses (9.5)");
 	n = die <= 3 ? 1 : die <= 5 ? 2 : 3;
-	n = remove_cus(s, sp, loser, n);
+	if (n > side_cus(s, sp, loser))
+		n = side_cus(s, sp, loser);
 	b->lost[loser] += n;
 	elog(log, "The %s roll %d for losses and lose %d CU%s (9.5).", side_plural(loser),
 	     die, n, n == 1 ? "" : "s");
+	if (lose_cus(d, s, loser, n, 0))
+		return;
+	winner_losses(d, s, r, loser, log);
+}
+
+/* The winner's loss (9.5), then the loser's retreat. */
+static void winner_losses(const struct data *d, struct state *s,
+			  struct rng *r, enum side loser, struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	enum side winner = OTHER_SIDE(loser);
+	int sp = b->space, gl = general_of_side_at(d, s, sp, loser), th, die, n;
+
 	if (side_cus(s, sp, winner) > 0) {
 		th = gl < 0 ? 1 : d->generals[gl].agility + 1;
 		die = rng_die(r, "the winner's losses (9.5)");
-		n = die <= th ? remove_cus(s, sp, winner, 1) : 0;
+		n = die <= th ? 1 : 0;
 		b->lost[winner] += n;
 		elog(log, "The %s roll %d for losses (1 CU on %d or less) and lose %d CU%s (9.5).",
 		     side_plural(winner), die, th, n, n == 1 ? "" : "s");
+		if (n && lose_cus(d, s, winner, n, 1))
+			return;
 	}
 	/* 9.5 Special, a winner without CUs on an enemy PC: see
 	 * battle_finish, after the retreat, which it cannot change (R41). */
@@ -772,6 +820,16 @@ enum engine_result battle_check(const struct data *d, const struct state *s,
 		if (a->kind != ACT_BATTLE && a->kind != ACT_DISCARD)
 			break;
 		return card_ok(d, s, side, a->kind, a->card, why);
+	case PROMPT_LOSSES: {
+		int lo, hi;
+		if (a->kind != ACT_LOSE)
+			break;
+		french_range(s, b->space, s->prompt.left, &lo, &hi);
+		if (a->value < lo || a->value > hi)
+			return illegal(why, "of the %d CUs lost in %s, %d to %d may be French: 'lose N', N the French (9.5, 12.2.C)",
+				       s->prompt.left, space_name(d, b->space), lo, hi);
+		return ENGINE_OK;
+	}
 	case PROMPT_RETREAT: {
 		int sp = b->space, cus = side_cus(s, sp, side);
 		if (a->kind != ACT_RETREAT && a->kind != ACT_SAIL)
@@ -945,6 +1003,18 @@ void battle_apply(const struct data *d, struct state *s,
 	case PROMPT_RETREAT:
 		retreat_to(d, s, r, s->prompt.side, a->space, a->kind == ACT_SAIL, log);
 		return;
+	case PROMPT_LOSSES: {
+		int n = s->prompt.left, step = s->prompt.step;
+		s->space[b_space(s)].cu[NATION_FRENCH] -= a->value;
+		s->space[b_space(s)].cu[NATION_AMERICAN] -= n - a->value;
+		elog(log, "The American loses %d French and %d American CU%s in %s (9.5, 12.2.C).",
+		     a->value, n - a->value, n - a->value == 1 ? "" : "s", space_name(d, b_space(s)));
+		if (step == 0)
+			winner_losses(d, s, r, SIDE_AMERICAN, log);
+		else
+			step_retreat(d, s, r, SIDE_BRITISH, log);
+		return;
+	}
 	default:
 		BUG("battle_apply: prompt %d", s->prompt.kind);
 	}
@@ -970,6 +1040,11 @@ void battle_describe_prompt(const struct data *d, const struct state *s,
 		strbuf_addf(out, "%s: battle in %s (%s): 'battle CARD' (+2), 'discard CARD' (+1) or 'none' (9.2 step 1).",
 			    side_title(s->prompt.side), where,
 			    s->prompt.side == b->attacker ? "you attack" : "you defend");
+		break;
+	case PROMPT_LOSSES:
+		strbuf_addf(out, "American: %d CU%s of American and French CUs %s lost in %s: name the French ones among them: 'lose N' (9.5, 12.2.C).",
+			    s->prompt.left, s->prompt.left == 1 ? "" : "s",
+			    s->prompt.left == 1 ? "is" : "are", where);
 		break;
 	case PROMPT_RETREAT:
 		strbuf_addf(out, "%s: you lost the battle in %s: 'retreat SPACE'%s (9.6).",

@@ -309,6 +309,7 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_RETREAT_BEFORE] = { "retreat", "stand" },
 	[PROMPT_BATTLE_CARD] = { "battle", "discard", "none" },
 	[PROMPT_RETREAT] = { "retreat", "sail" },
+	[PROMPT_LOSSES] = { "lose" },
 	[PROMPT_CAMPAIGN] = { "move", "place", "flip", "done" },
 	[PROMPT_GENERALS] = { "send" },
 	[PROMPT_EXTRA] = { "draw", "pass" },
@@ -469,6 +470,7 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
+	case PROMPT_LOSSES:
 		if (!engine_kind_fits(s, a->kind))
 			return wrong_kind(d, s, a, why);
 		return battle_check(d, s, a, why);
@@ -635,6 +637,7 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
+	case PROMPT_LOSSES:
 		battle_apply(d, s, a, r, log);
 		break;
 	case PROMPT_CAMPAIGN:

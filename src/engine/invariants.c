@@ -135,7 +135,8 @@ int engine_invariants(const struct data *d, const struct state *s,
 	    s->battle.active != (s->prompt.kind == PROMPT_INTERCEPT ||
 				 s->prompt.kind == PROMPT_RETREAT_BEFORE ||
 				 s->prompt.kind == PROMPT_BATTLE_CARD ||
-				 s->prompt.kind == PROMPT_RETREAT))
+				 s->prompt.kind == PROMPT_RETREAT ||
+				 s->prompt.kind == PROMPT_LOSSES))
 		n += bad(why, "a battle %s at prompt '%s'",
 			 s->battle.active ? "in progress" : "missing",
 			 prompt_kind_name(s->prompt.kind));

@@ -383,6 +383,14 @@ int engine_legal(const struct data *d, const struct state *s,
 		try_hand(d, s, &c, ACT_DISCARD);
 		try_simple(d, s, &c, ACT_NOCARD);
 		break;
+	case PROMPT_LOSSES:
+		for (int n = 0; n <= s->prompt.left; n++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_LOSE;
+			a.value = n;
+			try_add(d, s, &c, a);
+		}
+		break;
 	case PROMPT_RETREAT:
 		try_spaces(d, s, &c, ACT_RETREAT);
 		try_spaces(d, s, &c, ACT_SAIL);
@@ -496,6 +504,7 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
+	case PROMPT_LOSSES:
 		battle_describe_prompt(d, s, out);
 		break;
 	case PROMPT_CAMPAIGN:

@@ -2757,6 +2757,38 @@ static void test_retreat_before_7_9_B_player_chooses_french_or_american(void **s
 	assert_int_equal(where("Gates"), SP("Newport RI"));
 }
 
+/* 9.5 with 12.2.C: a battle's losses from a stack of American and French
+ * CUs are the American's to name ('lose N', N French), not "American
+ * first" (R45). */
+static void test_battle_losses_9_5_american_names_the_french(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 3;
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Gates", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 2);
+	put_cu("Providence RI", NATION_FRENCH, 2);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	S.react[SIDE_AMERICAN][REACT_RETREAT] = REACT_NEVER;
+	APPLY(MOVE(OPS2_A, "Howe"));
+	/* ratings 6, 6; combat British 6, Americans 1; the loser's losses 4
+	 * (two CUs) */
+	force_dice(5, 6, 6, 6, 1, 4);
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_LOSSES, SIDE_AMERICAN);
+	INVARIANTS();
+	CHECK_LEGAL();
+	REFUSED(act_g(ACT_LOSE, 0, -1, -1, 3), "0 to 2 may be French");
+	force_dice(1, 6);			/* the winner's losses: none */
+	APPLY(act_g(ACT_LOSE, 0, -1, -1, 2));
+	assert_true(log_has("loses 2 French and 0 American CUs"));
+	assert_int_equal(state_cus_on_map(&S, D, NATION_FRENCH), 0);
+	assert_int_equal(state_cus_on_map(&S, D, NATION_AMERICAN), 3);	/* 2 + Concord NH */
+}
+
 /* A standing reaction of side (architecture 3; docs/orders.md). */
 static struct action react(enum side side, enum reaction r, int value,
 			   const char *general)
@@ -4415,6 +4447,7 @@ int main(void)
 		T(test_retreat_before_7_4_C_owner_chooses_the_general),
 		T(test_interception_7_8_C_player_chooses_french_or_american),
 		T(test_retreat_before_7_9_B_player_chooses_french_or_american),
+		T(test_battle_losses_9_5_american_names_the_french),
 		T(test_interception_7_8_F_before_capturing_a_lone_general),
 		T(test_interception_7_8_F_before_dispersing_the_congress),
 		T(test_move_capture_general),
