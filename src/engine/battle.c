@@ -35,7 +35,8 @@ static bool is_washington(const struct data *d, int g)
 }
 
 
-/* Removes n CUs of side from space, American before French (R39). */
+/* Removes n CUs of side from space, American before French. Used only
+ * where no choice is left: a surrender (all) or an overrun (the one CU). */
 static int remove_cus(struct state *s, int space, enum side side, int n)
 {
 	int done = 0;
@@ -103,8 +104,9 @@ static int move_five(struct state *s, int from, int to, int g, int french)
 	return n;
 }
 
-/* Moves up to max CUs of side (American before French) and general g (if
- * >= 0) from one space to another; returns the CUs moved. */
+/* Moves up to max CUs of side and general g (if >= 0) from one space to
+ * another; returns the CUs moved. Used for retreats after battle, where
+ * the whole force goes (9.61): no choice of nation. */
 static int move_force(struct state *s, int from, int to, enum side side,
 		      int g, int max)
 {
