@@ -2644,6 +2644,9 @@ static void test_interception_7_8_arnold_fails_on_3(void **state)
 	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
 }
 
+static void round_trip_at(struct strbuf *out, int line);
+#define ROUND_TRIP(out) round_trip_at((out), __LINE__)
+
 /* 7.8.D: Greene intercepts into Providence where Lee stands with CUs;
  * the American chooses the "excess General of his choice" before the
  * battle, and may keep Lee (postrider used to send Greene away). */
@@ -2668,6 +2671,7 @@ static void test_interception_7_8_D_owner_chooses_the_general(void **state)
 	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
 	INVARIANTS();
 	CHECK_LEGAL();
+	ROUND_TRIP(&TXT);
 	/* then the battle's dice: ratings, combat, losses */
 	force_dice(6, 6, 6, 1, 6, 1, 6);
 	APPLY(SEND("Greene"));
@@ -2781,6 +2785,7 @@ static void test_battle_losses_9_5_american_names_the_french(void **state)
 	ASSERT_PROMPT(PROMPT_LOSSES, SIDE_AMERICAN);
 	INVARIANTS();
 	CHECK_LEGAL();
+	ROUND_TRIP(&TXT);
 	REFUSED(act_g(ACT_LOSE, 0, -1, -1, 3), "0 to 2 may be French");
 	force_dice(1, 6);			/* the winner's losses: none */
 	APPLY(act_g(ACT_LOSE, 0, -1, -1, 2));
@@ -3647,6 +3652,7 @@ static void test_move_7_4_C_plain_stop_asks_the_owner(void **state)
 	assert_int_equal(where("Gates"), SP("Providence RI"));
 	assert_int_equal(where("Greene"), SP("Providence RI"));
 	INVARIANTS();
+	ROUND_TRIP(&TXT);
 	CHECK_LEGAL();
 	REFUSED(SEND("Washington"), "not one of the two American generals");
 	REFUSED(TO("Boston MA"), "send");
@@ -3776,6 +3782,7 @@ static void test_interception_7_8_F_before_capturing_a_lone_general(void **state
 	assert_false(log_has("captured"));
 	INVARIANTS();
 	CHECK_LEGAL();
+	ROUND_TRIP(&TXT);
 	/* Greene gets there first: Washington is no longer alone; Greene,
 	 * not Washington, goes to the box (7.4.C), and the battle follows. */
 	force_dice(7, 1, 6, 6, 1, 6, 1, 6);
