@@ -339,7 +339,8 @@ static const struct verb {
 	{ "lose", ACT_LOSE, 0 },
 	{ "intercept", ACT_INTERCEPT, 0 }, { "retreat", ACT_RETREAT, 0 },
 	{ "stand", ACT_STAND, 0 }, { "battle", ACT_BATTLE, 0 },
-	{ "none", ACT_NOCARD, 0 },
+	{ "none", ACT_NOCARD, 0 }, { "send", ACT_SEND, 0 },
+	{ "draw", ACT_DRAW, 0 },
 };
 
 /* A blockade zone by name, its words as prefixes: "chesapeake",
@@ -467,9 +468,23 @@ static int parse_movement(const struct data *d, const struct state *s,
 	char *last;
 
 	if (out->kind == ACT_TAKE) {
+		char *second;
 		if (!len) {
 			strbuf_addstr(err, "'take' needs a number of CUs: 'take 3'");
 			return -1;
+		}
+		/* "take 3 1": 3 CUs, 1 of them French (12.2.C) */
+		if ((second = strchr(rest, ' '))) {
+			char *f = second;
+			while (*f == ' ')
+				f++;
+			if (!parse_count(f, strlen(f), &out->french)) {
+				strbuf_addf(err, "expected the number of French CUs among them after 'take %.*s', not '%s'",
+					    (int)(second - rest), rest, f);
+				return -1;
+			}
+			*second = '\0';
+			len = strlen(rest);
 		}
 		if (!parse_count(rest, len, &out->value)) {
 			strbuf_addf(err, "expected a number of CUs after 'take', not '%s'", rest);
@@ -482,10 +497,25 @@ static int parse_movement(const struct data *d, const struct state *s,
 			return -1;
 		return 0;
 	}
+	if (out->kind == ACT_SEND) {
+		if (!len) {
+			strbuf_addstr(err, "'send' needs the general who goes to the Reinforcements box: 'send Lee'");
+			return -1;
+		}
+		return (out->general = find_general(d, rest, err)) < 0 ? -1 : 0;
+	}
 	if (out->kind == ACT_INTERCEPT) {
+		char *last;
 		if (!len) {
 			strbuf_addstr(err, "'intercept' needs the general of the intercepting Army: 'intercept Greene'");
 			return -1;
+		}
+		/* "intercept Greene 2": 2 French among his CUs (7.8.C) */
+		last = strrchr(rest, ' ');
+		if (last && parse_count(last + 1, strlen(last + 1), &out->french)) {
+			while (last > rest && last[-1] == ' ')
+				last--;
+			*last = '\0';
 		}
 		return (out->general = find_general(d, rest, err)) < 0 ? -1 : 0;
 	}
@@ -565,7 +595,7 @@ int order_parse_line(const struct data *d, const struct state *s,
 	*column = (int)(arg - line) + 1;
 	if (out->kind == ACT_TAKE || out->kind == ACT_STOP || out->kind == ACT_LAND ||
 	    out->kind == ACT_LOSE || out->kind == ACT_NAVY ||
-	    out->kind == ACT_INTERCEPT) {
+	    out->kind == ACT_INTERCEPT || out->kind == ACT_SEND) {
 		for (char *t = rest; *t; t++)	/* tabs count as spaces */
 			if (*t == '\t')
 				*t = ' ';
@@ -627,6 +657,16 @@ int order_parse_line(const struct data *d, const struct state *s,
 			}
 		}
 	} else if (action_takes_space(out->kind)) {
+		/* "remove Boston MA 1", "retreat Trenton 2": the French CUs
+		 * among an event's removals (6.31) or those retreating
+		 * before battle (7.9.B) */
+		char *last = strrchr(rest, ' ');
+		if ((out->kind == ACT_REMOVE || out->kind == ACT_RETREAT) && last &&
+		    parse_count(last + 1, strlen(last + 1), &out->french)) {
+			while (last > rest && (last[-1] == ' ' || last[-1] == '\t'))
+				last--;
+			*last = '\0';
+		}
 		out->space = order_find_space(d, rest, err);
 		if (out->space < 0)
 			ret = -1;

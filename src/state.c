@@ -23,7 +23,8 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 	[PROMPT_WAR] = "european-war", [PROMPT_WINTER] = "winter",
 	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
 	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
-	[PROMPT_CAMPAIGN] = "campaign",
+	[PROMPT_CAMPAIGN] = "campaign", [PROMPT_GENERALS] = "generals",
+	[PROMPT_EXTRA] = "extra-action", [PROMPT_LOSSES] = "battle-losses",
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
@@ -588,7 +589,8 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(mv, "'move' must be a mapping");
 		return;
 	}
-	if (!wants && s->prompt.kind != PROMPT_CAPTURE) {
+	if (!wants && s->prompt.kind != PROMPT_CAPTURE &&
+	    s->prompt.kind != PROMPT_GENERALS) {
 		FAIL(mv, "a 'move' block belongs only to a move or capture prompt");
 		return;
 	}
@@ -751,7 +753,8 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 	bool wants = s->prompt.kind == PROMPT_INTERCEPT ||
 		     s->prompt.kind == PROMPT_RETREAT_BEFORE ||
 		     s->prompt.kind == PROMPT_BATTLE_CARD ||
-		     s->prompt.kind == PROMPT_RETREAT;
+		     s->prompt.kind == PROMPT_RETREAT ||
+		     s->prompt.kind == PROMPT_LOSSES;
 
 	if ((m = ytree_get(&rd->t, root, "replacement_draws")) &&
 	    (m = get_map(rd, root, "replacement_draws", side_keys))) {
@@ -768,7 +771,7 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(bt, "'battle' must be a mapping");
 		return;
 	}
-	if (!wants) {
+	if (!wants && s->prompt.kind != PROMPT_GENERALS) {
 		FAIL(bt, "a 'battle' block belongs only to an interception, retreat or battle prompt");
 		return;
 	}
@@ -822,6 +825,10 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 	if ((s->prompt.kind == PROMPT_BATTLE_CARD || s->prompt.kind == PROMPT_RETREAT) &&
 	    s->prompt.side == SIDE_NONE)
 		FAIL(bt, "a battle prompt needs a side to answer it");
+	if (s->prompt.kind == PROMPT_LOSSES &&
+	    (s->prompt.side != SIDE_AMERICAN || s->prompt.left < 1 || s->prompt.step > 1 ||
+	     s->prompt.left > s->space[b->space].cu[NATION_AMERICAN] + s->space[b->space].cu[NATION_FRENCH]))
+		FAIL(bt, "a battle-losses prompt needs the American, losses (left) and step 0 (the loser's) or 1 (the winner's)");
 }
 
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
@@ -1002,8 +1009,10 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		s->tournament = get_bool(rd, root, "tournament_rule");
 	if (ytree_get(&rd->t, root, "tournament_extra_action"))
 		s->extra_action = get_bool(rd, root, "tournament_extra_action");
-	if (s->extra_action && !s->tournament)
+	if ((s->extra_action || s->prompt.kind == PROMPT_EXTRA) && !s->tournament)
 		FAIL(root, "an extra action of the Optional Tournament Rule without the rule");
+	if (s->prompt.kind == PROMPT_EXTRA && s->prompt.side != SIDE_BRITISH)
+		FAIL(root, "the extra action of the Optional Tournament Rule is the British's");
 	if ((n = need(rd, root, "french_navy"))) {
 		const char *v = ytree_scalar(n);
 		if (v && !strcmp(v, "french-box"))
@@ -1055,6 +1064,17 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		for (int g = 0; g < d->n_generals; g++)
 			if (!seen[g])
 				FAIL(m, "general %s is missing", d->generals[g].name);
+		/* the owner chooses one of two generals of his side (7.4.C) */
+		if (s->prompt.kind == PROMPT_GENERALS) {
+			int pairs = 0;
+			for (int g = 0; g < d->n_generals; g++)
+				for (int h = g + 1; h < d->n_generals; h++)
+					pairs += s->general[g] >= 0 && s->general[g] == s->general[h] &&
+						 d->generals[g].side == s->prompt.side &&
+						 d->generals[h].side == s->prompt.side;
+			if (pairs != 1 || s->prompt.left >= GN__COUNT)
+				FAIL(m, "a generals prompt needs two generals of its side in one space");
+		}
 	}
 	if ((m = get_map(rd, root, "spaces", NULL))) {
 		static const char *const sp_keys[] = { "pc", "american", "british", "french", NULL };

@@ -65,6 +65,13 @@ enum prompt_kind {
 	PROMPT_RETREAT,		/* the loser of a battle retreats (9.6) */
 	PROMPT_CAMPAIGN,	/* the next activation of a campaign (7.2), or
 				   John Glover's one activation (7.3.C) */
+	PROMPT_GENERALS,	/* two generals of a side in one space: the
+				   owner sends one to the Reinforcements box
+				   (7.4.C, 7.8.D) */
+	PROMPT_EXTRA,		/* British: take the extra action of the Optional
+				   Tournament Rule, or not (6.34.C.i) */
+	PROMPT_LOSSES,		/* American: the French CUs among a battle's
+				   losses of a mixed stack (9.5, 12.2.C) */
 	PROMPT__COUNT
 };
 
@@ -82,10 +89,21 @@ struct prompt {
 	enum prompt_kind kind;
 	enum side side;		/* who decides */
 	int card;		/* the card being resolved, 0 if none */
-	int left;		/* PC actions left, placements left */
+	int left;		/* PC actions left, placements left;
+				   PROMPT_GENERALS: what comes after
+				   (enum generals_next) */
 	uint32_t colonies_done;	/* PROMPT_CC / PROMPT_DOI: bit per colony */
 	int step;		/* PROMPT_EVENT: index of the effect being done */
 	uint64_t spaces_done[2]; /* PROMPT_EVENT: spaces used by this effect */
+};
+
+/* PROMPT_GENERALS: where the game goes on once a general is sent away. */
+enum generals_next {
+	GN_MOVE_END = 0,	/* the move ended with 'stop': the card ends */
+	GN_INTERCEPT,		/* an interception: the battle follows */
+	GN_RETREAT_BEFORE,	/* a retreat before battle: what is left fights */
+	GN_RETREAT,		/* a retreat after battle: the battle ends */
+	GN__COUNT
 };
 
 struct space_state {

@@ -25,13 +25,19 @@ static const char *side_plural(enum side side)
 	return side == SIDE_AMERICAN ? "Americans" : "British";
 }
 
+static int b_space(const struct state *s)
+{
+	return s->battle.space;
+}
+
 static bool is_washington(const struct data *d, int g)
 {
 	return g >= 0 && d->generals[g].never_to_reinforcements;
 }
 
 
-/* Removes n CUs of side from space, American before French (R39). */
+/* Removes n CUs of side from space, American before French. Used only
+ * where no choice is left: a surrender (all) or an overrun (the one CU). */
 static int remove_cus(struct state *s, int space, enum side side, int n)
 {
 	int done = 0;
@@ -49,8 +55,59 @@ static int remove_cus(struct state *s, int space, enum side side, int n)
 	return done;
 }
 
-/* Moves up to max CUs of side (American before French) and general g (if
- * >= 0) from one space to another; returns the CUs moved. */
+/* The French CUs that may be among n of the American side's CUs in
+ * space: lo to hi. */
+static void french_range(const struct state *s, int space, int n, int *lo,
+			 int *hi)
+{
+	int am = s->space[space].cu[NATION_AMERICAN];
+	int fr = s->space[space].cu[NATION_FRENCH];
+
+	*lo = n - am > 0 ? n - am : 0;
+	*hi = n < fr ? n : fr;
+}
+
+/* The player names the French among the (at most five) CUs that go with
+ * an American general from space (7.8.C, 7.9.B, 12.2.C): french must be
+ * possible. */
+static enum engine_result french_ok(const struct data *d,
+				    const struct state *s, int space,
+				    int french, const char *verb,
+				    struct strbuf *why)
+{
+	int n = side_cus(s, space, SIDE_AMERICAN), lo, hi;
+
+	if (n > 5)
+		n = 5;
+	french_range(s, space, n, &lo, &hi);
+	if (french >= lo && french <= hi)
+		return ENGINE_OK;
+	if (lo == hi)
+		return illegal(why, "%d of the %d CUs going from %s are French: '%s ... %d' (12.2.C)",
+			       lo, n, space_name(d, space), verb, lo);
+	return illegal(why, "the %d CUs going from %s may include %d to %d French ones: '%s ... N', N the French (12.2.C)",
+		       n, space_name(d, space), lo, hi, verb);
+}
+
+/* Moves up to five American CUs, french of them French, and general g
+ * from one space to another (7.8.C, 7.9.B); returns the CUs moved. */
+static int move_five(struct state *s, int from, int to, int g, int french)
+{
+	int n = side_cus(s, from, SIDE_AMERICAN);
+
+	if (n > 5)
+		n = 5;
+	s->space[from].cu[NATION_FRENCH] -= french;
+	s->space[to].cu[NATION_FRENCH] += french;
+	s->space[from].cu[NATION_AMERICAN] -= n - french;
+	s->space[to].cu[NATION_AMERICAN] += n - french;
+	s->general[g] = to;
+	return n;
+}
+
+/* Moves up to max CUs of side and general g (if >= 0) from one space to
+ * another; returns the CUs moved. Used for retreats after battle, where
+ * the whole force goes (9.61): no choice of nation. */
 static int move_force(struct state *s, int from, int to, enum side side,
 		      int g, int max)
 {
@@ -73,27 +130,52 @@ static int move_force(struct state *s, int from, int to, enum side side,
 	return moved;
 }
 
-/* Two generals of a side in a space after a retreat or an interception
- * (7.4.C, 7.8.D; R40): the one who arrived goes to the Reinforcements box,
- * unless he is Washington; then the other goes. */
-static void excess_general(const struct data *d, struct state *s, int space,
-			   int arrived, struct strbuf *log)
+/* The space where two generals of side stand, or -1. */
+static int generals_space(const struct data *d, const struct state *s,
+			  enum side side)
 {
-	enum side side;
-	int other = -1, send;
+	for (int g = 0; g < d->n_generals; g++) {
+		if (d->generals[g].side != side || s->general[g] < 0)
+			continue;
+		for (int h = g + 1; h < d->n_generals; h++)
+			if (s->general[h] == s->general[g] && d->generals[h].side == side)
+				return s->general[g];
+	}
+	return -1;
+}
 
+bool generals_meet(const struct data *d, struct state *s, int space,
+		   enum side side, enum generals_next next, int card,
+		   struct strbuf *log)
+{
+	int two[2], n = 0;
+
+	for (int g = 0; g < d->n_generals && n < 2; g++)
+		if (s->general[g] == space && d->generals[g].side == side)
+			two[n++] = g;
+	if (n < 2)
+		return false;
+	if (is_washington(d, two[0]) || is_washington(d, two[1])) {
+		int send = is_washington(d, two[0]) ? two[1] : two[0];
+		s->general[send] = LOC_REINFORCEMENTS;
+		elog(log, "%s goes to the Reinforcements box: Washington never does, and one general per side stays in %s (7.4.C).",
+		     d->generals[send].name, space_name(d, space));
+		return false;
+	}
+	flow_prompt(s, PROMPT_GENERALS, side, card, (int)next);
+	return true;
+}
+
+/* Two generals of a side in a space after a retreat or an interception
+ * (7.4.C, 7.8.D; R40): the owner chooses which goes (PROMPT_GENERALS,
+ * true), unless one is Washington. */
+static bool excess_general(const struct data *d, struct state *s, int space,
+			   int arrived, enum generals_next next,
+			   struct strbuf *log)
+{
 	if (arrived < 0)
-		return;
-	side = d->generals[arrived].side;
-	for (int g = 0; g < d->n_generals; g++)
-		if (g != arrived && s->general[g] == space && d->generals[g].side == side)
-			other = g;
-	if (other < 0)
-		return;
-	send = is_washington(d, arrived) ? other : arrived;
-	s->general[send] = LOC_REINFORCEMENTS;
-	elog(log, "%s goes to the Reinforcements box: one general per side in %s (7.4.C, 7.8.D).",
-	     d->generals[send].name, space_name(d, space));
+		return false;
+	return generals_meet(d, s, space, d->generals[arrived].side, next, 0, log);
 }
 
 /* The Congress is dispersed by a battle or overrun in its space that the
@@ -407,7 +489,8 @@ static void retreat_to(const struct data *d, struct state *s, struct rng *r,
 	if (loser == SIDE_AMERICAN)
 		congress_lost(d, s, sp, log);
 	prompt_set = arrival(d, s, t, loser, n > 0, 0, log);
-	excess_general(d, s, t, g, log);
+	if (!prompt_set && excess_general(d, s, t, g, GN_RETREAT, log))
+		return;
 	battle_finish(d, s, r, log, loser, prompt_set);
 }
 
@@ -451,13 +534,41 @@ static void step_retreat(const struct data *d, struct state *s, struct rng *r,
 	flow_prompt(s, PROMPT_RETREAT, loser, 0, 0);
 }
 
+/* n CUs of side are lost in the battle space (9.5). From a stack of
+ * American and French CUs the American names the French among them when
+ * there is a choice (12.2.C, R45): PROMPT_LOSSES (step 0 for the loser's
+ * losses, 1 for the winner's), true. */
+static bool lose_cus(const struct data *d, struct state *s, enum side side,
+		     int n, int step)
+{
+	int sp = s->battle.space, lo, hi;
+
+	(void)d;
+	if (side == SIDE_BRITISH) {
+		remove_cus(s, sp, side, n);
+		return false;
+	}
+	french_range(s, sp, n, &lo, &hi);
+	if (lo < hi) {
+		flow_prompt(s, PROMPT_LOSSES, SIDE_AMERICAN, 0, n);
+		s->prompt.step = step;
+		return true;
+	}
+	s->space[sp].cu[NATION_FRENCH] -= lo;
+	s->space[sp].cu[NATION_AMERICAN] -= n - lo;
+	return false;
+}
+
+static void winner_losses(const struct data *d, struct state *s,
+			  struct rng *r, enum side loser, struct strbuf *log);
+
 /* Steps 2 to 5, then 6. */
 static void resolve(const struct data *d, struct state *s, struct rng *r,
 		    struct strbuf *log)
 {
 	struct battle *b = &s->battle;
 	enum side att = b->attacker, def = OTHER_SIDE(att), winner, loser;
-	int sp = b->space, ra, rd, drm_a, drm_d, da, dd, die, n, gl, th;
+	int sp = b->space, ra, rd, drm_a, drm_d, da, dd, die, n;
 
 	ra = actual_rating(d, s, r, att, log);
 	rd = actual_rating(d, s, r, def, log);
@@ -471,20 +582,35 @@ static void resolve(const struct data *d, struct state *s, struct rng *r,
 	     side_plural(att), da, drm_a, da + drm_a, side_plural(def), dd, drm_d, dd + drm_d,
 	     side_plural(winner), da + drm_a == dd + drm_d ? " (the attacker wins ties)" : "");
 	/* Step 5 (9.5): the loser's losses, then the winner's. */
-	gl = general_of_side_at(d, s, sp, loser);
 	die = rng_die(r, "the loser's losses (9.5)");
 	n = die <= 3 ? 1 : die <= 5 ? 2 : 3;
-	n = remove_cus(s, sp, loser, n);
+	if (n > side_cus(s, sp, loser))
+		n = side_cus(s, sp, loser);
 	b->lost[loser] += n;
 	elog(log, "The %s roll %d for losses and lose %d CU%s (9.5).", side_plural(loser),
 	     die, n, n == 1 ? "" : "s");
+	if (lose_cus(d, s, loser, n, 0))
+		return;
+	winner_losses(d, s, r, loser, log);
+}
+
+/* The winner's loss (9.5), then the loser's retreat. */
+static void winner_losses(const struct data *d, struct state *s,
+			  struct rng *r, enum side loser, struct strbuf *log)
+{
+	struct battle *b = &s->battle;
+	enum side winner = OTHER_SIDE(loser);
+	int sp = b->space, gl = general_of_side_at(d, s, sp, loser), th, die, n;
+
 	if (side_cus(s, sp, winner) > 0) {
 		th = gl < 0 ? 1 : d->generals[gl].agility + 1;
 		die = rng_die(r, "the winner's losses (9.5)");
-		n = die <= th ? remove_cus(s, sp, winner, 1) : 0;
+		n = die <= th ? 1 : 0;
 		b->lost[winner] += n;
 		elog(log, "The %s roll %d for losses (1 CU on %d or less) and lose %d CU%s (9.5).",
 		     side_plural(winner), die, th, n, n == 1 ? "" : "s");
+		if (n && lose_cus(d, s, winner, n, 1))
+			return;
 	}
 	/* 9.5 Special, a winner without CUs on an enemy PC: see
 	 * battle_finish, after the retreat, which it cannot change (R41). */
@@ -608,15 +734,25 @@ static void battle_begin(const struct data *d, struct state *s, struct rng *r,
 	ask_card(d, s, r, b->attacker, log);
 }
 
-/* After the interceptions (none succeeded): overrun, retreat before
- * battle, battle, or the move goes on. */
+/* After the interceptions (none succeeded): the arrival's effects, if
+ * they waited for the interceptions (7.8.F: a capture, the Congress);
+ * then overrun, retreat before battle, battle, or the move goes on. */
 static void after_interceptions(const struct data *d, struct state *s,
-				struct rng *r, struct strbuf *log)
+				struct rng *r, struct strbuf *log,
+				bool arrival_waits)
 {
 	struct battle *b = &s->battle;
 	enum side att = b->attacker, def = OTHER_SIDE(att);
-	int g = general_of_side_at(d, s, b->space, def);
+	int g;
 
+	if (arrival_waits &&
+	    arrival(d, s, b->space, att, side_cus(s, b->space, att) > 0,
+		    s->move.card, log)) {
+		/* Washington captured: the removals, then the move goes on */
+		memset(b, 0, sizeof(*b));
+		return;
+	}
+	g = general_of_side_at(d, s, b->space, def);
 	if (side_cus(s, b->space, def) == 0) {
 		memset(b, 0, sizeof(*b));
 		flow_prompt(s, PROMPT_MOVE, att, s->move.card, 0);
@@ -662,7 +798,7 @@ void battle_entered(const struct data *d, struct state *s, struct rng *r,
 		flow_prompt(s, PROMPT_INTERCEPT, SIDE_AMERICAN, s->move.card, 0);
 		return;
 	}
-	after_interceptions(d, s, r, log);
+	after_interceptions(d, s, r, log, interceptable);
 }
 
 /* ---- Prompts -------------------------------------------------------------- */
@@ -688,7 +824,9 @@ enum engine_result battle_check(const struct data *d, const struct state *s,
 			return ENGINE_OK;
 		if (a->kind != ACT_INTERCEPT)
 			break;
-		return intercept_ok(d, s, a->general, why);
+		if (intercept_ok(d, s, a->general, why) != ENGINE_OK)
+			return ENGINE_ILLEGAL;
+		return french_ok(d, s, s->general[a->general], a->french, "intercept", why);
 	case PROMPT_RETREAT_BEFORE:
 		if (a->kind == ACT_STAND)
 			return ENGINE_OK;
@@ -705,13 +843,23 @@ enum engine_result battle_check(const struct data *d, const struct state *s,
 			return illegal(why, "%s cannot retreat to '%s': an adjacent space without British CUs or PC, not %s where the British came from (7.9.B, 9.61)",
 				       d->generals[g].name, space_name(d, a->space),
 				       space_name(d, b->from));
-		return ENGINE_OK;
+		return french_ok(d, s, b->space, a->french, "retreat", why);
 	case PROMPT_BATTLE_CARD:
 		if (a->kind == ACT_NOCARD)
 			return ENGINE_OK;
 		if (a->kind != ACT_BATTLE && a->kind != ACT_DISCARD)
 			break;
 		return card_ok(d, s, side, a->kind, a->card, why);
+	case PROMPT_LOSSES: {
+		int lo, hi;
+		if (a->kind != ACT_LOSE)
+			break;
+		french_range(s, b->space, s->prompt.left, &lo, &hi);
+		if (a->value < lo || a->value > hi)
+			return illegal(why, "of the %d CUs lost in %s, %d to %d may be French: 'lose N', N the French (9.5, 12.2.C)",
+				       s->prompt.left, space_name(d, b->space), lo, hi);
+		return ENGINE_OK;
+	}
 	case PROMPT_RETREAT: {
 		int sp = b->space, cus = side_cus(s, sp, side);
 		if (a->kind != ACT_RETREAT && a->kind != ACT_SAIL)
@@ -748,7 +896,7 @@ static void intercept_apply(const struct data *d, struct state *s,
 	if (a->kind == ACT_PASS) {
 		elog(log, "The American makes no %sinterception attempt (7.8).",
 		     s->intercepted ? "further " : "");
-		after_interceptions(d, s, r, log);
+		after_interceptions(d, s, r, log, true);
 		return;
 	}
 	gd = &d->generals[g];
@@ -760,24 +908,28 @@ static void intercept_apply(const struct data *d, struct state *s,
 		     gd->name, space_name(d, at), space_name(d, b->space), die, gd->agility);
 		if (intercept_any(d, s))
 			return;
-		after_interceptions(d, s, r, log);
+		after_interceptions(d, s, r, log, true);
 		return;
 	}
-	n = move_force(s, at, b->space, SIDE_AMERICAN, g, 5);
-	elog(log, "%s intercepts from %s into %s with %d CU%s: rolls %d against Agility %d (7.8.A, 7.8.C).",
+	n = move_five(s, at, b->space, g, a->french);
+	elog(log, "%s intercepts from %s into %s with %d CU%s%s: rolls %d against Agility %d (7.8.A, 7.8.C).",
 	     gd->name, space_name(d, at), space_name(d, b->space), n, n == 1 ? "" : "s",
-	     die, gd->agility);
-	excess_general(d, s, b->space, g, log);
+	     a->french ? " (French among them as named)" : "", die, gd->agility);
 	b->intercepted = true;
 	elog(log, "The British movement ends (7.8.C).");
+	if (excess_general(d, s, b->space, g, GN_INTERCEPT, log))
+		return;
 	battle_begin(d, s, r, log);
 }
+
+static void rbb_after(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log, bool prompt_set);
 
 static void rbb_apply(const struct data *d, struct state *s,
 		      const struct action *a, struct rng *r, struct strbuf *log)
 {
 	struct battle *b = &s->battle;
-	int g = rbb_general(d, s), die, target, n, left;
+	int g = rbb_general(d, s), die, target, n;
 	const struct data_general *gd = &d->generals[g];
 	bool prompt_set;
 
@@ -794,12 +946,25 @@ static void rbb_apply(const struct data *d, struct state *s,
 		battle_begin(d, s, r, log);
 		return;
 	}
-	n = move_force(s, b->space, a->space, SIDE_AMERICAN, g, 5);
-	elog(log, "%s retreats before battle from %s to %s with %d CU%s: rolls %d against %d (7.9.A%s).",
+	n = move_five(s, b->space, a->space, g, a->french);
+	elog(log, "%s retreats before battle from %s to %s with %d CU%s%s: rolls %d against %d (7.9.A%s).",
 	     gd->name, space_name(d, b->space), space_name(d, a->space), n, n == 1 ? "" : "s",
-	     die, target, gd->retreat_bonus ? ", +2 for him" : "");
+	     a->french ? " (French among them as named)" : "", die, target,
+	     gd->retreat_bonus ? ", +2 for him" : "");
 	prompt_set = arrival(d, s, a->space, SIDE_AMERICAN, n > 0, 0, log);
-	excess_general(d, s, a->space, g, log);
+	if (!prompt_set && excess_general(d, s, a->space, g, GN_RETREAT_BEFORE, log))
+		return;
+	rbb_after(d, s, r, log, prompt_set);
+}
+
+/* After a retreat before battle (and the owner's choice of general, if
+ * any): the British stop; what is left is overrun or fights (7.9.B). */
+static void rbb_after(const struct data *d, struct state *s, struct rng *r,
+		      struct strbuf *log, bool prompt_set)
+{
+	struct battle *b = &s->battle;
+	int left;
+
 	left = side_cus(s, b->space, SIDE_AMERICAN);
 	elog(log, "The British movement ends in %s (7.9.B).", space_name(d, b->space));
 	if (left == 0) {
@@ -868,6 +1033,18 @@ void battle_apply(const struct data *d, struct state *s,
 	case PROMPT_RETREAT:
 		retreat_to(d, s, r, s->prompt.side, a->space, a->kind == ACT_SAIL, log);
 		return;
+	case PROMPT_LOSSES: {
+		int n = s->prompt.left, step = s->prompt.step;
+		s->space[b_space(s)].cu[NATION_FRENCH] -= a->value;
+		s->space[b_space(s)].cu[NATION_AMERICAN] -= n - a->value;
+		elog(log, "The American loses %d French and %d American CU%s in %s (9.5, 12.2.C).",
+		     a->value, n - a->value, n - a->value == 1 ? "" : "s", space_name(d, b_space(s)));
+		if (step == 0)
+			winner_losses(d, s, r, SIDE_AMERICAN, log);
+		else
+			step_retreat(d, s, r, SIDE_BRITISH, log);
+		return;
+	}
 	default:
 		BUG("battle_apply: prompt %d", s->prompt.kind);
 	}
@@ -887,9 +1064,12 @@ void battle_describe_prompt(const struct data *d, const struct state *s,
 		engine_legal(d, s, acts, n);
 		strbuf_addf(out, "American: a British Army enters %s: 'intercept GENERAL' with an adjacent Army (die <= Agility, 7.8) or 'pass'",
 			    where);
+		uint64_t named = 0;	/* a general once, whatever French he takes */
 		for (int i = 0; i < n; i++) {
-			if (acts[i].kind != ACT_INTERCEPT || acts[i].general < 0)
+			if (acts[i].kind != ACT_INTERCEPT || acts[i].general < 0 ||
+			    (named & (1ULL << acts[i].general)))
 				continue;
+			named |= 1ULL << acts[i].general;
 			const struct data_general *gd = &d->generals[acts[i].general];
 			strbuf_addf(out, "%s%s succeeds on 1-%d", shown++ ? ", " : ": ",
 				    gd->name, gd->agility);
@@ -914,6 +1094,11 @@ void battle_describe_prompt(const struct data *d, const struct state *s,
 			    side_title(s->prompt.side), where,
 			    s->prompt.side == b->attacker ? "you attack" : "you defend");
 		break;
+	case PROMPT_LOSSES:
+		strbuf_addf(out, "American: %d CU%s of American and French CUs %s lost in %s: name the French ones among them: 'lose N' (9.5, 12.2.C).",
+			    s->prompt.left, s->prompt.left == 1 ? "" : "s",
+			    s->prompt.left == 1 ? "is" : "are", where);
+		break;
 	case PROMPT_RETREAT:
 		strbuf_addf(out, "%s: you lost the battle in %s: 'retreat SPACE'%s (9.6).",
 			    side_title(s->prompt.side), where,
@@ -937,4 +1122,66 @@ void battle_replacement_draws(const struct data *d, struct state *s,
 		elog(log, "The %s draw %d replacement card%s for a battle card (6.33.B).",
 		     side_plural(side), n, n == 1 ? "" : "s");
 	}
+}
+
+/* ---- Two generals of a side in a space (7.4.C, 7.8.D) -------------------- */
+
+enum engine_result generals_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why)
+{
+	int sp = generals_space(d, s, s->prompt.side), g = a->general;
+
+	if (sp < 0)
+		BUG("a generals prompt without two generals of a side in a space");
+	if (g < 0 || g >= d->n_generals)
+		return illegal(why, "name the general who goes to the Reinforcements box: 'send GENERAL' (7.4.C)");
+	if (s->general[g] != sp || d->generals[g].side != s->prompt.side)
+		return illegal(why, "%s is not one of the two %s generals in %s (7.4.C)",
+			       d->generals[g].name, side_title(s->prompt.side), space_name(d, sp));
+	if (is_washington(d, g))
+		return illegal(why, "%s may never be sent to the Reinforcements box (7.4.C)",
+			       d->generals[g].name);
+	return ENGINE_OK;
+}
+
+void generals_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct rng *r, struct strbuf *log)
+{
+	int sp = s->general[a->general];
+
+	s->general[a->general] = LOC_REINFORCEMENTS;
+	elog(log, "%s sends %s to the Reinforcements box: one general per side in %s (7.4.C%s).",
+	     side_title(s->prompt.side), d->generals[a->general].name, space_name(d, sp),
+	     s->prompt.left == GN_INTERCEPT ? ", 7.8.D" : "");
+	switch ((enum generals_next)s->prompt.left) {
+	case GN_MOVE_END:
+		flow_end_card(d, s, r, log, 0);
+		return;
+	case GN_INTERCEPT:
+		battle_begin(d, s, r, log);
+		return;
+	case GN_RETREAT_BEFORE:
+		rbb_after(d, s, r, log, false);
+		return;
+	case GN_RETREAT:
+		battle_finish(d, s, r, log, s->prompt.side, false);
+		return;
+	default:
+		BUG("generals_apply: next %d", s->prompt.left);
+	}
+}
+
+void generals_describe_prompt(const struct data *d, const struct state *s,
+			      struct strbuf *out)
+{
+	int sp = generals_space(d, s, s->prompt.side), two[2], n = 0;
+
+	for (int g = 0; g < d->n_generals && n < 2; g++)
+		if (s->general[g] == sp && d->generals[g].side == s->prompt.side)
+			two[n++] = g;
+	if (n < 2)
+		BUG("a generals prompt without two generals of a side in a space");
+	strbuf_addf(out, "%s: %s and %s are both in %s: 'send GENERAL' names the one who goes to the Reinforcements box (owner's choice, 7.4.C).",
+		    side_title(s->prompt.side), d->generals[two[0]].name,
+		    d->generals[two[1]].name, space_name(d, sp));
 }

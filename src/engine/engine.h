@@ -59,6 +59,9 @@ enum action_kind {
 	ACT_STAND,	/* no retreat before battle: fight */
 	ACT_BATTLE,	/* play a battle card in step 1 (9.2, 9.45): card */
 	ACT_NOCARD,	/* no card in step 1 of a battle */
+	/* Two generals of a side in a space (7.4.C, 7.8.D). */
+	ACT_SEND,	/* the owner sends general to the Reinforcements box */
+	ACT_DRAW,	/* take the Tournament Rule's extra action (6.34.C.i) */
 	ACT__COUNT
 };
 
@@ -71,9 +74,12 @@ struct action {
 	int reaction;	/* ACT_REACT: enum reaction */
 	int value;	/* ACT_REACT: enum reaction_value; ACT_TAKE, ACT_LAND:
 			   a number of CUs */
+	int french;	/* French CUs among the CUs of ACT_TAKE (12.2.C),
+			   ACT_REMOVE in an event (6.31), ACT_INTERCEPT
+			   (7.8.C), ACT_RETREAT before battle (7.9.B) */
 };
 
-#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0 }
+#define ACTION_INIT { ACT_NONE, 0, -1, -1, SIDE_NONE, 0, 0, 0 }
 
 enum engine_result {
 	ENGINE_OK = 0,

@@ -581,10 +581,52 @@ static bool event_each_colony(const struct data *d, struct state *s, int n,
 	return false;
 }
 
+/* The CUs an effect removing enemy CUs takes from space (6.31). */
+static int cu_removals(const struct state *s, const struct ectx *x, int space,
+		       int left)
+{
+	int want = (x->w.q & Q_ONE_SPACE) ? left : 1;
+	int have = side_cus(s, space, OTHER_SIDE(x->side));
+
+	return want < have ? want : have;
+}
+
+/* French CUs among the removals: whoever plays the card chooses which
+ * units go (6.31), so in a stack of American and French CUs he names the
+ * French ones ('remove SPACE N'); the rest are American. */
+static enum engine_result french_check(const struct data *d,
+				       const struct state *s,
+				       const struct ectx *x, int space,
+				       int french, struct strbuf *why)
+{
+	int k, fr, am, lo, hi;
+
+	if (x->verb != V_REMOVE_CU || OTHER_SIDE(x->side) != SIDE_AMERICAN) {
+		if (french)
+			return illegal(why, "a number after 'remove' names French CUs among American CUs removed (6.31)");
+		return ENGINE_OK;
+	}
+	k = cu_removals(s, x, space, s->prompt.left);
+	fr = s->space[space].cu[NATION_FRENCH];
+	am = s->space[space].cu[NATION_AMERICAN];
+	lo = k - am > 0 ? k - am : 0;
+	hi = k < fr ? k : fr;
+	if (french < lo || french > hi) {
+		if (lo == hi)
+			return illegal(why, "%d CU%s go%s from %s, %d of them French: 'remove %s %d' (6.31)",
+				       k, k == 1 ? "" : "s", k == 1 ? "es" : "", space_name(d, space), lo,
+				       space_name(d, space), lo);
+		return illegal(why, "%d CU%s go%s from %s: name the French ones among them, %d to %d: 'remove %s N' (6.31)",
+			       k, k == 1 ? "" : "s", k == 1 ? "es" : "", space_name(d, space), lo, hi,
+			       space_name(d, space));
+	}
+	return ENGINE_OK;
+}
+
 /* Acts on one space: a placement, flip or removal of the effect. Returns
  * how many of the effect's count it used. */
 static int apply_target(const struct data *d, struct state *s,
-			const struct ectx *x, int space, int left,
+			const struct ectx *x, int space, int left, int french,
 			struct strbuf *log)
 {
 	enum side enemy = OTHER_SIDE(x->side);
@@ -614,18 +656,20 @@ static int apply_target(const struct data *d, struct state *s,
 		     k == 1 ? "" : "s", space_name(d, space), tag);
 		return left;	/* all in this one space */
 	case V_REMOVE_CU: {
-		int want = (x->w.q & Q_ONE_SPACE) ? left : 1, n = 0;
-		for (; n < want && side_cus(s, space, enemy) > 0; n++) {
-			/* American CUs before French ones (docs/rulings.md) */
-			if (enemy == SIDE_BRITISH)
-				s->space[space].cu[NATION_BRITISH]--;
-			else if (s->space[space].cu[NATION_AMERICAN] > 0)
-				s->space[space].cu[NATION_AMERICAN]--;
-			else
-				s->space[space].cu[NATION_FRENCH]--;
+		int n = cu_removals(s, x, space, left);
+		/* the card's player named the French among them (6.31) */
+		if (enemy == SIDE_BRITISH) {
+			s->space[space].cu[NATION_BRITISH] -= n;
+		} else {
+			s->space[space].cu[NATION_FRENCH] -= french;
+			s->space[space].cu[NATION_AMERICAN] -= n - french;
 		}
-		elog(log, "%d %s CU%s removed from %s %s.", n, side_title(enemy),
-		     n == 1 ? "" : "s", space_name(d, space), tag);
+		if (french)
+			elog(log, "%d %s CU%s removed from %s %s, %d of them French.", n,
+			     side_title(enemy), n == 1 ? "" : "s", space_name(d, space), tag, french);
+		else
+			elog(log, "%d %s CU%s removed from %s %s.", n, side_title(enemy),
+			     n == 1 ? "" : "s", space_name(d, space), tag);
 		return (x->w.q & Q_ONE_SPACE) ? left : 1;
 	}
 	default:
@@ -757,9 +801,10 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 			elog(log, "%s: nothing to do (%s).", c->label, buf);
 			continue;
 		}
-		if (x.w.space >= 0 && count == 1) {
-			/* one named space: no choice to make */
-			apply_target(d, s, &x, x.w.space, count, log);
+		if (x.w.space >= 0 && count == 1 && x.verb != V_REMOVE_CU) {
+			/* one named space: no choice to make (CU removals
+			 * still ask: which units is the player's, 6.31) */
+			apply_target(d, s, &x, x.w.space, count, 0, log);
 			continue;
 		}
 		flow_prompt(s, PROMPT_EVENT, side, n, count);
@@ -820,7 +865,9 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 		return illegal(why, "'%s' does not answer this prompt; expected '%s'%s",
 			       action_verb(a->kind), action_verb(answer_kind(x.verb)),
 			       (x.w.q & Q_MAY) ? " or 'done'" : "");
-	return target_check(d, s, &x, a->kind, a->space, why);
+	if (target_check(d, s, &x, a->kind, a->space, why) != ENGINE_OK)
+		return ENGINE_ILLEGAL;
+	return french_check(d, s, &x, a->space, a->french, why);
 }
 
 void events_apply(const struct data *d, struct state *s,
@@ -842,7 +889,8 @@ void events_apply(const struct data *d, struct state *s,
 	if (a->kind == ACT_DONE) {
 		elog(log, "%s takes no more actions with %s.", side_title(side), x.c->label);
 	} else {
-		int used = apply_target(d, s, &x, a->space, s->prompt.left, log);
+		int used = apply_target(d, s, &x, a->space, s->prompt.left,
+					a->kind == ACT_REMOVE ? a->french : 0, log);
 		s->prompt.left -= used;
 		s->prompt.colonies_done |= 1u << d->spaces[a->space].colony;
 		bit_set(s->prompt.spaces_done, a->space);

@@ -191,12 +191,10 @@ void flow_end_card(const struct data *d, struct state *s, struct rng *r,
 	}
 	if (s->extra_action) {
 		/* The Optional Tournament Rule (6.34.C.i): the event first,
-		 * then a replacement card and another British action. */
+		 * then the British "may" draw a replacement card and take
+		 * another action (PROMPT_EXTRA). */
 		s->extra_action = false;
-		cards_draw(d, s, SIDE_BRITISH, r, log);
-		elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
-		s->active = SIDE_BRITISH;
-		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
+		flow_prompt(s, PROMPT_EXTRA, SIDE_BRITISH, 0, 0);
 		return;
 	}
 	if (discarded_event) {
@@ -313,7 +311,10 @@ static const char *const prompt_verbs[PROMPT__COUNT][6] = {
 	[PROMPT_RETREAT_BEFORE] = { "retreat", "stand" },
 	[PROMPT_BATTLE_CARD] = { "battle", "discard", "none" },
 	[PROMPT_RETREAT] = { "retreat", "sail" },
+	[PROMPT_LOSSES] = { "lose" },
 	[PROMPT_CAMPAIGN] = { "move", "place", "flip", "done" },
+	[PROMPT_GENERALS] = { "send" },
+	[PROMPT_EXTRA] = { "draw", "pass" },
 };
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
@@ -371,6 +372,16 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 				       a->value == REACT_NEVER ? "never" : "ask");
 		return ENGINE_OK;
 	}
+	/* A number after 'remove', 'intercept' or 'retreat' names French
+	 * CUs among those removed by an event (6.31), intercepting (7.8.C)
+	 * or retreating before battle (7.9.B); nowhere else. */
+	if (a->french < 0)
+		return illegal(why, "a negative number of CUs");
+	if (a->french > 0 && a->kind == ACT_REMOVE && p->kind != PROMPT_EVENT &&
+	    engine_kind_fits(s, a->kind))
+		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
+	if (a->french > 0 && a->kind == ACT_RETREAT && p->kind == PROMPT_RETREAT)
+		return illegal(why, "after a battle the whole force retreats: 'retreat SPACE' takes no number (9.61)");
 	switch (p->kind) {
 	case PROMPT_NONE:
 		return illegal(why, "the game is over");
@@ -461,6 +472,7 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
+	case PROMPT_LOSSES:
 		if (!engine_kind_fits(s, a->kind))
 			return wrong_kind(d, s, a, why);
 		return battle_check(d, s, a, why);
@@ -468,6 +480,14 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		if (!engine_kind_fits(s, a->kind))
 			return wrong_kind(d, s, a, why);
 		return campaign_check(d, s, a, why);
+	case PROMPT_GENERALS:
+		if (a->kind != ACT_SEND)
+			return wrong_kind(d, s, a, why);
+		return generals_check(d, s, a, why);
+	case PROMPT_EXTRA:
+		if (a->kind != ACT_DRAW && a->kind != ACT_PASS)
+			return wrong_kind(d, s, a, why);
+		return ENGINE_OK;
 	default:
 		BUG("engine_check: prompt %d", p->kind);
 	}
@@ -629,10 +649,25 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
+	case PROMPT_LOSSES:
 		battle_apply(d, s, a, r, log);
 		break;
 	case PROMPT_CAMPAIGN:
 		campaign_apply(d, s, a, r, log);
+		break;
+	case PROMPT_GENERALS:
+		generals_apply(d, s, a, r, log);
+		break;
+	case PROMPT_EXTRA:
+		if (a->kind == ACT_PASS) {
+			elog(log, "Optional Tournament Rule: the British declines the extra action (6.34.C.i).");
+			flow_next_impulse(d, s, r, log);
+			break;
+		}
+		cards_draw(d, s, SIDE_BRITISH, r, log);
+		elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
+		s->active = SIDE_BRITISH;
+		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
 		break;
 	default:
 		BUG("engine_apply: prompt %d", p.kind);

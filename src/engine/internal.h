@@ -257,6 +257,20 @@ void battle_describe_prompt(const struct data *d, const struct state *s,
  * is over. */
 void battle_abandon(const struct data *d, struct state *s,
 		    struct strbuf *log);
+/* Two generals of side in space after a move, an interception or a
+ * retreat (7.4.C, 7.8.D): if one is Washington the other goes to the
+ * Reinforcements box (false); else PROMPT_GENERALS asks the owner, and
+ * `next` says where the game goes on (true). false if only one is there. */
+bool generals_meet(const struct data *d, struct state *s, int space,
+		   enum side side, enum generals_next next, int card,
+		   struct strbuf *log);
+/* PROMPT_GENERALS: send GENERAL. */
+enum engine_result generals_check(const struct data *d, const struct state *s,
+				  const struct action *a, struct strbuf *why);
+void generals_apply(const struct data *d, struct state *s,
+		    const struct action *a, struct rng *r, struct strbuf *log);
+void generals_describe_prompt(const struct data *d, const struct state *s,
+			      struct strbuf *out);
 /* The replacement draws of battle cards, after the impulse (6.33.B). */
 void battle_replacement_draws(const struct data *d, struct state *s,
 			      struct rng *r, struct strbuf *log);

@@ -50,8 +50,11 @@ int engine_invariants(const struct data *d, const struct state *s,
 		/* an automatic victory stops the game the instant it holds,
 		 * maybe in the middle of a step (13.1, R14) */
 		bool stopped = s->end == END_AUTO_BRITISH || s->end == END_AUTO_AMERICAN;
+		/* the owner is asked which of two goes (7.4.C) */
+		bool asked = s->prompt.kind == PROMPT_GENERALS;
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !stopped; side++)
-			if (gen[side] > 1 + (passing && side == d->generals[s->move.general].side))
+			if (gen[side] > 1 + ((passing && side == d->generals[s->move.general].side) ||
+					     (asked && side == s->prompt.side)))
 				n += bad(why, "%d %s generals in %s", gen[side],
 					 side_name(side), space_name(d, i));
 		if ((side_cus(s, i, SIDE_AMERICAN) || gen[SIDE_AMERICAN]) &&
@@ -81,7 +84,8 @@ int engine_invariants(const struct data *d, const struct state *s,
 					n += bad(why, "%d CUs of nation %d move with %s, not on his space",
 						 m->carried[k], k, d->generals[m->general].name);
 		if (s->prompt.kind != PROMPT_MOVE && s->prompt.kind != PROMPT_CAPTURE &&
-		    s->prompt.kind != PROMPT_INTERCEPT && s->prompt.kind != PROMPT_RETREAT_BEFORE)
+		    s->prompt.kind != PROMPT_INTERCEPT && s->prompt.kind != PROMPT_RETREAT_BEFORE &&
+		    s->prompt.kind != PROMPT_GENERALS)
 			n += bad(why, "a general is moving at prompt '%s'",
 				 prompt_kind_name(s->prompt.kind));
 	} else if (s->prompt.kind == PROMPT_MOVE) {
@@ -130,10 +134,12 @@ int engine_invariants(const struct data *d, const struct state *s,
 			total++;
 		}
 	}
-	if (s->battle.active != (s->prompt.kind == PROMPT_INTERCEPT ||
+	if (s->prompt.kind != PROMPT_GENERALS &&
+	    s->battle.active != (s->prompt.kind == PROMPT_INTERCEPT ||
 				 s->prompt.kind == PROMPT_RETREAT_BEFORE ||
 				 s->prompt.kind == PROMPT_BATTLE_CARD ||
-				 s->prompt.kind == PROMPT_RETREAT))
+				 s->prompt.kind == PROMPT_RETREAT ||
+				 s->prompt.kind == PROMPT_LOSSES))
 		n += bad(why, "a battle %s at prompt '%s'",
 			 s->battle.active ? "in progress" : "missing",
 			 prompt_kind_name(s->prompt.kind));

@@ -144,19 +144,30 @@ static enum side mover_side(const struct data *d, const struct state *s)
 	return d->generals[s->move.general].side;
 }
 
-/* Sets the CUs moving with the general to n: American CUs before French
- * ones for the American side (12.2.C; docs/rulings.md, R31). */
-static void set_carried(const struct data *d, struct state *s, int n)
+/* The French CUs that may be among n CUs moving from the mover's space:
+ * lo to hi (12.2.C: the player chooses; docs/rulings.md, R31). */
+static void french_range(const struct data *d, const struct state *s, int n,
+			 int *lo, int *hi)
 {
 	const struct space_state *sp = &s->space[mover_space(s)];
 
+	*lo = *hi = 0;
+	if (mover_side(d, s) == SIDE_BRITISH)
+		return;
+	*lo = n - sp->cu[NATION_AMERICAN] > 0 ? n - sp->cu[NATION_AMERICAN] : 0;
+	*hi = n < sp->cu[NATION_FRENCH] ? n : sp->cu[NATION_FRENCH];
+}
+
+/* Sets the CUs moving with the general to n, french of them French. */
+static void set_carried(const struct data *d, struct state *s, int n,
+			int french)
+{
 	memset(s->move.carried, 0, sizeof(s->move.carried));
 	if (mover_side(d, s) == SIDE_BRITISH) {
 		s->move.carried[NATION_BRITISH] = n;
 	} else {
-		int am = n < sp->cu[NATION_AMERICAN] ? n : sp->cu[NATION_AMERICAN];
-		s->move.carried[NATION_AMERICAN] = am;
-		s->move.carried[NATION_FRENCH] = n - am;
+		s->move.carried[NATION_AMERICAN] = n - french;
+		s->move.carried[NATION_FRENCH] = french;
 	}
 }
 
@@ -209,7 +220,13 @@ void activation_start(const struct data *d, struct state *s, int g, int card,
 	s->move.card = card;
 	s->move.from = here;
 	n = campaign_free_cus(s, here, gd->side);	/* 7.4.E */
-	set_carried(d, s, n < 5 ? n : 5);
+	{
+		/* with French and American CUs to choose from, the player
+		 * says which with 'take' before moving (12.2.C, R31) */
+		int m = n < 5 ? n : 5, lo, hi;
+		french_range(d, s, m, &lo, &hi);
+		set_carried(d, s, m, lo);
+	}
 	if (n > 5)
 		elog(log, "%s is in %s: %d CUs there, up to 5 may move (7.3.A).",
 		     gd->name, space_name(d, here), n);
@@ -348,6 +365,8 @@ static bool lone_can_go_on(const struct data *d, const struct state *s,
 	return false;
 }
 
+static bool nations_unsaid(const struct data *d, const struct state *s);
+
 static enum engine_result to_check(const struct data *d, const struct state *s,
 				   int to, struct strbuf *why)
 {
@@ -362,6 +381,9 @@ static enum engine_result to_check(const struct data *d, const struct state *s,
 		return illegal(why, "no such space");
 	if (m->sailed)
 		return illegal(why, "the naval movement was %s's whole move (7.5): 'stop'", who);
+	if (nations_unsaid(d, s))
+		return illegal(why, "%s has American and French CUs to take in %s: say which move first, 'take N F' with F the French among them (12.2.C)",
+			       who, space_name(d, at));
 	adj = connection_for(d, at, to, m->general);
 	if (!adj) {
 		for (int i = 0; i < d->spaces[at].n_adj; i++)
@@ -443,9 +465,11 @@ static enum engine_result sail_check(const struct data *d, const struct state *s
 }
 
 static enum engine_result take_check(const struct data *d,
-				     const struct state *s, int n,
+				     const struct state *s, int n, int french,
 				     struct strbuf *why)
 {
+	int lo, hi;
+
 	int here = mover_space(s), avail = campaign_free_cus(s, here, mover_side(d, s));
 	int max = avail < 5 ? avail : 5;
 
@@ -460,7 +484,29 @@ static enum engine_result take_check(const struct data *d,
 			       space_name(d, here), avail,
 			       avail < side_cus(s, here, mover_side(d, s))
 			       ? "; the others moved with another general of this campaign, 7.4.E" : "");
+	french_range(d, s, n, &lo, &hi);
+	if (mover_side(d, s) == SIDE_BRITISH && french)
+		return illegal(why, "a second number names French CUs among American ones: 'take %d'", n);
+	if (french < lo || french > hi) {
+		if (lo == hi)
+			return illegal(why, "%d of the %d CUs taken from %s are French: 'take %d %d' (12.2.C)",
+				       lo, n, space_name(d, here), n, lo);
+		return illegal(why, "the %d CUs taken from %s may include %d to %d French ones: 'take %d N', N the French (12.2.C)",
+			       n, space_name(d, here), lo, hi, n);
+	}
 	return ENGINE_OK;
+}
+
+/* With French and American CUs to choose from where the activation
+ * began, the player has not yet said which move (12.2.C, R31). */
+static bool nations_unsaid(const struct data *d, const struct state *s)
+{
+	int lo, hi;
+
+	if (s->move.took || s->move.used > 0 || s->move.sailed)
+		return false;
+	french_range(d, s, carried_total(s), &lo, &hi);
+	return lo < hi;
 }
 
 /* Another general of the mover's side in his space, or -1. */
@@ -507,7 +553,7 @@ enum engine_result move_check(const struct data *d, const struct state *s,
 	if (!s->move.active)
 		BUG("a move prompt without a general");
 	switch (a->kind) {
-	case ACT_TAKE: return take_check(d, s, a->value, why);
+	case ACT_TAKE: return take_check(d, s, a->value, a->french, why);
 	case ACT_TO: return to_check(d, s, a->space, why);
 	case ACT_SAIL: return sail_check(d, s, a->space, why);
 	case ACT_STOP: return stop_check(d, s, a->general, why);
@@ -515,9 +561,9 @@ enum engine_result move_check(const struct data *d, const struct state *s,
 	}
 }
 
-/* Moves the general and his CUs to `to`; true if a prompt interrupts. */
-static bool go(const struct data *d, struct state *s, int to,
-	       struct strbuf *log)
+/* Moves the general and his CUs to `to`, without the effects of the
+ * arrival. */
+static void step(struct state *s, int to)
 {
 	struct move *m = &s->move;
 	int from = mover_space(s);
@@ -529,8 +575,15 @@ static bool go(const struct data *d, struct state *s, int to,
 	}
 	s->general[m->general] = to;
 	m->took = false;
+}
+
+/* Moves the general and his CUs to `to`; true if a prompt interrupts. */
+static bool go(const struct data *d, struct state *s, int to,
+	       struct strbuf *log)
+{
+	step(s, to);
 	return arrival(d, s, to, mover_side(d, s), carried_total(s) > 0,
-		       m->card, log);
+		       s->move.card, log);
 }
 
 void move_apply(const struct data *d, struct state *s, const struct action *a,
@@ -542,10 +595,14 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 
 	switch (a->kind) {
 	case ACT_TAKE:
-		set_carried(d, s, a->value);
+		set_carried(d, s, a->value, a->french);
 		m->took = true;
-		elog(log, "%s goes on from %s with %d CU%s (7.3.A).", who,
-		     space_name(d, mover_space(s)), a->value, a->value == 1 ? "" : "s");
+		if (a->french)
+			elog(log, "%s goes on from %s with %d CU%s, %d of them French (7.3.A, 12.2.C).", who,
+			     space_name(d, mover_space(s)), a->value, a->value == 1 ? "" : "s", a->french);
+		else
+			elog(log, "%s goes on from %s with %d CU%s (7.3.A).", who,
+			     space_name(d, mover_space(s)), a->value, a->value == 1 ? "" : "s");
 		return;
 	case ACT_TO: {
 		int from = mover_space(s);
@@ -560,8 +617,15 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 		     space_name(d, mover_space(s)), space_name(d, a->space), n,
 		     n == 1 ? "" : "s", m->used, allowance(d, s),
 		     adj->wilderness ? ", a Wilderness Connection counts 3" : "");
-		if (!go(d, s, a->space, log))
-			battle_entered(d, s, r, from, interceptable, log);
+		if (interceptable) {
+			/* 7.8.F: an intercepting force is in the space before
+			 * the arrival; the capture of a lone general and the
+			 * Congress's dispersal wait for the interceptions. */
+			step(s, a->space);
+			battle_entered(d, s, r, from, true, log);
+		} else if (!go(d, s, a->space, log)) {
+			battle_entered(d, s, r, from, false, log);
+		}
 		return;
 	}
 	case ACT_SAIL:
@@ -575,12 +639,17 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 	case ACT_STOP:
 		other = other_general(d, s);
 		elog(log, "%s's move ends in %s.", who, space_name(d, mover_space(s)));
-		if (other >= 0) {
-			int send = a->general >= 0 ? a->general
-				   : d->generals[other].never_to_reinforcements ? m->general : other;
-			s->general[send] = LOC_REINFORCEMENTS;
-			elog(log, "%s goes to the Reinforcements box: one general per side in a space (7.4.C).",
-			     d->generals[send].name);
+		if (other >= 0 && a->general >= 0) {
+			s->general[a->general] = LOC_REINFORCEMENTS;
+			elog(log, "%s sends %s to the Reinforcements box: one general per side in a space (7.4.C).",
+			     side_title(mover_side(d, s)), d->generals[a->general].name);
+		} else if (other >= 0) {
+			/* the owner's choice (7.4.C): asked unless Washington */
+			int here = mover_space(s), card = m->card;
+			enum side side = mover_side(d, s);
+			memset(m, 0, sizeof(*m));
+			if (generals_meet(d, s, here, side, GN_MOVE_END, card, log))
+				return;
 		}
 		memset(m, 0, sizeof(*m));
 		flow_end_card(d, s, r, log, 0);

@@ -37,6 +37,8 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_STAND] = "stand",
 	[ACT_BATTLE] = "battle",
 	[ACT_NOCARD] = "none",
+	[ACT_SEND] = "send",
+	[ACT_DRAW] = "draw",
 };
 
 const char *action_verb(enum action_kind k)
@@ -73,7 +75,7 @@ bool action_takes_side(enum action_kind k)
 bool action_takes_general(enum action_kind k)
 {
 	return k == ACT_ACTIVATE || k == ACT_STOP || k == ACT_LAND ||
-	       k == ACT_INTERCEPT;
+	       k == ACT_INTERCEPT || k == ACT_SEND;
 }
 
 bool action_takes_count(enum action_kind k)
@@ -96,6 +98,13 @@ void action_format(const struct data *d, const struct action *a,
 			    ? d->zones[a->space].name : "?");
 	if (action_takes_count(a->kind))	/* "take 3", "land Boston MA 3 Howe" */
 		strbuf_addf(out, " %d", a->value);
+	if (a->kind == ACT_TAKE && a->french > 0)	/* "take 3 1": 1 French */
+		strbuf_addf(out, " %d", a->french);
+	/* "remove Boston MA 1", "intercept Greene 2", "retreat Trenton NJ 1":
+	 * the French CUs among them */
+	if ((a->kind == ACT_REMOVE || a->kind == ACT_INTERCEPT ||
+	     a->kind == ACT_RETREAT) && a->french > 0)
+		strbuf_addf(out, " %d", a->french);
 	if (a->kind == ACT_LAND && a->general >= 0)
 		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_side(a->kind))
@@ -187,12 +196,14 @@ static void try_activations(const struct data *d, const struct state *s,
 static void try_move(const struct data *d, const struct state *s,
 		     struct collect *c)
 {
-	for (int n = 0; n <= 5; n++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_TAKE;
-		a.value = n;
-		try_add(d, s, c, a);
-	}
+	for (int n = 0; n <= 5; n++)
+		for (int f = 0; f <= n; f++) {	/* f French among them */
+			struct action a = ACTION_INIT;
+			a.kind = ACT_TAKE;
+			a.value = n;
+			a.french = f;
+			try_add(d, s, c, a);
+		}
 	try_spaces(d, s, c, ACT_TO);
 	try_spaces(d, s, c, ACT_SAIL);
 	for (int g = -1; g < d->n_generals; g++) {
@@ -312,7 +323,15 @@ int engine_legal(const struct data *d, const struct state *s,
 	case PROMPT_EVENT:
 		try_spaces(d, s, &c, ACT_PLACE);
 		try_spaces(d, s, &c, ACT_FLIP);
-		try_spaces(d, s, &c, ACT_REMOVE);
+		/* the French CUs among the removed, 0 to 5 (6.31) */
+		for (int v = 0; v <= 5; v++)
+			for (int i = 0; i < d->n_spaces; i++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_REMOVE;
+				a.space = i;
+				a.french = v;
+				try_add(d, s, &c, a);
+			}
 		try_simple(d, s, &c, ACT_DONE);
 		break;
 	case PROMPT_NAVY:
@@ -338,16 +357,25 @@ int engine_legal(const struct data *d, const struct state *s,
 		}
 		break;
 	case PROMPT_INTERCEPT:
-		for (int g = 0; g < d->n_generals; g++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_INTERCEPT;
-			a.general = g;
-			try_add(d, s, &c, a);
-		}
+		for (int g = 0; g < d->n_generals; g++)
+			for (int f = 0; f <= 5; f++) {	/* f French (7.8.C) */
+				struct action a = ACTION_INIT;
+				a.kind = ACT_INTERCEPT;
+				a.general = g;
+				a.french = f;
+				try_add(d, s, &c, a);
+			}
 		try_simple(d, s, &c, ACT_PASS);
 		break;
 	case PROMPT_RETREAT_BEFORE:
-		try_spaces(d, s, &c, ACT_RETREAT);
+		for (int f = 0; f <= 5; f++)		/* f French (7.9.B) */
+			for (int i = 0; i < d->n_spaces; i++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_RETREAT;
+				a.space = i;
+				a.french = f;
+				try_add(d, s, &c, a);
+			}
 		try_simple(d, s, &c, ACT_STAND);
 		break;
 	case PROMPT_BATTLE_CARD:
@@ -355,9 +383,29 @@ int engine_legal(const struct data *d, const struct state *s,
 		try_hand(d, s, &c, ACT_DISCARD);
 		try_simple(d, s, &c, ACT_NOCARD);
 		break;
+	case PROMPT_LOSSES:
+		for (int n = 0; n <= s->prompt.left; n++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_LOSE;
+			a.value = n;
+			try_add(d, s, &c, a);
+		}
+		break;
 	case PROMPT_RETREAT:
 		try_spaces(d, s, &c, ACT_RETREAT);
 		try_spaces(d, s, &c, ACT_SAIL);
+		break;
+	case PROMPT_EXTRA:
+		try_simple(d, s, &c, ACT_DRAW);
+		try_simple(d, s, &c, ACT_PASS);
+		break;
+	case PROMPT_GENERALS:
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_SEND;
+			a.general = g;
+			try_add(d, s, &c, a);
+		}
 		break;
 	default:
 		BUG("engine_legal: prompt %d", s->prompt.kind);
@@ -467,10 +515,17 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
+	case PROMPT_LOSSES:
 		battle_describe_prompt(d, s, out);
 		break;
 	case PROMPT_CAMPAIGN:
 		campaign_describe_prompt(d, s, out);
+		break;
+	case PROMPT_GENERALS:
+		generals_describe_prompt(d, s, out);
+		break;
+	case PROMPT_EXTRA:
+		strbuf_addstr(out, "British: Optional Tournament Rule: 'draw' a replacement card and take another action with any card, or 'pass' (6.34.C.i).");
 		break;
 	default:
 		BUG("describe: prompt %d", p->kind);

@@ -103,6 +103,8 @@ static struct action land_act(const char *space, int n, const char *general)
 #define PC_CARD(c) act(ACT_PC_CARD, (c), -1)
 #define REINFORCE(c) act(ACT_REINFORCE, (c), -1)
 #define DONE act(ACT_DONE, 0, -1)
+#define DRAW act(ACT_DRAW, 0, -1)
+#define PASS act(ACT_PASS, 0, -1)
 
 static const char *fmt_action(const struct action *a)
 {
@@ -541,6 +543,11 @@ static void test_tournament_franklin(void **state)
 	APPLY(EVENT(FRANKLIN));
 	assert_int_equal(S.french_alliance, 4);	/* the event first */
 	assert_false(S.extra_action);
+	ASSERT_PROMPT(PROMPT_EXTRA, SIDE_BRITISH);	/* "may" */
+	assert_int_equal(S.n_hand[SIDE_BRITISH], 1);
+	assert_int_equal(engine_legal(D, &S, NULL, 0), 2);	/* draw, pass */
+	round_trip();
+	APPLY(DRAW);
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);	/* another action */
 	assert_int_equal(S.n_hand[SIDE_BRITISH], 2);	/* the replacement card */
 	assert_true(log_has("Optional Tournament Rule"));
@@ -564,8 +571,31 @@ static void test_tournament_franklin_alliance_first(void **state)
 	round_trip();
 	APPLY(NAVY("Delaware"));
 	APPLY(FRENCH("Boston MA"));
+	ASSERT_PROMPT(PROMPT_EXTRA, SIDE_BRITISH);
+	APPLY(DRAW);
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
 	assert_int_equal(S.n_hand[SIDE_BRITISH], 1);
+}
+
+/* 6.34.C.i: the British "may then draw a replacement card and
+ * immediately take another action": he may decline, and then draws
+ * nothing and the American plays next. */
+static void test_tournament_6_34_C_i_british_may_decline(void **state)
+{
+	(void)state;
+	S.tournament = true;
+	set_hand(SIDE_BRITISH, 2, FRANKLIN, OPS1_B);
+	set_hand(SIDE_AMERICAN, 1, OPS1_A);
+	at_play(SIDE_BRITISH);
+	APPLY(EVENT(FRANKLIN));
+	ASSERT_PROMPT(PROMPT_EXTRA, SIDE_BRITISH);
+	REFUSED(PC_CARD(OPS1_B), "'pc' does not answer this prompt");
+	int deck = S.n_deck;
+	APPLY(PASS);
+	assert_int_equal(S.n_deck, deck);		/* no replacement card */
+	assert_int_equal(S.n_hand[SIDE_BRITISH], 1);
+	assert_true(log_has("declines"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
 }
 
 static void test_tournament_doi_and_without_the_rule(void **state)
@@ -581,6 +611,8 @@ static void test_tournament_doi_and_without_the_rule(void **state)
 		assert_true(engine_legal(D, &S, &a, 1) > 0);
 		APPLY(a);
 	}
+	ASSERT_PROMPT(PROMPT_EXTRA, SIDE_BRITISH);
+	APPLY(DRAW);
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
 	assert_int_equal(S.n_hand[SIDE_BRITISH], 1);
 	/* without the rule the American plays next */
@@ -643,6 +675,7 @@ int main(void)
 		T(test_winter_french_alone_as_british),
 		T(test_tournament_franklin),
 		T(test_tournament_franklin_alliance_first),
+		T(test_tournament_6_34_C_i_british_may_decline),
 		T(test_tournament_doi_and_without_the_rule),
 		T(test_tournament_random_games),
 	};

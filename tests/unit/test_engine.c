@@ -2058,18 +2058,22 @@ static int candidate_actions(struct action *out, int max)
 						a.general = g;
 						ADD(a);
 					}
-		} else if (k == ACT_TAKE) {
-			for (int v = -1; v <= 7; v++) {
-				struct action a = act(k, 0, -1);
-				a.value = v;
-				ADD(a);
-			}
-		} else if (k == ACT_STOP || k == ACT_INTERCEPT) {
-			for (int g = -1; g < D->n_generals; g++) {
-				struct action a = act(k, 0, -1);
-				a.general = g;
-				ADD(a);
-			}
+		} else if (k == ACT_TAKE) {	/* and French among them, 12.2.C */
+			for (int v = -1; v <= 7; v++)
+				for (int f = 0; f <= 6; f++) {
+					struct action a = act(k, 0, -1);
+					a.value = v;
+					a.french = f;
+					ADD(a);
+				}
+		} else if (k == ACT_STOP || k == ACT_INTERCEPT || k == ACT_SEND) {
+			for (int g = -1; g < D->n_generals; g++)
+				for (int f = 0; f <= (k == ACT_INTERCEPT ? 6 : 0); f++) {
+					struct action a = act(k, 0, -1);
+					a.general = g;
+					a.french = f;
+					ADD(a);
+				}
 		} else if (k == ACT_ACTIVATE) {
 			for (int c = 1; c <= D->n_cards; c++)
 				for (int g = -1; g < D->n_generals; g++) {
@@ -2086,6 +2090,13 @@ static int candidate_actions(struct action *out, int max)
 				a.value = v;
 				ADD(a);
 			}
+		} else if (k == ACT_REMOVE || k == ACT_RETREAT) {	/* and French CUs among them */
+			for (int v = 0; v <= 5; v++)
+				for (int i = 0; i < D->n_spaces; i++) {
+					struct action a = act(k, 0, i);
+					a.french = v;
+					ADD(a);
+				}
 		} else if (action_takes_space(k)) {
 			for (int i = 0; i < D->n_spaces; i++)
 				ADD(act(k, 0, i));
@@ -2279,10 +2290,19 @@ static struct action act_g(enum action_kind kind, int card, int space,
 #define QUEUE(c) act(ACT_QUEUE, (c), -1)
 #define REINFORCE(c) act(ACT_REINFORCE, (c), -1)
 #define TAKE(n) act_g(ACT_TAKE, 0, -1, -1, (n))
+static struct action take_french(int n, int french)
+{
+	struct action a = act_g(ACT_TAKE, 0, -1, -1, n);
+
+	a.french = french;
+	return a;
+}
+#define TAKE_FRENCH(n, f) take_french((n), (f))
 #define TO(name) act(ACT_TO, 0, SP(name))
 #define SAIL(name) act(ACT_SAIL, 0, SP(name))
 #define STOP act(ACT_STOP, 0, -1)
 #define STOP_SENDING(g) act_g(ACT_STOP, 0, -1, GEN(g), 0)
+#define SEND(g) act_g(ACT_SEND, 0, -1, GEN(g), 0)
 #define LAND(name, n) act_g(ACT_LAND, 0, SP(name), -1, (n))
 #define LAND_WITH(name, n, g) act_g(ACT_LAND, 0, SP(name), GEN(g), (n))
 
@@ -2492,6 +2512,11 @@ static void test_move_alone_through_enemy_general(void **state)
 /* ---- 7.8, 7.9, 9.0: interception, retreat before battle, battles -------- */
 
 #define INTERCEPT(g) act_g(ACT_INTERCEPT, 0, -1, GEN(g), 0)
+static struct action with_french(struct action a, int french)
+{
+	a.french = french;
+	return a;
+}
 #define RETREAT(name) act(ACT_RETREAT, 0, SP(name))
 #define STAND act(ACT_STAND, 0, -1)
 #define BATTLE(c) act(ACT_BATTLE, (c), -1)
@@ -2849,6 +2874,156 @@ static void test_interception_7_8_arnold_fails_on_3(void **state)
 	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
 }
 
+static void round_trip_at(struct strbuf *out, int line);
+#define ROUND_TRIP(out) round_trip_at((out), __LINE__)
+
+/* 7.8.D: Greene intercepts into Providence where Lee stands with CUs;
+ * the American chooses the "excess General of his choice" before the
+ * battle, and may keep Lee (postrider used to send Greene away). */
+static void test_interception_7_8_D_owner_chooses_the_general(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Lee", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 1);
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 2);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	force_dice(1, 1);
+	APPLY(INTERCEPT("Greene"));
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
+	INVARIANTS();
+	CHECK_LEGAL();
+	ROUND_TRIP(&TXT);
+	/* then the battle's dice: ratings, combat, losses */
+	force_dice(6, 6, 6, 1, 6, 1, 6);
+	APPLY(SEND("Greene"));
+	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+	assert_true(log_has("American sends Greene to the Reinforcements box"));
+	assert_true(log_has("Battle in Providence RI"));
+	assert_false(log_has("Lee goes to the Reinforcements box"));
+}
+
+/* 7.4.C after a retreat before battle: Gates retreats into Newport where
+ * Lee is; the American chooses who stays, then the British stop. */
+static void test_retreat_before_7_4_C_owner_chooses_the_general(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_general("Gates", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 2);
+	put_general("Lee", "Newport RI");
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	force_dice(1, 1);
+	APPLY(RETREAT("Newport RI"));
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
+	INVARIANTS();
+	REFUSED(SEND("Howe"), "not one of the two American generals");
+	APPLY(SEND("Lee"));
+	assert_int_equal(where("Lee"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Gates"), SP("Newport RI"));
+	assert_int_equal(cus_of("Newport RI", SIDE_AMERICAN), 2);
+	assert_int_equal(where("Howe"), SP("Providence RI"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);
+}
+
+/* 7.8.C and 7.9.B with 12.2.C: of an Army of more than five CUs, five go
+ * when it intercepts or retreats before battle; which five, French or
+ * American, is the player's ('intercept GENERAL F', 'retreat SPACE F'),
+ * not "American first". */
+static void test_interception_7_8_C_player_chooses_french_or_american(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 2;		/* three French on the map */
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("Providence RI", SIDE_AMERICAN);
+	put_general("Greene", "Newport RI");
+	put_cu("Newport RI", NATION_AMERICAN, 4);
+	put_cu("Newport RI", NATION_FRENCH, 3);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	REFUSED(INTERCEPT("Greene"), "1 to 3 French");
+	REFUSED(with_french(INTERCEPT("Greene"), 4), "1 to 3 French");
+	force_dice(7, 1, 6, 6, 1, 6, 1, 6);
+	APPLY(with_french(INTERCEPT("Greene"), 3));
+	assert_int_equal(cus("Newport RI", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Newport RI", NATION_FRENCH), 0);
+}
+
+static void test_retreat_before_7_9_B_player_chooses_french_or_american(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 2;
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_general("Gates", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 3);
+	put_cu("Providence RI", NATION_FRENCH, 3);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	CHECK_LEGAL();
+	REFUSED(RETREAT("Newport RI"), "2 to 3 French");
+	force_dice(1, 1);
+	APPLY(with_french(RETREAT("Newport RI"), 2));
+	assert_int_equal(cus("Newport RI", NATION_AMERICAN), 3);
+	assert_int_equal(cus("Newport RI", NATION_FRENCH), 2);
+	assert_int_equal(where("Gates"), SP("Newport RI"));
+}
+
+/* 9.5 with 12.2.C: a battle's losses from a stack of American and French
+ * CUs are the American's to name ('lose N', N French), not "American
+ * first" (R45). */
+static void test_battle_losses_9_5_american_names_the_french(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 3;
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 5);
+	put_general("Gates", "Providence RI");
+	put_cu("Providence RI", NATION_AMERICAN, 2);
+	put_cu("Providence RI", NATION_FRENCH, 2);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	S.react[SIDE_AMERICAN][REACT_RETREAT] = REACT_NEVER;
+	APPLY(MOVE(OPS2_A, "Howe"));
+	/* ratings 6, 6; combat British 6, Americans 1; the loser's losses 4
+	 * (two CUs) */
+	force_dice(5, 6, 6, 6, 1, 4);
+	APPLY(TO("Providence RI"));
+	ASSERT_PROMPT(PROMPT_LOSSES, SIDE_AMERICAN);
+	INVARIANTS();
+	CHECK_LEGAL();
+	ROUND_TRIP(&TXT);
+	REFUSED(act_g(ACT_LOSE, 0, -1, -1, 3), "0 to 2 may be French");
+	force_dice(1, 6);			/* the winner's losses: none */
+	APPLY(act_g(ACT_LOSE, 0, -1, -1, 2));
+	assert_true(log_has("loses 2 French and 0 American CUs"));
+	assert_int_equal(state_cus_on_map(&S, D, NATION_FRENCH), 0);
+	assert_int_equal(state_cus_on_map(&S, D, NATION_AMERICAN), 3);	/* 2 + Concord NH */
+}
+
 /* A standing reaction of side (architecture 3; docs/orders.md). */
 static struct action react(enum side side, enum reaction r, int value,
 			   const char *general)
@@ -3071,6 +3246,52 @@ static void test_battle_retreat_by_sea(void **state)
 	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
 }
 
+/* 9.62 against 2.1.C: a fortified port restricts a retreat by sea only
+ * from it ("the battle space ... is not a fortified port without a
+ * British PC marker"); the destination needs only 9.62's own conditions
+ * (not blockaded, no American CU or PC), as naval movement (7.5) and
+ * reinforcements (8.1.C) into an uncontrolled fortified port are allowed.
+ * And a retreat ending with another British general there asks the
+ * British which of the two goes to the box (7.4.C). */
+static void sea_retreat_from_boston(int card)
+{
+	move_position(SIDE_AMERICAN, card);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	put_general("Washington", "Lexington and Concord MA");
+	put_cu("Lexington and Concord MA", NATION_AMERICAN, 5);
+	put_general("Howe", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 3);
+	put_pc("Charleston SC", SIDE_AMERICAN);
+	put_general("Clinton", "New York NY");
+	put_pc("New York NY", SIDE_BRITISH);
+	APPLY(MOVE(card, "Washington"));
+	force_dice(6, 6, 1, 6, 1, 1, 6);
+	APPLY(TO("Boston MA"));
+	ASSERT_PROMPT(PROMPT_RETREAT, SIDE_BRITISH);
+}
+
+static void test_retreat_by_sea_9_62_into_uncontrolled_fortified_port(void **state)
+{
+	(void)state;
+	sea_retreat_from_boston(OPS1_A);
+	REFUSED(SAIL("Charleston SC"), "9.62");		/* an American PC */
+	APPLY(SAIL("Philadelphia PA"));			/* fortified, no PC */
+	assert_int_equal(where("Howe"), SP("Philadelphia PA"));
+	assert_int_equal(cus_of("Philadelphia PA", SIDE_BRITISH), 2);
+	/* into Clinton's port: the British chooses who stays (7.4.C) */
+	sea_retreat_from_boston(OPS1_B);
+	APPLY(SAIL("New York NY"));
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_BRITISH);
+	INVARIANTS();
+	CHECK_LEGAL();
+	APPLY(SEND("Howe"));
+	assert_int_equal(where("Howe"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Clinton"), SP("New York NY"));
+	assert_int_equal(cus_of("New York NY", SIDE_BRITISH), 2);
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+}
+
 /* 9.5 Special: a winner left without CUs on an enemy PC is captured. */
 static void test_battle_winner_without_cus_captured(void **state)
 {
@@ -3138,8 +3359,11 @@ static void test_battle_winter_offensive(void **state)
 
 /* 9.2 step 1 and 9.7 clarification: Benedict Arnold Treason! removes
  * Arnold; with one American CU left against 5, an overrun is conducted
- * instead of the battle. The card leaves the game. */
-static void test_battle_arnold_treason_overrun(void **state)
+ * instead of the battle. The card leaves the game. The British move is
+ * over (R43): it ended on the entry (7.3.B, a general was there), and
+ * the overrun is conducted inside the Combat Resolution Procedure, not
+ * declared by a moving Army (9.7), so Howe does not go on. */
+static void test_battle_arnold_treason_overrun_9_7_ends_the_move(void **state)
 {
 	(void)state;
 	move_position(SIDE_BRITISH, OPS2_A);
@@ -3161,6 +3385,8 @@ static void test_battle_arnold_treason_overrun(void **state)
 	assert_true(in_pile(S.removed, S.n_removed, 73));
 	assert_false(S.battle.active);
 	assert_false(S.move.active);
+	assert_int_equal(where("Howe"), SP("Lexington and Concord MA"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_AMERICAN);	/* 1 of 2 spaces used */
 }
 
 /* Writes the public state, reads it back and writes it again: the same
@@ -3601,15 +3827,83 @@ static void test_move_friendly_generals(void **state)
 	APPLY(STOP_SENDING("Gates"));
 	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);
 	assert_int_equal(where("Greene"), SP("Providence RI"));
-	/* Plain 'stop' keeps the one who moved. */
+}
+
+/* 12.2.C: "American Generals, when activated may move French CUs as if
+ * they were American": which CUs go is the player's choice, not
+ * "American first". 'take N F' names F French among N; with a choice
+ * left where the activation begins, the move waits for it. */
+static void test_move_12_2_C_player_chooses_french_or_american(void **state)
+{
+	(void)state;
+	move_position(SIDE_AMERICAN, OPS2_A);
+	S.box_cu[NATION_FRENCH] = 0;		/* the French are on the map */
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 3);
+	put_cu("Worcester MA", NATION_FRENCH, 3);
+	APPLY(MOVE(OPS2_A, "Gates"));
+	CHECK_LEGAL();
+	REFUSED(TO("Providence RI"), "say which move first");
+	REFUSED(TAKE_FRENCH(5, 1), "2 to 3 French");
+	REFUSED(TAKE_FRENCH(5, 4), "2 to 3 French");
+	APPLY(TAKE_FRENCH(5, 3));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(cus("Providence RI", NATION_FRENCH), 3);
+	assert_int_equal(cus("Providence RI", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Worcester MA", NATION_AMERICAN), 1);
+	/* dropping some off: the player says which too */
+	APPLY(TAKE_FRENCH(2, 0));
+	APPLY(TO("Boston MA"));
+	assert_int_equal(cus("Boston MA", NATION_AMERICAN), 2);
+	assert_int_equal(cus("Providence RI", NATION_FRENCH), 3);
+	/* no choice: five of two American and three French all go */
+	move_position(SIDE_AMERICAN, OPS2_B);
+	S.box_cu[NATION_FRENCH] = 0;
+	put_general("Gates", "Worcester MA");
+	put_cu("Worcester MA", NATION_AMERICAN, 2);
+	put_cu("Worcester MA", NATION_FRENCH, 3);
+	APPLY(MOVE(OPS2_B, "Gates"));
+	APPLY(TO("Providence RI"));
+	assert_int_equal(cus("Providence RI", NATION_FRENCH), 3);
+}
+
+/* 7.4.C: "one of the Generals - owner's choice": a plain 'stop' with a
+ * real choice asks the owner which one goes; postrider never picks. */
+static void test_move_7_4_C_plain_stop_asks_the_owner(void **state)
+{
+	(void)state;
 	move_position(SIDE_AMERICAN, OPS2_C);
 	put_general("Gates", "Worcester MA");
 	put_general("Greene", "Providence RI");
 	APPLY(MOVE(OPS2_C, "Gates"));
 	APPLY(TO("Providence RI"));
 	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_AMERICAN);
 	assert_int_equal(where("Gates"), SP("Providence RI"));
-	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Greene"), SP("Providence RI"));
+	INVARIANTS();
+	ROUND_TRIP(&TXT);
+	CHECK_LEGAL();
+	REFUSED(SEND("Washington"), "not one of the two American generals");
+	REFUSED(TO("Boston MA"), "send");
+	APPLY(SEND("Gates"));
+	assert_int_equal(where("Gates"), LOC_REINFORCEMENTS);
+	assert_int_equal(where("Greene"), SP("Providence RI"));
+	assert_true(log_has("American sends Gates to the Reinforcements box"));
+	ASSERT_PROMPT(PROMPT_PLAY, SIDE_BRITISH);
+	/* Cornwallis ends with Clinton: the British chooses too. */
+	move_position(SIDE_BRITISH, OPS2_A);
+	put_general("Cornwallis", "Boston MA");
+	put_cu("Boston MA", NATION_BRITISH, 2);
+	put_general("Clinton", "Barnstable MA");
+	APPLY(MOVE(OPS2_A, "Cornwallis"));
+	APPLY(TO("Barnstable MA"));
+	APPLY(STOP);
+	ASSERT_PROMPT(PROMPT_GENERALS, SIDE_BRITISH);
+	APPLY(SEND("Clinton"));
+	assert_int_equal(where("Cornwallis"), SP("Barnstable MA"));
+	assert_int_equal(where("Clinton"), LOC_REINFORCEMENTS);
+	assert_int_equal(cus("Barnstable MA", NATION_BRITISH), 2);
 }
 
 /* 7.6.A: an Army captures an enemy general alone and moves on. */
@@ -3686,6 +3980,81 @@ static void test_move_washington_captured(void **state)
 	APPLY(REMOVE("Worcester MA"));
 	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
 	assert_true(log_has("No other American PC can be removed (7.6.B)"));
+}
+
+/* 7.8.F against 7.6.A: a successful interception puts the intercepting
+ * force in the space "before the arrival of the moving British Army", so
+ * Washington alone there is not captured: the interception is asked
+ * first, and the capture (or the Congress's dispersal) happens only when
+ * no interception succeeded. */
+static void washington_alone_next_to_greene(int card)
+{
+	move_position(SIDE_BRITISH, card);
+	put_general("Howe", "Monmouth NJ");
+	put_cu("Monmouth NJ", NATION_BRITISH, 3);
+	put_general("Washington", "Trenton NJ");
+	put_pc("Trenton NJ", SIDE_AMERICAN);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	put_pc("Worcester MA", SIDE_AMERICAN);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(card, "Howe"));
+	APPLY(TO("Trenton NJ"));
+}
+
+static void test_interception_7_8_F_before_capturing_a_lone_general(void **state)
+{
+	(void)state;
+	washington_alone_next_to_greene(OPS2_A);
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	assert_int_equal(where("Washington"), SP("Trenton NJ"));
+	assert_false(log_has("captured"));
+	INVARIANTS();
+	CHECK_LEGAL();
+	ROUND_TRIP(&TXT);
+	/* Greene gets there first: Washington is no longer alone; Greene,
+	 * not Washington, goes to the box (7.4.C), and the battle follows. */
+	force_dice(7, 1, 6, 6, 1, 6, 1, 6);
+	APPLY(INTERCEPT("Greene"));
+	assert_int_equal(where("Washington"), SP("Trenton NJ"));
+	assert_int_equal(where("Greene"), LOC_REINFORCEMENTS);
+	assert_true(log_has("Battle in Trenton NJ"));
+	assert_false(log_has("captured"));
+	/* Without a successful interception the capture follows. */
+	washington_alone_next_to_greene(OPS2_B);
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	APPLY(PASS);
+	assert_int_equal(where("Washington"), LOC_REMOVED);
+	ASSERT_PROMPT(PROMPT_CAPTURE, SIDE_BRITISH);
+	INVARIANTS();
+	APPLY(REMOVE("Worcester MA"));
+	APPLY(REMOVE("Trenton NJ"));
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
+	INVARIANTS();
+}
+
+/* The same for the Congress (7.7, 7.8.F): it is dispersed by the entry
+ * only when no interception brings American CUs into its space first. */
+static void test_interception_7_8_F_before_dispersing_the_congress(void **state)
+{
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	S.congress = SP("Trenton NJ");
+	put_pc("Trenton NJ", SIDE_AMERICAN);
+	put_general("Howe", "Monmouth NJ");
+	put_cu("Monmouth NJ", NATION_BRITISH, 3);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Trenton NJ"));
+	ASSERT_PROMPT(PROMPT_INTERCEPT, SIDE_AMERICAN);
+	assert_int_equal(S.congress, SP("Trenton NJ"));
+	APPLY(PASS);
+	assert_int_equal(S.congress, -1);
+	ASSERT_PROMPT(PROMPT_MOVE, SIDE_BRITISH);
 }
 
 /* 7.7: a British Army entering the Congress's space disperses it. */
@@ -4319,10 +4688,11 @@ int main(void)
 		T(test_battle_retreat_before_battle),
 		T(test_battle_retreat_before_battle_overrun_and_failure),
 		T(test_battle_retreat_by_sea),
+		T(test_retreat_by_sea_9_62_into_uncontrolled_fortified_port),
 		T(test_battle_winner_without_cus_captured),
 		T(test_battle_disperses_congress),
 		T(test_battle_winter_offensive),
-		T(test_battle_arnold_treason_overrun),
+		T(test_battle_arnold_treason_overrun_9_7_ends_the_move),
 		T(test_battle_state_round_trip),
 		T(test_campaign_major_three_activations),
 		T(test_campaign_minor_winter_offensive),
@@ -4333,6 +4703,15 @@ int main(void)
 		T(test_kosciuszko_defence_bonus),
 		T(test_battle_drm_navy_and_canada),
 		T(test_move_friendly_generals),
+		T(test_move_7_4_C_plain_stop_asks_the_owner),
+		T(test_move_12_2_C_player_chooses_french_or_american),
+		T(test_interception_7_8_D_owner_chooses_the_general),
+		T(test_retreat_before_7_4_C_owner_chooses_the_general),
+		T(test_interception_7_8_C_player_chooses_french_or_american),
+		T(test_retreat_before_7_9_B_player_chooses_french_or_american),
+		T(test_battle_losses_9_5_american_names_the_french),
+		T(test_interception_7_8_F_before_capturing_a_lone_general),
+		T(test_interception_7_8_F_before_dispersing_the_congress),
 		T(test_move_capture_general),
 		T(test_move_washington_captured),
 		T(test_move_disperses_congress),

@@ -126,6 +126,15 @@ static struct action act(enum action_kind kind, int card, int space)
 #define PLACE(name) act(ACT_PLACE, 0, SP(name))
 #define FLIP(name) act(ACT_FLIP, 0, SP(name))
 #define REMOVE(name) act(ACT_REMOVE, 0, SP(name))
+/* an event's CU removal naming n French CUs among them (6.31) */
+static struct action remove_french(int space, int n)
+{
+	struct action a = act(ACT_REMOVE, 0, space);
+
+	a.french = n;
+	return a;
+}
+#define REMOVE_FRENCH(name, n) remove_french(SP(name), (n))
 #define EVENT(c) act(ACT_EVENT, (c), -1)
 #define DISCARD(c) act(ACT_DISCARD, (c), -1)
 #define PC_CARD(c) act(ACT_PC_CARD, (c), -1)
@@ -181,8 +190,8 @@ static void refused_at(struct action a, const char *needle, int line)
 	strbuf_reset(&WHY); \
 	assert_int_equal(engine_check(D, &S, &(struct action)DISCARD_INIT(c), &WHY), ENGINE_OK); \
 } while (0)
-#define DISCARD_INIT(c) { ACT_DISCARD, (c), -1, -1, SIDE_NONE, 0, 0 }
-#define EVENT_INIT(c) { ACT_EVENT, (c), -1, -1, SIDE_NONE, 0, 0 }
+#define DISCARD_INIT(c) { ACT_DISCARD, (c), -1, -1, SIDE_NONE, 0, 0, 0 }
+#define EVENT_INIT(c) { ACT_EVENT, (c), -1, -1, SIDE_NONE, 0, 0, 0 }
 
 static void assert_prompt_at(enum prompt_kind kind, enum side side, int line)
 {
@@ -768,6 +777,44 @@ static void test_smallpox_last_cu_is_automatic_victory(void **state)
 	assert_int_equal(S.winner, SIDE_BRITISH);
 }
 
+/* 6.31: "Which specific units ... are removed is entirely up to whomever
+ * plays the card": in a stack of American and French CUs the British
+ * names the French ones among the losses; no "American CUs first". */
+static void test_cu_removal_6_31_card_player_chooses_french(void **state)
+{
+	(void)state;
+	position(SIDE_BRITISH, SMALLPOX);
+	S.box_cu[NATION_FRENCH] = 0;		/* the French are on the map */
+	put_cu("Trenton NJ", NATION_AMERICAN, 2);
+	put_cu("Trenton NJ", NATION_FRENCH, 2);
+	APPLY(EVENT(SMALLPOX));
+	LEGAL_OK();
+	REFUSED(REMOVE_FRENCH("Trenton NJ", 3), "0 to 2");
+	APPLY(REMOVE_FRENCH("Trenton NJ", 2));
+	assert_int_equal(cu("Trenton NJ", NATION_AMERICAN), 2);
+	assert_int_equal(cu("Trenton NJ", NATION_FRENCH), 0);
+	assert_true(log_has("2 of them French"));
+	ASSERT_OVER(SIDE_BRITISH);
+	/* One American CU with two French: two go, at least one French;
+	 * 'remove' alone (no French) cannot be. */
+	position(SIDE_BRITISH, SMALLPOX);
+	S.box_cu[NATION_FRENCH] = 0;
+	put_cu("Trenton NJ", NATION_AMERICAN, 1);
+	put_cu("Trenton NJ", NATION_FRENCH, 2);
+	APPLY(EVENT(SMALLPOX));
+	REFUSED(REMOVE("Trenton NJ"), "name the French ones among them, 1 to 2");
+	APPLY(REMOVE_FRENCH("Trenton NJ", 1));
+	assert_int_equal(cu("Trenton NJ", NATION_AMERICAN), 0);
+	assert_int_equal(cu("Trenton NJ", NATION_FRENCH), 1);
+	/* A number names French CUs only. */
+	position(SIDE_BRITISH, SMALLPOX);
+	put_cu("Trenton NJ", NATION_AMERICAN, 3);
+	APPLY(EVENT(SMALLPOX));
+	REFUSED(REMOVE_FRENCH("Trenton NJ", 1), "0 of them French");
+	APPLY(REMOVE("Trenton NJ"));
+	assert_int_equal(cu("Trenton NJ", NATION_AMERICAN), 1);
+}
+
 static void test_militia_not_with_general(void **state)
 {
 	(void)state;
@@ -948,6 +995,7 @@ int main(void)
 		T(test_hessians_refused_when_the_mix_is_empty),
 		T(test_valley_forge_two_spaces),
 		T(test_smallpox_one_space),
+		T(test_cu_removal_6_31_card_player_chooses_french),
 		T(test_smallpox_last_cu_is_automatic_victory),
 		T(test_militia_not_with_general),
 		T(test_militia_refused),
