@@ -17,6 +17,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_send_entry,
 	&cmd_reveal_entry,
 	&cmd_audit_entry,
+	&cmd_list_entry,
 	&cmd_selfplay_entry,
 	NULL
 };
