@@ -835,6 +835,7 @@ static int exec_audit(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *mail = NULL;
+	char *bundle_dir = NULL, *game_dir = NULL;
 	int c;
 
 	optind = 1;
@@ -846,13 +847,35 @@ static int exec_audit(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_audit_entry);
 	strbuf_init(&a.why);
-	if (game_open(argv[optind], &g, 0, &err) != 0) {
+	{
+		/* a git bundle (an archive's game.bundle) is unpacked into a
+		 * temporary repository and audited there */
+		struct stat st;
+		if (stat(argv[optind], &st) == 0 && S_ISREG(st.st_mode)) {
+			const char *tmp = getenv("TMPDIR");
+			bundle_dir = xstrfmt("%s/postrider-audit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+			if (!mkdtemp(bundle_dir)) {
+				fprintf(stderr, "error: cannot make a temporary folder: %s\n", strerror(errno));
+				free(bundle_dir);
+				strbuf_release(&a.why);
+				return EXIT_TEMPFAIL;
+			}
+			game_dir = xstrfmt("%s/game.git", bundle_dir);
+			if (repo_from_bundle(argv[optind], game_dir) < 0) {
+				printf("the game does not pass the audit: '%s' is not a bundle of a game\n", argv[optind]);
+				remove_tree(bundle_dir, false);
+				free(bundle_dir);
+				free(game_dir);
+				strbuf_release(&a.why);
+				return EXIT_REJECTED;
+			}
+		}
+	}
+	if (game_open(game_dir ? game_dir : argv[optind], &g, 0, &err) != 0) {
 		/* for an audit, a game that does not open is a finding */
 		printf("the game does not pass the audit: %s", err.buf);
-		strbuf_release(&err);
-		strbuf_release(&a.why);
-		game_close(&g);
-		return EXIT_REJECTED;
+		ret = EXIT_REJECTED;
+		goto out;
 	}
 	if (repo_history(g.repo, &a.history, &a.n) < 0)
 		goto out;
@@ -906,6 +929,12 @@ differs:
 	printf("commit %s (%zu of %zu) does not match: %s\n", a.history[a.at], a.at + 1, a.n, a.why.buf);
 	ret = EXIT_REJECTED;
 out:
+	if (bundle_dir) {
+		game_close(&g);
+		remove_tree(bundle_dir, false);
+		free(bundle_dir);
+		free(game_dir);
+	}
 	free(a.history);
 	strbuf_release(&a.why);
 	strbuf_release(&err);

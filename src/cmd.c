@@ -18,6 +18,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_reveal_entry,
 	&cmd_audit_entry,
 	&cmd_list_entry,
+	&cmd_archive_entry,
 	&cmd_selfplay_entry,
 	NULL
 };

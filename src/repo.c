@@ -1128,3 +1128,104 @@ int repo_resolve(struct repo *r, const char *rev, char hex[41])
 	git_commit_free(c);
 	return 0;
 }
+
+int repo_write_bundle(struct repo *r, const char *path)
+{
+	git_packbuilder *pb = NULL;
+	git_revwalk *walk = NULL;
+	git_buf pack = { 0 };
+	git_oid head;
+	struct strbuf out = STRBUF_INIT;
+	char hex[41];
+	int ret = -1;
+
+	if (head_id(r, &head))
+		return error("the game has no commit to bundle");
+	git_oid_tostr(hex, sizeof(hex), &head);
+	if (git_packbuilder_new(&pb, r->git) < 0 ||
+	    git_revwalk_new(&walk, r->git) < 0 ||
+	    git_revwalk_push(walk, &head) < 0 ||
+	    git_packbuilder_insert_walk(pb, walk) < 0 ||
+	    git_packbuilder_write_buf(&pack, pb) < 0) {
+		gitfail("cannot pack the history");
+		goto out;
+	}
+	strbuf_addf(&out, "# v2 git bundle\n%s refs/heads/main\n%s HEAD\n\n", hex, hex);
+	strbuf_add(&out, pack.ptr, pack.size);
+	ret = write_file_atomic(path, out.buf, out.len);
+out:
+	git_buf_dispose(&pack);
+	git_revwalk_free(walk);
+	git_packbuilder_free(pb);
+	strbuf_release(&out);
+	return ret;
+}
+
+int repo_from_bundle(const char *path, const char *dir)
+{
+	struct strbuf text = STRBUF_INIT;
+	git_repository *git = NULL;
+	git_odb *odb = NULL;
+	git_odb_writepack *wp = NULL;
+	git_indexer_progress stats = { 0 };
+	git_reference *ref = NULL;
+	git_oid main_id;
+	bool have_main = false;
+	const char *p, *end;
+	int ret = -1;
+
+	repo_global_init();
+	if (read_file(path, &text, (size_t)1 << 30) < 0)
+		return error("cannot read '%s': %s", path, strerror(errno));
+	p = text.buf;
+	end = text.buf + text.len;
+	if (text.len < 16 || memcmp(p, "# v2 git bundle\n", 16)) {
+		error("'%s' is not a git bundle (version 2)", path);
+		goto out;
+	}
+	p += 16;
+	/* ref lines "<40 hex> <name>" up to an empty line; no prerequisites */
+	while (p < end && *p != '\n') {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		git_oid id;
+		if (!nl || *p == '-' || nl - p < 42 || p[40] != ' ' ||
+		    git_oid_fromstrn(&id, p, 40) < 0) {
+			error("'%s': a bundle header line this does not read", path);
+			goto out;
+		}
+		if ((size_t)(nl - p - 41) == strlen("refs/heads/main") &&
+		    !memcmp(p + 41, "refs/heads/main", 15)) {
+			main_id = id;
+			have_main = true;
+		}
+		p = nl + 1;
+	}
+	if (p >= end || !have_main) {
+		error("'%s': the bundle has no refs/heads/main", path);
+		goto out;
+	}
+	p++;
+	if (git_repository_init(&git, dir, 1) < 0 ||
+	    git_repository_odb(&odb, git) < 0 ||
+	    git_odb_write_pack(&wp, odb, NULL, NULL) < 0 ||
+	    wp->append(wp, p, (size_t)(end - p), &stats) < 0 ||
+	    wp->commit(wp, &stats) < 0) {
+		gitfail("cannot unpack the bundle '%s'", path);
+		goto out;
+	}
+	if (git_reference_create(&ref, git, "refs/heads/main", &main_id, 1,
+				 "from a bundle") < 0 ||
+	    git_repository_set_head(git, "refs/heads/main") < 0) {
+		gitfail("cannot set the branch of the bundle '%s'", path);
+		goto out;
+	}
+	ret = 0;
+out:
+	if (wp)
+		wp->free(wp);
+	git_reference_free(ref);
+	git_odb_free(odb);
+	git_repository_free(git);
+	strbuf_release(&text);
+	return ret;
+}

@@ -232,6 +232,19 @@ void repo_unlock(struct repo *r);
  */
 int repo_history(struct repo *r, char (**out)[41], size_t *n);
 
+/*
+ * Writes the whole history of main as a git bundle (version 2: a header
+ * naming refs/heads/main and HEAD, then one packfile) to path, so that
+ * `git clone path` gives the game. Returns 0 or -1.
+ */
+int repo_write_bundle(struct repo *r, const char *path);
+/*
+ * Makes a new bare repository in dir (absent or empty) from the bundle at
+ * path, with refs/heads/main as the bundle says and HEAD pointing to it.
+ * Returns 0, or -1 (not a bundle this reads, a broken pack).
+ */
+int repo_from_bundle(const char *path, const char *dir);
+
 /* The full id of commit `rev` into hex. Returns 0 or -1 (unknown). */
 int repo_resolve(struct repo *r, const char *rev, char hex[41]);
 

@@ -231,6 +231,16 @@ expect_no_fixed() {
 	fi
 }
 
+# expect_no_grep WHAT REGEX FILE: no line of FILE matches REGEX
+expect_no_grep() {
+	if grep -n -- "$2" "$3" >"$TRASH/.no-grep" 2>/dev/null; then
+		fail "$1" "expected no line matching: $2" "found:"
+		show_file "$TRASH/.no-grep"
+	else
+		ok "$1"
+	fi
+}
+
 # run_cmd CMD...: runs CMD with stdout in $TRASH/out, stderr in $TRASH/err
 # and its exit status in $status.
 run_cmd() {
