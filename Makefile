@@ -18,7 +18,7 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/postrider
 CC ?= cc
 BUILD ?= build
-PKGS = libgit2 yaml-0.1 libcurl libcrypto
+PKGS = libgit2 yaml-0.1 libcurl libcrypto librsvg-2.0
 VERSION = 0.1.0
 
 CFLAGS ?= -O2 -g
@@ -27,7 +27,7 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
 	$(shell pkg-config --cflags $(PKGS))
 # libcurl is loaded with dlopen when mail is sent (src/smtp.c): only its
 # headers are needed at build time.
-LIBS = $(shell pkg-config --libs libgit2 yaml-0.1 libcrypto) -ldl
+LIBS = $(shell pkg-config --libs libgit2 yaml-0.1 libcrypto librsvg-2.0) -ldl
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c src/libgit2-notls.c

@@ -89,13 +89,14 @@ static int exec_show(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "as", required_argument, NULL, 'a' },
 		{ "svg", no_argument, NULL, 's' },
+		{ "png", no_argument, NULL, 'p' },
 		{ "at", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct game g;
 	struct strbuf out = STRBUF_INIT;
 	int c, as = 0;
-	bool svg = false;
+	bool svg = false, png = false;
 	const char *at = NULL;
 	char at_hex[41];
 
@@ -109,6 +110,8 @@ static int exec_show(int argc, char **argv)
 			}
 		} else if (c == 's') {
 			svg = true;
+		} else if (c == 'p') {
+			png = true;
 		} else if (c == 't') {
 			at = optarg;
 		} else {
@@ -139,9 +142,25 @@ static int exec_show(int argc, char **argv)
 		}
 		memcpy(g.head, at_hex, 41);
 	}
-	if (svg) {
+	if (svg || png) {
 		report_svg(g.data, &g.state, &out);
-		fputs(out.buf, stdout);
+		if (png) {
+			struct strbuf pic = STRBUF_INIT, err = STRBUF_INIT;
+			int r = report_png(out.buf, out.len, &pic, &err);
+			if (r == 0)
+				fwrite(pic.buf, 1, pic.len, stdout);
+			else
+				fprintf(stderr, "error: %s\n", err.buf);
+			strbuf_release(&pic);
+			strbuf_release(&err);
+			if (r < 0) {
+				strbuf_release(&out);
+				game_close(&g);
+				return EXIT_TEMPFAIL;
+			}
+		} else {
+			fputs(out.buf, stdout);
+		}
 		goto done;
 	}
 	strbuf_addf(&out, "Washington's War, game %s: %s (American) v %s (British)\n",
@@ -227,13 +246,14 @@ static int exec_log(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_show_entry = {
-	"show", "show DIR [--at REF] [--as american|british] [--svg]",
+	"show", "show DIR [--at REF] [--as american|british] [--svg|--png]",
 	"the report a side would receive now (never the other side's hand)",
 	"  --at REF    as it was then: a commit, an order number (12), a year\n"
 	"              (1777: its first state) or a year and impulse (1777/5)\n"
 	"  --as SIDE   include that side's hand and, if it is to decide, its options\n"
 	"              (with --at: on the host's copy, or once the game is over)\n"
-	"  --svg       print the map as an SVG picture instead\n",
+	"  --svg       print the map as an SVG picture instead\n"
+	"  --png       print the map as a PNG picture instead (as mailed)\n",
 	exec_show,
 };
 

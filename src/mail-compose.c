@@ -455,7 +455,7 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 	struct strbuf h = STRBUF_INIT;
 	const char *text = m->text ? m->text : "";
 	char boundary[40];
-	bool multi = m->patch || m->svg;
+	bool multi = m->patch || m->svg || m->png;
 	bool qp;
 
 	if (!m->from || !m->to || !m->subject || !m->message_id || !m->date) {
@@ -553,6 +553,14 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 			      "filename=\"map.svg\"\r\n");
 		strbuf_addstr(&h, "Content-Transfer-Encoding: base64\r\n\r\n");
 		add_base64(&h, m->svg, strlen(m->svg));
+	}
+	if (m->png) {
+		/* inline, so that a mail client shows it under the text */
+		strbuf_addf(&h, "\r\n--%s\r\n", boundary);
+		strbuf_addstr(&h, "Content-Type: image/png; name=\"map.png\"\r\n");
+		strbuf_addstr(&h, "Content-Disposition: inline; filename=\"map.png\"\r\n");
+		strbuf_addstr(&h, "Content-Transfer-Encoding: base64\r\n\r\n");
+		add_base64(&h, m->png, m->png_len);
 	}
 	if (multi)
 		strbuf_addf(&h, "\r\n--%s--\r\n", boundary);

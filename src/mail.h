@@ -145,6 +145,8 @@ struct mail_out {
 	const char *patch;	/* optional: a `git format-patch` mbox text */
 	const char *patch_name;	/* file name of the patch, [A-Za-z0-9._-] */
 	const char *svg;	/* optional map, image/svg+xml */
+	const char *png;	/* optional map, image/png (png_len bytes) */
+	size_t png_len;
 };
 
 /*
@@ -152,7 +154,8 @@ struct mail_out {
  * Without attachments it is a single text/plain; charset=utf-8 part;
  * with them a multipart/mixed whose first part is that text, followed by
  * the patch (text/x-patch, base64, so that the saved file is byte-exact
- * for `git am`) and the SVG (image/svg+xml, base64, "map.svg"). The text
+ * for `git am`), the SVG (image/svg+xml, base64, "map.svg") and the PNG
+ * (image/png, inline, "map.png"). The text
  * is quoted-printable if it has non-ASCII bytes or a line over 76 bytes,
  * else 7bit. The output depends only on m (the boundary is derived from
  * the message-id). Returns 0, or -1 with a one-line reason appended to err

@@ -135,13 +135,13 @@ static void split_story(const char *story, struct strbuf *text, struct strbuf *d
 static int compose_report(const struct game *g, const struct state *s,
 			  enum side side, const char *commit,
 			  const char *patch, const char *log,
+			  const struct strbuf *svg, const struct strbuf *png,
 			  struct strbuf *msg, struct strbuf *err)
 {
 	struct strbuf story = STRBUF_INIT, draws = STRBUF_INIT;
 	const struct data *d = g->data;
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strbuf svg = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -199,7 +199,6 @@ static int compose_report(const struct game *g, const struct state *s,
 	mail_format_date(game_now(), 0, date);
 	snprintf(patch_name, sizeof(patch_name), "%04u-%s.patch", s->seq,
 		 side_name(side));
-	report_svg(d, s, &svg);
 	{
 		struct mail_out m = {
 			.from = from, .to = to, .subject = subject.buf,
@@ -208,7 +207,8 @@ static int compose_report(const struct game *g, const struct state *s,
 			.game_id = g->id, .commit = commit, .reply_to = reply_to,
 			.text = body.buf,
 			.patch = patch, .patch_name = patch ? patch_name : NULL,
-			.svg = svg.buf,
+			.svg = svg->buf, .png = png->len ? png->buf : NULL,
+			.png_len = png->len,
 		};
 		ret = mail_compose(&m, msg, err);
 	}
@@ -228,7 +228,6 @@ out:
 	strbuf_release(&options);
 	strbuf_release(&body);
 	strbuf_release(&subject);
-	strbuf_release(&svg);
 	return ret;
 }
 
@@ -236,14 +235,25 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		const char *commit, const char *patch, const char *log,
 		struct strbuf *err)
 {
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+	/* the map is public: drawn once for both reports */
+	struct strbuf svg = STRBUF_INIT, png = STRBUF_INIT, perr = STRBUF_INIT;
+	int ret = 0;
+
+	report_svg(g->data, s, &svg);
+	if (report_png(svg.buf, svg.len, &png, &perr) < 0) {
+		/* the text and the SVG carry the game: mail goes out without it */
+		warning("no PNG of the map: %s", perr.buf);
+		strbuf_reset(&png);
+	}
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !ret; side++) {
 		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
 		char hint[96];
 
-		if (compose_report(g, s, side, commit, patch, log, &msg, err) < 0) {
+		if (compose_report(g, s, side, commit, patch, log, &svg, &png, &msg, err) < 0) {
 			strbuf_release(&msg);
 			notify_discard(n);
-			return -1;
+			ret = -1;
+			break;
 		}
 		snprintf(hint, sizeof(hint), "%s-%04u-%s", commit ? commit : "new",
 			 s->seq, side_name(side));
@@ -252,12 +262,16 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 			strbuf_release(&msg);
 			strbuf_release(&path);
 			notify_discard(n);
-			return -1;
+			ret = -1;
+			break;
 		}
 		n->staged[n->n_staged++] = strbuf_detach(&path, NULL);
 		strbuf_release(&msg);
 	}
-	return 0;
+	strbuf_release(&svg);
+	strbuf_release(&png);
+	strbuf_release(&perr);
+	return ret;
 }
 
 int notify_publish(struct notify *n)

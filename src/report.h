@@ -23,9 +23,15 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
  */
 void report_options(const struct data *d, const struct state *s, bool plain,
 		    struct strbuf *out);
-/* The map as an SVG picture (positions from the data). */
+/* The map as an SVG picture (positions from the data; src/map.c). */
 void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);
+/*
+ * The SVG (len bytes) rendered as a PNG picture, appended to out (librsvg;
+ * src/map-png.c). Returns 0, or -1 with the reason in err.
+ */
+int report_png(const char *svg, size_t len, struct strbuf *out,
+	       struct strbuf *err);
 
 /* Finds the templates folder: $POSTRIDER_TEMPLATES, ./templates, the
  * installed copy. Returns a malloc'd path. */

@@ -1,0 +1,76 @@
+#!/bin/sh
+#
+# Issue 17: a map a player can plan from. For the set-up, a crowded
+# position (the game played on into 1777) and a game over, the SVG is
+# opened in headless Chromium, which measures every label with the
+# browser's own fonts (getBBox): no label may overlap another label or a
+# space. The same positions are rendered to PNG (as mailed) and kept in
+# $BUILD/artifacts for a person to look at; each report carries the PNG
+# inline.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+ART=${BUILD:-build}/artifacts
+mkdir -p "$ART"
+
+# overlaps NAME SVG: the labels of SVG measured in Chromium
+overlaps() {
+	/usr/bin/python3 -c '
+import sys
+page = open(sys.argv[1]).read().replace("@SVG@", open(sys.argv[2]).read())
+open(sys.argv[3], "w").write(page)' tests/e2e/map/overlap.html.in "$2" "$TRASH/$1.html"
+	chromium --headless=new --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$TRASH/chrome" --dump-dom "file://$TRASH/$1.html" \
+		2>/dev/null | sed -n '/<pre id="result">/,/<\/pre>/p' |
+		sed 's/<[^>]*>//g; s/&amp;/\&/g; s/&lt;/</g; s/&gt;/>/g' >"$TRASH/$1.overlaps"
+	expect_grep "$1: the browser measured the labels" '^labels [1-9][0-9]*$' "$TRASH/$1.overlaps"
+	expect_eq "$1: no label overlaps a label or a space" "" \
+		"$(grep -v '^labels ' "$TRASH/$1.overlaps")"
+}
+
+# picture NAME DIR [--at REF]: the SVG checked, the PNG kept
+picture() {
+	_name=$1 _dir=$2
+	shift 2
+	postrider show "$_dir" --svg "$@" >"$TRASH/$_name.svg" || die "show --svg $_name"
+	overlaps "$_name" "$TRASH/$_name.svg"
+	postrider show "$_dir" --png "$@" >"$ART/map-$_name.png" || die "show --png $_name"
+	expect_eq "$_name: a PNG picture" "89504e470d0a1a0a" \
+		"$(od -An -tx1 -N8 "$ART/map-$_name.png" | tr -d ' \n')"
+}
+
+G=$TRASH/game
+new_game "$G"
+picture setup "$G"
+
+n=0
+while [ "$(state_field "$G" year)" != 1777 ] && [ $n -lt 400 ]; do
+	postrider options "$G" --plain >"$TRASH/opts" 2>/dev/null || die "options"
+	side=$(head -n 1 "$TRASH/opts")
+	[ "$side" = none ] && break
+	sed -n 2p "$TRASH/opts" >"$TRASH/order"
+	postrider play "$G" --as "$side" "$TRASH/order" >/dev/null 2>&1 || die "order $n"
+	n=$((n + 1))
+done
+picture 1776 "$G" --at 1776/4
+picture crowded "$G"
+expect_exit 0 postrider reveal --abandon "$G"
+picture over "$G"
+
+# the report carries the PNG inline, as a mail client shows it
+R=$(ls "$(outbox "$G")"/new/* | tail -n 1)
+expect_grep "the report has the PNG inline" '^Content-Disposition: inline; filename="map.png"' "$R"
+/usr/bin/python3 - "$R" >"$TRASH/png.out" <<'PY'
+import email, sys
+from email import policy
+m = email.message_from_binary_file(open(sys.argv[1], "rb"), policy=policy.default)
+for part in m.walk():
+    if part.get_content_type() == "image/png":
+        data = part.get_content()
+        w = int.from_bytes(data[16:20], "big"); h = int.from_bytes(data[20:24], "big")
+        print("png", data[:8] == b"\x89PNG\r\n\x1a\n", w > 600 and h > 600)
+PY
+expect_eq "the mailed PNG is a picture of a readable size" "png True True" "$(cat "$TRASH/png.out")"
+
+test_done
