@@ -58,6 +58,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpostrider.a
 
 -include $(LIB_OBJ:.o=.d) $(EXE_SRC:%.c=$(BUILD)/%.d)
 
+# The data folder is compiled into game.o and report.o: a `make install
+# PREFIX=...` after a plain `make` rebuilds them, or the installed binary
+# would look in /usr/local/share (issue 13). The stamp changes only when
+# DATADIR does.
+$(BUILD)/datadir.stamp: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+$(BUILD)/src/game.o $(BUILD)/src/report.o: $(BUILD)/datadir.stamp
+FORCE:
+
 deps:
 	@sh contrib/install-deps
 
@@ -133,4 +143,4 @@ install: $(BUILD)/postrider
 clean:
 	rm -rf build build-san build-fuzz postrider
 
-.PHONY: all deps units check test demo sanitize bench selfplay-long fuzz fuzz-deps install clean
+.PHONY: FORCE all deps units check test demo sanitize bench selfplay-long fuzz fuzz-deps install clean

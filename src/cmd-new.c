@@ -188,6 +188,7 @@ static int exec_new(int argc, char **argv)
 			goto out;
 		}
 	}
+	made = 0;	/* committed: the game stands, mailed or not */
 	printf("created game %s in %s (commit %.12s)\n", g.id, dir, commit);
 	printf("outbox: %s/new\n", n.outbox);
 	printf("now: ");
@@ -198,7 +199,10 @@ static int exec_new(int argc, char **argv)
 		printf("%s\n", p.buf);
 		strbuf_release(&p);
 	}
-	ret = 0;
+	fflush(stdout);
+	ret = notify_send(&n, &cfg) > 0 ? EXIT_UNSENT : 0;
+	if (ret)
+		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
 out:
 	for (int i = 1; i < n_extra; i++)
 		free((char *)extra[i].path);
@@ -234,6 +238,8 @@ const struct cmd_entry cmd_new_entry = {
 	"  --tournament           the Optional Tournament Rule (6.34.C.i)\n"
 	"  --data DIR             the component data (default: games/washingtons-war)\n"
 	"  --seed HEX             a given seed instead of a random one (tests; marked in game.yaml)\n"
-	"  --config FILE          mail configuration (default: $XDG_CONFIG_HOME/postrider/config.yaml)\n",
+	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
+	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
+	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",
 	exec_new,
 };

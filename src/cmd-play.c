@@ -189,7 +189,7 @@ static int run(struct play_opts *o)
 	char *order_text = NULL, commit[41];
 	const char *reply_to_id = NULL;
 	enum side side;
-	bool from_mail = o->as < 0;
+	bool from_mail = o->as < 0, committed = false;
 	int ret = EXIT_REJECTED, r;
 	struct state next;
 	struct rng rng;
@@ -363,14 +363,14 @@ static int run(struct play_opts *o)
 		       res.log.buf, p.buf);
 		strbuf_release(&p);
 	}
-	if (cfg.smtp_url) {
-		struct strbuf report = STRBUF_INIT;
-		if (outbox_send(n.outbox, &cfg, &report) != 0)
-			warning("some mail could not be sent and waits in the outbox:\n%s", report.buf);
-		strbuf_release(&report);
-	}
 	ret = 0;
+	committed = true;
 out:
+	/* every mail of this run (a report, a rejection) goes now */
+	if (!o->check && n.outbox && notify_send(&n, &cfg) > 0 && committed) {
+		fprintf(stderr, "postrider: the turn is committed but its mail was not sent\n");
+		ret = EXIT_UNSENT;
+	}
 	order_result_release(&res);
 	mail_message_release(&m);
 	notify_release(&n);
@@ -453,9 +453,12 @@ static int exec_check(int argc, char **argv)
 	"                    plain order text; '-' or nothing reads standard input\n" \
 	"  --as SIDE         plain order text for american or british (the host's use)\n" \
 	"  --games ROOT      find the game in ROOT/<game id> from the message itself\n" \
-	"  --config FILE     mail configuration (default: $XDG_CONFIG_HOME/postrider/config.yaml)\n" \
+	"  --config FILE     mail configuration (default: $POSTRIDER_CONFIG, else\n" \
+	"                    ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n" \
 	"  --fix-dice LIST   test only: the next dice, e.g. 4,1,5 (marks the game as not fair)\n" \
-	"exit status: 0 accepted, 1 rejected, 2 usage, 75 temporary failure (retry later)\n"
+	"exit status: 0 accepted, 1 rejected, 2 usage, 3 accepted and committed but some\n" \
+	"mail could not be sent (it waits in the outbox; see stderr), 75 temporary failure\n" \
+	"(nothing was changed; retry later)\n"
 
 const struct cmd_entry cmd_play_entry = {
 	"play", "play (DIR | --games ROOT) [--as american|british] [FILE|-]",

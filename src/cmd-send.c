@@ -22,7 +22,7 @@ static int exec_send(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT, report = STRBUF_INIT;
 	struct notify n = { 0 };
 	struct game g;
-	int c, ret = EXIT_TEMPFAIL, r;
+	int c, ret = EXIT_TEMPFAIL, r, perm = 0;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -37,9 +37,9 @@ static int exec_send(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", err.buf);
 		goto out;
 	}
-	if (!cfg.smtp_url) {
-		fprintf(stderr, "error: no SMTP server is configured (smtp_url in %s)\n",
-			cfg.path ? cfg.path : "the configuration file");
+	if (!config_can_send(&cfg)) {
+		fprintf(stderr, "error: no mail transport is configured (transport: smtp with smtp_url, or transport: sendmail, in %s)\n",
+			cfg.path ? cfg.path : "~/.config/postrider/config.yaml or " CONFIG_SYSTEM_PATH);
 		goto out;
 	}
 	if (game_open(argv[optind], &g, 0, &err) != 0) {
@@ -50,12 +50,20 @@ static int exec_send(int argc, char **argv)
 	notify_init(&n, &g, &cfg);
 	if (notify_recover(&n, &g) != 0)
 		warning("some mail in '%s' could not be sorted out; see above", n.outbox);
-	r = outbox_send(n.outbox, &cfg, &report);
+	r = outbox_send(n.outbox, &cfg, &report, &perm);
 	fputs(report.buf, stdout);
-	if (r == 0)
+	if (r == 0) {
 		ret = 0;
-	else
-		fprintf(stderr, "%d message%s not sent; they stay in the outbox\n", r, r == 1 ? "" : "s");
+	} else if (r > 0 && r == perm) {
+		/* nothing to retry: what failed is in failed/ */
+		fprintf(stderr, "%d message%s refused for good; moved to '%s/failed'\n", r, r == 1 ? "" : "s", n.outbox);
+		ret = EXIT_REJECTED;
+	} else {
+		if (r > perm)
+			fprintf(stderr, "%d message%s not sent; they stay in the outbox\n", r - perm, r - perm == 1 ? "" : "s");
+		if (perm)
+			fprintf(stderr, "%d message%s refused for good; moved to '%s/failed'\n", perm, perm == 1 ? "" : "s", n.outbox);
+	}
 	game_close(&g);
 out:
 	notify_release(&n);
@@ -67,7 +75,11 @@ out:
 
 const struct cmd_entry cmd_send_entry = {
 	"send", "send DIR [--config FILE]",
-	"send the mail waiting in a game's outbox by SMTP",
-	"  --config FILE   mail configuration (default: $XDG_CONFIG_HOME/postrider/config.yaml)\n",
+	"send the mail waiting in a game's outbox (SMTP or sendmail)",
+	"  --config FILE   mail configuration (default: $POSTRIDER_CONFIG, else\n"
+	"                  ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
+	"one sender at a time (a lock in the outbox); a message the mail system refuses\n"
+	"for good (5xx) moves to OUTBOX/failed/, others stay in OUTBOX/new/\n"
+	"exit status: 0 all sent, 1 only permanent failures, 75 some to retry later\n",
 	exec_send,
 };

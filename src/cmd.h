@@ -7,7 +7,9 @@
  *
  * A command's exec() gets argv with argv[0] the command name and returns
  * the process exit status: 0 success, 1 rejected (an illegal order, a
- * failed check), 2 usage, 75 temporary failure (nothing changed; retry).
+ * failed check), 2 usage, 3 done (a turn committed) but mail could not
+ * be sent and waits in the outbox, 75 temporary failure (nothing changed;
+ * retry).
  * Only main and the cmd- files exit or print usage.
  */
 #ifndef POSTRIDER_CMD_H
@@ -18,6 +20,8 @@
 /* audit: every commit verifies, but the game is not fair by construction
  * (a seed chosen by the host, or fixed dice) */
 #define EXIT_NOT_FAIR 3
+/* play and new: the turn is committed but its mail could not be sent */
+#define EXIT_UNSENT 3
 #define EXIT_TEMPFAIL 75
 
 struct cmd_entry {

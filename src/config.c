@@ -3,22 +3,60 @@
 #include "ytree.h"
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CONFIG_MAX_SIZE (64 * 1024)
+
+/* $HOME, else the user's home in the password database, or NULL. */
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (home && *home)
+		return home;
+	pw = getpwuid(getuid());
+	return pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
+}
 
 char *config_default_path(void)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME");
-	const char *home = getenv("HOME");
+	const char *home = home_dir();
 
 	if (xdg && *xdg)
 		return xstrfmt("%s/postrider/config.yaml", xdg);
-	if (home && *home)
+	if (home)
 		return xstrfmt("%s/.config/postrider/config.yaml", home);
 	return NULL;
+}
+
+bool config_can_send(const struct mail_config *cfg)
+{
+	/* a struct filled by hand with only smtp_url sends by SMTP */
+	return cfg && (cfg->transport == TRANSPORT_SMTP ||
+		       cfg->transport == TRANSPORT_SENDMAIL ||
+		       (cfg->transport == TRANSPORT_NONE && cfg->smtp_url));
+}
+
+const char *config_describe(const struct mail_config *cfg)
+{
+	if (!cfg)
+		return "no mail transport";
+	switch (cfg->transport) {
+	case TRANSPORT_SMTP: return "transport: smtp";
+	case TRANSPORT_SENDMAIL: return "transport: sendmail";
+	case TRANSPORT_OUTBOX: return "transport: outbox";
+	case TRANSPORT_NONE:
+		if (cfg->smtp_url)
+			return "transport: smtp";
+		break;
+	}
+	return "no mail transport is configured";
 }
 
 void config_release(struct mail_config *cfg)
@@ -36,6 +74,7 @@ void config_release(struct mail_config *cfg)
 	}
 	free(cfg->from);
 	free(cfg->outbox);
+	free(cfg->sendmail);
 	free(cfg->path);
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->starttls = true;
@@ -45,7 +84,7 @@ void config_release(struct mail_config *cfg)
 /* "~/x" becomes "$HOME/x". */
 static char *expand_home(const char *s)
 {
-	const char *home = getenv("HOME");
+	const char *home = home_dir();
 
 	if (s[0] == '~' && s[1] == '/' && home)
 		return xstrfmt("%s%s", home, s + 1);
@@ -105,11 +144,14 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 {
 	static const char *const keys[] = {
 		"smtp_url", "username", "password", "password_file",
-		"starttls", "from", "outbox", "timeout", NULL
+		"starttls", "from", "outbox", "timeout", "transport",
+		"sendmail", NULL
 	};
 	yaml_node_t *root = ytree_root(t), *n;
+	char *transport = NULL;
 	int bad = 0;
 
+	cfg->transport = TRANSPORT_OUTBOX;	/* a file, even empty */
 	if (!root)
 		return 0;
 	if (root->type == YAML_SCALAR_NODE && !*ytree_scalar(root))
@@ -183,6 +225,41 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	if ((n = ytree_get(t, root, "timeout")) &&
 	    ytree_int(t, n, 1, 3600, &cfg->timeout, err) < 0)
 		bad = -1;
+	if ((n = ytree_get(t, root, "sendmail"))) {
+		if (read_string(t, n, "sendmail", &cfg->sendmail, err) < 0) {
+			bad = -1;
+		} else if (cfg->sendmail[0] != '/') {
+			ytree_error(t, n, err, "'sendmail' must be an absolute "
+				    "path (/usr/sbin/sendmail)");
+			bad = -1;
+		}
+	}
+	if ((n = ytree_get(t, root, "transport"))) {
+		if (read_string(t, n, "transport", &transport, err) < 0) {
+			bad = -1;
+		} else if (!strcmp(transport, "smtp")) {
+			cfg->transport = TRANSPORT_SMTP;
+			if (!cfg->smtp_url && !bad) {
+				ytree_error(t, n, err, "transport: smtp needs "
+					    "smtp_url");
+				bad = -1;
+			}
+		} else if (!strcmp(transport, "sendmail")) {
+			cfg->transport = TRANSPORT_SENDMAIL;
+		} else if (!strcmp(transport, "outbox")) {
+			cfg->transport = TRANSPORT_OUTBOX;
+		} else {
+			ytree_error(t, n, err, "transport '%s' must be smtp, "
+				    "sendmail or outbox", transport);
+			bad = -1;
+		}
+		free(transport);
+	} else {
+		cfg->transport = cfg->smtp_url ? TRANSPORT_SMTP :
+			TRANSPORT_OUTBOX;
+	}
+	if (!cfg->sendmail)
+		cfg->sendmail = xstrdup("/usr/sbin/sendmail");
 	if (cfg->username && !cfg->password && !bad) {
 		ytree_error(t, ytree_get(t, root, "username"), err,
 			    "username given without password or "
@@ -192,23 +269,43 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	return bad;
 }
 
+/* Reads file into text: 0, 1 if it does not exist, -1 (errno) on error. */
+static int read_config(const char *file, struct strbuf *text)
+{
+	strbuf_reset(text);
+	if (read_file(file, text, CONFIG_MAX_SIZE) < 0)
+		return errno == ENOENT ? 1 : -1;
+	return 0;
+}
+
 int config_load(const char *path, struct mail_config *cfg, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct ytree t;
-	char *file = path ? xstrdup(path) : config_default_path();
-	int ret;
+	const char *env = getenv("POSTRIDER_CONFIG");
+	char *file;
+	int ret, r;
 
 	memset(cfg, 0, sizeof(*cfg));
 	config_release(cfg);	/* the defaults */
-	if (!file)
-		return 0;
-	if (read_file(file, &text, CONFIG_MAX_SIZE) < 0) {
-		if (errno == ENOENT && !path) {
+	if (!path && env && *env)
+		path = env;
+	file = path ? xstrdup(path) : config_default_path();
+	r = file ? read_config(file, &text) : 1;
+	if (r == 1 && !path) {
+		/* no user file: the system-wide one, if any */
+		free(file);
+		file = xstrdup(CONFIG_SYSTEM_PATH);
+		r = read_config(file, &text);
+		if (r == 1) {
 			free(file);
-			return 0;
+			strbuf_release(&text);
+			return 0;	/* TRANSPORT_NONE */
 		}
+	}
+	if (r != 0) {
 		strbuf_addf(err, "cannot read '%s': %s\n", file,
+			    r == 1 ? strerror(ENOENT) :
 			    errno == EFBIG ? "file too large" : strerror(errno));
 		free(file);
 		strbuf_release(&text);

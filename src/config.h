@@ -1,9 +1,14 @@
 /*
- * config.h - the user's mail settings, read from
- * $XDG_CONFIG_HOME/postrider/config.yaml (default
- * ~/.config/postrider/config.yaml). They hold credentials, so they live
- * outside every game repository. Example:
+ * config.h - the host's mail settings. They hold credentials, so they
+ * live outside every game repository. The file read is the first of:
+ * --config FILE; $POSTRIDER_CONFIG; $XDG_CONFIG_HOME/postrider/config.yaml
+ * or ~/.config/postrider/config.yaml (~ is $HOME, else the home folder of
+ * the user in the password database, so that a mail system's pipe, which
+ * sets no HOME, still finds it); /etc/postrider/config.yaml. An explicit
+ * file (option or variable) must exist. Example:
  *
+ *   transport: smtp          # smtp, sendmail or outbox (default: smtp
+ *                            # if smtp_url is given, else none)
  *   smtp_url: smtp://mail.example.org:587
  *   username: referee
  *   password_file: ~/.config/postrider/smtp-password
@@ -11,6 +16,11 @@
  *   from: Postrider Referee <referee@example.org>
  *   outbox: ~/.local/share/postrider/outbox
  *   timeout: 60
+ *   sendmail: /usr/sbin/sendmail   # for transport: sendmail
+ *
+ * transport: outbox keeps every message in the outbox for `postrider
+ * send` or the host; with no transport at all (no file found), a run that
+ * leaves mail unsent says so and exits 3 (see cmd.h).
  *
  * Ownership: struct mail_config owns its strings; config_release() frees
  * them and zeroes the struct (config_release(NULL) is safe).
@@ -21,7 +31,15 @@
 #include <stdbool.h>
 #include "util.h"
 
+enum mail_transport {
+	TRANSPORT_NONE,		/* nothing configured: mail waits, loudly */
+	TRANSPORT_OUTBOX,	/* mail waits in the outbox, by choice */
+	TRANSPORT_SMTP,		/* smtp_url */
+	TRANSPORT_SENDMAIL,	/* sendmail -oi -f FROM -- TO... */
+};
+
 struct mail_config {
+	enum mail_transport transport;
 	char *smtp_url;		/* smtp://host:port or smtps://...; NULL
 				   means "outbox only" */
 	char *username;		/* NULL: no authentication */
@@ -32,6 +50,8 @@ struct mail_config {
 	char *outbox;		/* outbox folder ("~/" expanded), or NULL:
 				   the caller chooses */
 	long timeout;		/* seconds for a whole SMTP session (60) */
+	char *sendmail;		/* the sendmail program
+				   (/usr/sbin/sendmail) */
 	char *path;		/* the file read, or NULL if none */
 };
 
@@ -46,10 +66,18 @@ int config_load(const char *path, struct mail_config *cfg, struct strbuf *err);
 void config_release(struct mail_config *cfg);
 
 /*
- * The default configuration file path (malloc'd): $XDG_CONFIG_HOME or
- * $HOME/.config, then /postrider/config.yaml. NULL if neither variable is
- * set.
+ * The user's configuration file path (malloc'd): $XDG_CONFIG_HOME or
+ * ~/.config, then /postrider/config.yaml. NULL if no home is known.
  */
 char *config_default_path(void);
+
+/* The system-wide file, read when the user has none. */
+#define CONFIG_SYSTEM_PATH "/etc/postrider/config.yaml"
+
+/* Can mail be handed to a mail system (SMTP or sendmail)? */
+bool config_can_send(const struct mail_config *cfg);
+
+/* "transport: smtp" etc., or a sentence for TRANSPORT_NONE, for messages. */
+const char *config_describe(const struct mail_config *cfg);
 
 #endif

@@ -1731,6 +1731,37 @@ struct line {
 	size_t n;
 };
 
+static bool token_at(const char *s, size_t n, size_t i, bool bounded,
+		     char out[MAIL_TOKEN_SIZE]);
+
+/*
+ * "token: k3x9-2mfa-p7q1" on a line of its own: where the docs tell a
+ * player to put the token when the subject is lost (mail_find_token()
+ * reads it); not an order line.
+ */
+static bool line_is_token(const struct line *l)
+{
+	char tok[MAIL_TOKEN_SIZE];
+	size_t k = 0, e = l->n;
+
+	while (k < l->n && is_wsp(l->p[k]))
+		k++;
+	if (l->n - k < 5 || ascii_strncasecmp(l->p + k, "token", 5))
+		return false;
+	k += 5;
+	while (k < l->n && is_wsp(l->p[k]))
+		k++;
+	if (k >= l->n || l->p[k] != ':')
+		return false;
+	k++;
+	while (k < l->n && is_wsp(l->p[k]))
+		k++;
+	while (e > k && isspace((unsigned char)l->p[e - 1]))
+		e--;
+	/* the token and nothing else */
+	return e - k == 14 && token_at(l->p + k, e - k, 0, true, tok);
+}
+
 static bool line_quoted(const struct line *l)
 {
 	size_t k = 0;
@@ -1846,7 +1877,7 @@ char *mail_order_text(const char *body)
 	}
 	drop = xcalloc(nl ? nl : 1, sizeof(*drop));
 	for (size_t i = 0; i < nl; i++) {
-		if (line_quoted(&lines[i])) {
+		if (line_quoted(&lines[i]) || line_is_token(&lines[i])) {
 			drop[i] = true;
 			continue;
 		}

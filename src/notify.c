@@ -432,3 +432,44 @@ int notify_recover(struct notify *n, struct game *g)
 	free(ctx.history);
 	return ret;
 }
+
+int notify_send(struct notify *n, const struct mail_config *cfg)
+{
+	struct strbuf report = STRBUF_INIT;
+	int r, perm = 0;
+
+	if (cfg && cfg->transport == TRANSPORT_OUTBOX && !config_can_send(cfg))
+		return 0;
+	r = outbox_send(n->outbox, cfg, &report, &perm);
+	if (r != 0) {
+		const char *p = report.buf;
+		/* the lines of what was not sent, not of what was */
+		while (p && *p) {
+			size_t l = strcspn(p, "\n");
+			if (strncmp(p, "sent ", 5))
+				fprintf(stderr, "postrider: %.*s\n", (int)l, p);
+			p += l;
+			if (*p)
+				p++;
+		}
+		if (!config_can_send(cfg))
+			fprintf(stderr, "postrider: MAIL NOT SENT: no mail "
+				"transport is configured (no configuration "
+				"file was found: --config, $POSTRIDER_CONFIG, "
+				"~/.config/postrider/config.yaml, "
+				CONFIG_SYSTEM_PATH "); the mail waits in "
+				"'%s/new' for `postrider send`\n", n->outbox);
+		else if (r > perm)
+			fprintf(stderr, "postrider: MAIL NOT SENT: %d "
+				"message(s) wait in '%s/new'; `postrider send` "
+				"tries again\n", r - perm, n->outbox);
+		if (perm)
+			fprintf(stderr, "postrider: MAIL REFUSED: %d message(s) "
+				"refused for good, kept in '%s/failed'\n",
+				perm, n->outbox);
+		if (r < 0)
+			r = 1;
+	}
+	strbuf_release(&report);
+	return r;
+}

@@ -53,4 +53,13 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
  */
 int notify_recover(struct notify *n, struct game *g);
 
+/*
+ * Hands every message waiting in the outbox to the transport of cfg
+ * (outbox_send()), and says on stderr what could not go: a line per
+ * message not sent, and where it waits. With transport: outbox nothing is
+ * sent and nothing said (the host sends). Returns the number of messages
+ * that should have gone and did not (0 with transport: outbox).
+ */
+int notify_send(struct notify *n, const struct mail_config *cfg);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -328,33 +329,111 @@ static void add_recipients(struct strbuf *report, const char *msg, size_t len)
 	}
 }
 
-int outbox_send(const char *dir, const struct mail_config *cfg,
-		struct strbuf *report)
+/*
+ * Takes DIR/.lock (flock, waiting for a sender already at work), so that
+ * two senders never send the same message. Returns the descriptor, or -1.
+ */
+static int lock_outbox(const char *dir, struct strbuf *report)
 {
-	size_t n;
-	int err, failed = 0;
-	char **names = list_dir(dir, "new", &n, &err);
+	char *path = xstrfmt("%s/.lock", dir);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 
-	if (err) {
-		strbuf_addf(report, "cannot read outbox '%s/new'\n", dir);
+	if (fd < 0) {
+		strbuf_addf(report, "cannot open the outbox lock '%s': %s\n",
+			    path, strerror(errno));
+		free(path);
 		return -1;
 	}
-	if (n && (!cfg || !cfg->smtp_url)) {
-		strbuf_addf(report, "no smtp_url configured: %zu message(s) "
-			    "left in '%s/new'\n", n, dir);
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		strbuf_addf(report, "cannot lock the outbox '%s': %s\n",
+			    path, strerror(errno));
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+/* Moves DIR/new/NAME to DIR/failed/NAME (a permanent failure). */
+static int set_aside(const char *dir, const char *name, struct strbuf *report)
+{
+	char *faildir = xstrfmt("%s/failed", dir);
+	char *from = xstrfmt("%s/new/%s", dir, name);
+	char *to = xstrfmt("%s/%s", faildir, name);
+	int ret = 0;
+
+	if (mkdir_p(faildir) < 0 || rename(from, to) < 0) {
+		strbuf_addf(report, "warning: cannot move '%s' to '%s': %s "
+			    "(it stays in new/)\n", name, faildir,
+			    strerror(errno));
+		ret = -1;
+	} else {
+		sync_dir(faildir);
+	}
+	free(faildir);
+	free(from);
+	free(to);
+	return ret;
+}
+
+int outbox_send(const char *dir, const struct mail_config *cfg,
+		struct strbuf *report, int *permanent)
+{
+	size_t n;
+	int err, failed = 0, perm = 0, lock = -1;
+	char **names = NULL;
+
+	if (permanent)
+		*permanent = 0;
+	if (!config_can_send(cfg)) {
+		names = list_dir(dir, "new", &n, &err);
+		if (err) {
+			strbuf_addf(report, "cannot read outbox '%s/new'\n", dir);
+			return -1;
+		}
+		if (n)
+			strbuf_addf(report, "%s: %zu message(s) left in "
+				    "'%s/new'\n", config_describe(cfg), n, dir);
 		free_names(names, n);
 		return (int)n;
+	}
+	if (ensure_dirs(dir) < 0) {
+		strbuf_addf(report, "cannot create outbox '%s'\n", dir);
+		return -1;
+	}
+	if ((lock = lock_outbox(dir, report)) < 0)
+		return -1;
+	/* listed under the lock: what an earlier sender sent is in cur/ */
+	names = list_dir(dir, "new", &n, &err);
+	if (err) {
+		strbuf_addf(report, "cannot read outbox '%s/new'\n", dir);
+		close(lock);
+		return -1;
 	}
 	for (size_t i = 0; i < n; i++) {
 		char *path = xstrfmt("%s/new/%s", dir, names[i]);
 		struct strbuf msg = STRBUF_INIT, why = STRBUF_INIT;
+		int r;
 
 		if (read_file(path, &msg, 16 * MAIL_MAX_SIZE) < 0) {
 			strbuf_addf(report, "not sent '%s': cannot read it: "
 				    "%s\n", names[i], strerror(errno));
 			failed++;
-		} else if (smtp_send(cfg, strbuf_str(&msg), msg.len,
-				     &why) < 0) {
+		} else if ((r = transport_send(cfg, strbuf_str(&msg), msg.len,
+					       &why)) == -2) {
+			strbuf_addf(report, "not sent '%s': %s; refused for "
+				    "good, ", names[i], strbuf_str(&why));
+			if (set_aside(dir, names[i], report) == 0)
+				strbuf_addf(report, "moved to '%s/failed'\n",
+					    dir);
+			else
+				strbuf_addstr(report, "left in new/\n");
+			failed++;
+			perm++;
+		} else if (r < 0) {
 			strbuf_addf(report, "not sent '%s': %s\n", names[i],
 				    strbuf_str(&why));
 			failed++;
@@ -380,5 +459,8 @@ int outbox_send(const char *dir, const struct mail_config *cfg,
 		free(path);
 	}
 	free_names(names, n);
+	close(lock);
+	if (permanent)
+		*permanent = perm;
 	return failed;
 }

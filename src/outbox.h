@@ -5,6 +5,9 @@
  *   DIR/tmp/  being written, or staged around a git commit
  *   DIR/new/  ready to send
  *   DIR/cur/  sent (the name gains ":2,S", as a seen Maildir message)
+ *   DIR/failed/  refused for good by the mail system (a 5xx reply, or
+ *             sendmail's EX_NOUSER...): kept for the host, never retried
+ *   DIR/.lock the sender's lock (flock): one sender at a time
  *
  * A message is never lost: a file moves from tmp/ to new/ to cur/ only by
  * rename(2) after its data is fsync'ed, and a failed send leaves it in new/.
@@ -64,24 +67,41 @@ typedef int outbox_keep_fn(const char *path, const char *msg, size_t len,
 int outbox_recover(const char *dir, outbox_keep_fn *keep, void *ctx);
 
 /*
- * Sends every message in DIR/new/ (in name order) by SMTP as configured
- * in cfg, moving each sent one to DIR/cur/. Appends one line per message
- * to report: "sent 'NAME' to a@b.org, c@d.org" or "not sent 'NAME':
- * REASON". Returns the number of messages not sent (0 = all sent; a
- * failed message stays in new/ for the next try), or -1 if the outbox
- * cannot be read. Without cfg->smtp_url nothing is sent and every message
- * counts as not sent.
+ * Sends every message in DIR/new/ (in name order) through the transport
+ * of cfg (SMTP or sendmail), moving each sent one to DIR/cur/, holding
+ * DIR/.lock meanwhile (a second sender waits, then finds nothing left).
+ * Appends one line per message to report: "sent 'NAME' to a@b.org,
+ * c@d.org" or "not sent 'NAME': REASON". A message refused for good moves
+ * to DIR/failed/ (counted in *permanent, if not NULL); one that failed for
+ * now stays in new/ for the next try. Returns the number of messages not
+ * sent (0 = all sent), or -1 if the outbox cannot be read or locked.
+ * Without a transport nothing is sent and every message counts as not
+ * sent.
  */
 int outbox_send(const char *dir, const struct mail_config *cfg,
-		struct strbuf *report);
+		struct strbuf *report, int *permanent);
 
 /*
  * Sends one message (len bytes, CRLF or LF line endings) through
  * cfg->smtp_url. The envelope sender is the address of cfg->from, else of
  * the message's From:; the recipients are the addresses of its To: and
- * Cc:. Returns 0, or -1 with a one-line reason appended to err.
+ * Cc:. Returns 0, -1 with a one-line reason appended to err (may pass
+ * later: no connection, a 4xx reply, a refused login), or -2 (refused for
+ * good: a 5xx reply, no recipient).
  */
 int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	      struct strbuf *err);
+
+/*
+ * The same through `cfg->sendmail -oi -f FROM -- TO...`, the message on
+ * its standard input: 0; -2 if it exits EX_USAGE, EX_DATAERR, EX_NOUSER or
+ * EX_NOHOST; -1 for any other failure (EX_TEMPFAIL, cannot run it).
+ */
+int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
+		  struct strbuf *err);
+
+/* smtp_send() or sendmail_send() as cfg->transport says. */
+int transport_send(const struct mail_config *cfg, const char *msg, size_t len,
+		   struct strbuf *err);
 
 #endif

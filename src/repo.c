@@ -178,6 +178,18 @@ int repo_create(const char *dir, struct repo **out)
 	return wrap(git, dir, out);
 }
 
+/* Is dir/.git (or dir) a folder of another user than us? */
+static bool owned_by_other(const char *dir)
+{
+	char *git = xstrfmt("%s/.git", dir);
+	struct stat st;
+	bool other = (!stat(git, &st) || !stat(dir, &st)) &&
+		     st.st_uid != geteuid();
+
+	free(git);
+	return other;
+}
+
 int repo_open(const char *dir, struct repo **out)
 {
 	git_repository *git = NULL;
@@ -187,7 +199,9 @@ int repo_open(const char *dir, struct repo **out)
 	repo_global_init();
 	rc = git_repository_open_ext(&git, dir, GIT_REPOSITORY_OPEN_NO_SEARCH,
 				     NULL);
-	if (rc == GIT_EOWNER) {
+	if (rc == GIT_EOWNER || (rc < 0 && owned_by_other(dir))) {
+		/* libgit2 1.5 as root fails with "config value
+		 * 'safe.directory' was not found" instead of GIT_EOWNER */
 		git_error_clear();
 		return error("'%s' belongs to another user (run postrider as "
 			     "its owner, or list it in git's safe.directory)", dir);

@@ -1,13 +1,19 @@
 /*
- * smtp.c - sending one message through libcurl's SMTP client.
+ * smtp.c - sending one message through libcurl's SMTP client, or through
+ * the sendmail(8) program of the host's mail system.
  */
 #include "outbox.h"
 #include "mail.h"
 
 #include <curl/curl.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <sysexits.h>
+#include <unistd.h>
 
 /*
  * libcurl is loaded when mail is sent, not linked: linking it makes every
@@ -20,6 +26,7 @@ static struct {
 	CURL *(*easy_init)(void);
 	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
 	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
 	void (*easy_cleanup)(CURL *);
 	const char *(*easy_strerror)(CURLcode);
 	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
@@ -48,6 +55,7 @@ static int load_curl(struct strbuf *err)
 	SYM(easy_init, "curl_easy_init");
 	SYM(easy_setopt, "curl_easy_setopt");
 	SYM(easy_perform, "curl_easy_perform");
+	SYM(easy_getinfo, "curl_easy_getinfo");
 	SYM(easy_cleanup, "curl_easy_cleanup");
 	SYM(easy_strerror, "curl_easy_strerror");
 	SYM(slist_append, "curl_slist_append");
@@ -160,10 +168,13 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	if (load_curl(err) < 0)
 		return -1;
 	if (add_rcpts(msg, len, "To", &rcpts, &count, err) < 0 ||
-	    add_rcpts(msg, len, "Cc", &rcpts, &count, err) < 0)
+	    add_rcpts(msg, len, "Cc", &rcpts, &count, err) < 0) {
+		ret = -2;
 		goto out;
+	}
 	if (!count) {
 		strbuf_addstr(err, "the message has no To or Cc recipient");
+		ret = -2;
 		goto out;
 	}
 	from = envelope_from(cfg, msg, len);
@@ -182,36 +193,53 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		strbuf_addstr(err, "cannot initialise libcurl");
 		goto out;
 	}
-	lib.easy_setopt(c, CURLOPT_URL, cfg->smtp_url);
+#define SETOPT(opt, val) \
+	do { \
+		if ((rc = lib.easy_setopt(c, opt, val)) != CURLE_OK) { \
+			strbuf_addf(err, "cannot set libcurl's %s: %s", #opt, \
+				    lib.easy_strerror(rc)); \
+			goto out; \
+		} \
+	} while (0)
+	SETOPT(CURLOPT_URL, cfg->smtp_url);
 #if LIBCURL_VERSION_NUM >= 0x075500
-	lib.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+	SETOPT(CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 #else
-	lib.easy_setopt(c, CURLOPT_PROTOCOLS,
-			 (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
+	SETOPT(CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
 #endif
-	lib.easy_setopt(c, CURLOPT_MAIL_FROM, mail_from);
-	lib.easy_setopt(c, CURLOPT_MAIL_RCPT, rcpts);
-	lib.easy_setopt(c, CURLOPT_UPLOAD, 1L);
-	lib.easy_setopt(c, CURLOPT_READFUNCTION, read_cb);
-	lib.easy_setopt(c, CURLOPT_READDATA, &up);
-	lib.easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
-	lib.easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-	lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, timeout < 30 ? timeout
-							     : 30L);
-	lib.easy_setopt(c, CURLOPT_TIMEOUT, timeout);
+	SETOPT(CURLOPT_MAIL_FROM, mail_from);
+	SETOPT(CURLOPT_MAIL_RCPT, rcpts);
+	SETOPT(CURLOPT_UPLOAD, 1L);
+	SETOPT(CURLOPT_READFUNCTION, read_cb);
+	SETOPT(CURLOPT_READDATA, &up);
+	SETOPT(CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
+	SETOPT(CURLOPT_ERRORBUFFER, errbuf);
+	SETOPT(CURLOPT_NOSIGNAL, 1L);
+	SETOPT(CURLOPT_CONNECTTIMEOUT, timeout < 30 ? timeout : 30L);
+	SETOPT(CURLOPT_TIMEOUT, timeout);
 	if (cfg->starttls && !strncmp(cfg->smtp_url, "smtp://", 7))
-		lib.easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+		SETOPT(CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 	if (cfg->username)
-		lib.easy_setopt(c, CURLOPT_USERNAME, cfg->username);
+		SETOPT(CURLOPT_USERNAME, cfg->username);
 	if (cfg->password)
-		lib.easy_setopt(c, CURLOPT_PASSWORD, cfg->password);
+		SETOPT(CURLOPT_PASSWORD, cfg->password);
+#undef SETOPT
 
 	rc = lib.easy_perform(c);
 	if (rc != CURLE_OK) {
 		size_t start = err->len;
+		long code = 0;
+		if (lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
+			code = 0;
+		/* 5xx refuses this message for good (an unknown recipient,
+		 * a refused sender); 4xx, a failed connection or a refused
+		 * login (a setting of the host) may pass later */
+		if (code >= 500 && code <= 599 && rc != CURLE_LOGIN_DENIED)
+			ret = -2;
 		strbuf_addf(err, "smtp to '%s' failed: %s", cfg->smtp_url,
 			    *errbuf ? errbuf : lib.easy_strerror(rc));
+		if (code)
+			strbuf_addf(err, " (reply %ld)", code);
 		/* one line */
 		for (size_t k = start; k < err->len; k++)
 			if (err->buf[k] == '\n' || err->buf[k] == '\r')
@@ -227,4 +255,145 @@ out:
 	free(from);
 	free(mail_from);
 	return ret;
+}
+
+/* Appends the addresses of header field to *list (malloc'd strings). */
+static int collect(const char *msg, size_t len, const char *field,
+		   char ***list, size_t *n, struct strbuf *err)
+{
+	char *v = mail_header_get(msg, len, field);
+	char **addrs = NULL;
+	size_t k = 0;
+	int ret = 0;
+
+	if (v && mail_split_addresses(v, &addrs, &k) < 0) {
+		strbuf_addf(err, "cannot read the %s addresses '%s'", field, v);
+		ret = -1;
+	}
+	for (size_t i = 0; i < k; i++) {
+		/* an address sendmail would take for an option: refuse it */
+		if (!ret && addrs[i][0] != '-') {
+			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+			(*list)[(*n)++] = addrs[i];
+		} else {
+			free(addrs[i]);
+		}
+	}
+	free(addrs);
+	free(v);
+	return ret;
+}
+
+int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
+		  struct strbuf *err)
+{
+	const char *prog = cfg->sendmail ? cfg->sendmail : "/usr/sbin/sendmail";
+	char **rcpts = NULL, *from = NULL;
+	const char **argv = NULL;
+	size_t n = 0, argc = 0;
+	int ret = -2, fds[2] = { -1, -1 }, status;
+	pid_t pid;
+
+	if (collect(msg, len, "To", &rcpts, &n, err) < 0 ||
+	    collect(msg, len, "Cc", &rcpts, &n, err) < 0)
+		goto out;
+	if (!n) {
+		strbuf_addstr(err, "the message has no To or Cc recipient");
+		goto out;
+	}
+	ret = -1;
+	from = envelope_from(cfg, msg, len);
+	if (!from || from[0] == '-') {
+		strbuf_addstr(err, "no sender address: set 'from' in the "
+			      "configuration");
+		goto out;
+	}
+	argv = xcalloc(n + 7, sizeof(*argv));
+	argv[argc++] = prog;
+	argv[argc++] = "-oi";
+	argv[argc++] = "-f";
+	argv[argc++] = from;
+	argv[argc++] = "--";
+	for (size_t i = 0; i < n; i++)
+		argv[argc++] = rcpts[i];
+	argv[argc] = NULL;
+	if (pipe(fds) < 0) {
+		strbuf_addf(err, "cannot run %s: %s", prog, strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		strbuf_addf(err, "cannot run %s: %s", prog, strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		if (dup2(fds[0], 0) < 0)
+			_exit(EX_OSERR);
+		close(fds[0]);
+		close(fds[1]);
+		execv(prog, (char *const *)argv);
+		_exit(EX_TEMPFAIL);	/* missing: the host may install it */
+	}
+	close(fds[0]);
+	fds[0] = -1;
+	{
+		/* a sendmail that dies early must not kill us */
+		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+		const char *p = msg;
+		size_t left = len;
+		while (left) {
+			ssize_t w = write(fds[1], p, left);
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				break;
+			p += w;
+			left -= (size_t)w;
+		}
+		close(fds[1]);
+		fds[1] = -1;
+		signal(SIGPIPE, old);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			strbuf_addf(err, "cannot wait for %s: %s", prog,
+				    strerror(errno));
+			goto out;
+		}
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		ret = 0;
+	} else if (WIFEXITED(status)) {
+		int code = WEXITSTATUS(status);
+		/* sysexits: these refuse the message itself */
+		if (code == EX_USAGE || code == EX_DATAERR ||
+		    code == EX_NOUSER || code == EX_NOHOST)
+			ret = -2;
+		strbuf_addf(err, "%s exited with status %d", prog, code);
+	} else {
+		strbuf_addf(err, "%s was killed by signal %d", prog,
+			    WTERMSIG(status));
+	}
+out:
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	for (size_t i = 0; i < n; i++)
+		free(rcpts[i]);
+	free(rcpts);
+	free(argv);
+	free(from);
+	return ret;
+}
+
+int transport_send(const struct mail_config *cfg, const char *msg, size_t len,
+		   struct strbuf *err)
+{
+	if (cfg && cfg->transport == TRANSPORT_SENDMAIL)
+		return sendmail_send(cfg, msg, len, err);
+	if (config_can_send(cfg))
+		return smtp_send(cfg, msg, len, err);
+	strbuf_addstr(err, config_describe(cfg));
+	return -1;
 }

@@ -13,6 +13,11 @@ export POSTRIDER_NOW=1767225600 TZ=UTC
 SEED=6d616b652064656d6f2c206e6f74207761722e2e2e2e2e2e2e2e2e2e2e2e2e21
 
 rm -rf "$G"
+# The mail stays in the outbox, whatever the user's own configuration.
+CFG=$(mktemp)
+trap 'rm -f "$CFG"' EXIT
+echo "transport: outbox" >"$CFG"
+export POSTRIDER_CONFIG="$CFG"
 echo "== postrider new"
 "$P" new "$G" --american "Abigail <abigail@example.org>" \
 	--british "Banastre <banastre@example.org>" \

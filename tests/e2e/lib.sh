@@ -17,7 +17,8 @@
 # on every run:
 #   TZ=UTC, LC_ALL=C, POSTRIDER_NOW=1700000000 (2023-11-14 22:13:20 UTC),
 #   HOME and XDG_CONFIG_HOME inside the temporary directory (no user
-#   configuration is read), GIT_CONFIG_NOSYSTEM=1, fixed git identities for
+#   configuration is read; theirs says "transport: outbox"),
+#   GIT_CONFIG_NOSYSTEM=1, fixed git identities for
 #   the tests' own git commands, the players and the seed of new_game.
 # $TRASH is a fresh temporary directory, removed on exit (and at_exit lets a
 # script add its own clean-up, run first, e.g. to stop a server).
@@ -99,7 +100,10 @@ GIT_COMMITTER_DATE="1700000000 +0000"
 export TZ LC_ALL POSTRIDER_NOW HOME XDG_CONFIG_HOME GIT_CONFIG_NOSYSTEM \
 	GIT_AUTHOR_NAME GIT_AUTHOR_EMAIL GIT_COMMITTER_NAME GIT_COMMITTER_EMAIL \
 	GIT_AUTHOR_DATE GIT_COMMITTER_DATE
-mkdir -p "$HOME" "$XDG_CONFIG_HOME"
+mkdir -p "$HOME" "$XDG_CONFIG_HOME/postrider"
+# Mail waits in the outbox by choice (a test that sends writes its own
+# file): without any configuration a run that leaves mail unsent exits 3.
+echo "transport: outbox" >"$XDG_CONFIG_HOME/postrider/config.yaml"
 # git refuses to work without an identity or with an odd default branch
 git config --global init.defaultBranch main
 git config --global user.name "Test User"

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,11 +95,11 @@ static const struct expect cases[] = {
 	  "mnop-qrst-uvwx", "ww-3f9a" },
 	{ "html-only.eml", "dora@example.org", "Dora", "my move",
 	  "play 55 ops\nmove arnold albany montreal\n\n"
-	  "token: QRST-2345-ABCD\nfirst & second\n<third> \xC3\xA9t\xC3\xA9\n",
+	  "first & second\n<third> \xC3\xA9t\xC3\xA9\n",
 	  "qrst-2345-abcd", "ww-00c0ffee" },
 	{ "latin1.eml", "grasse@example.fr", "Fran\xC3\xA7ois de Grasse",
 	  "Re: [ww-3f9a] ordre de l'amiral \xC3\xA0 Yorktown",
-	  "token: wxyz-2345-6777\nplay 9 event\n"
+	  "play 9 event\n"
 	  "# la flotte fran\xC3\xA7" "aise arrive \xC3\xA0 Yorktown\n",
 	  "wxyz-2345-6777", "ww-3f9a" },
 	{ "top-posted.eml", "eve@example.org", "Eve",
@@ -110,7 +111,7 @@ static const struct expect cases[] = {
 	  "mail\n"
 	  "# client wrapped at seventy-two columns before sending it on its "
 	  "way.\n"
-	  "move clinton new-york philadelphia\ntoken: dddd-eeee-ffff\n",
+	  "move clinton new-york philadelphia\n",
 	  "dddd-eeee-ffff", "ww-3f9a" },
 	{ "signature.eml", "grace@example.org", "Grace", "Re: [ww-3f9a]",
 	  "play 1 ops\nplace cu boston\n", NULL, "ww-3f9a" },
@@ -395,6 +396,10 @@ static void test_order_text(void **state)
 		{ "a\xC2\xA0" "b\xC2\xA0\n", "a b\n" },
 		{ "a\n\n\n\nb\n", "a\n\nb\n" },
 		{ "> q\n\na\n> q\n\nb\n", "a\n\nb\n" },
+		/* issue 13: the token line of docs/orders.md is no order */
+		{ "token: k3x9-2mfa-p7q1\nplay 1 ops\n", "play 1 ops\n" },
+		{ "play 1 ops\n  Token :K3X9-2MFA-P7Q1 \n", "play 1 ops\n" },
+		{ "token: maybe later\n", "token: maybe later\n" },
 	};
 
 	(void)state;
@@ -951,11 +956,11 @@ static void test_outbox_errors(void **state)
 	/* without smtp_url nothing is sent and nothing is lost */
 	free(ob);
 	ob = xstrfmt("%s/outbox", dir);
-	assert_int_equal(outbox_send(ob, &cfg, &report), 0);	/* empty */
+	assert_int_equal(outbox_send(ob, &cfg, &report, NULL), 0);	/* empty */
 	assert_int_equal(outbox_add(ob, "x", "m", 1, &p), 0);
-	assert_int_equal(outbox_send(ob, &cfg, &report), 1);
-	assert_non_null(strstr(report.buf, "no smtp_url configured: 1 "
-			       "message(s) left in '"));
+	assert_int_equal(outbox_send(ob, &cfg, &report, NULL), 1);
+	assert_non_null(strstr(report.buf, "no mail transport is configured: "
+			       "1 message(s) left in '"));
 	assert_true(file_exists(p.buf));
 	strbuf_release(&p);
 	strbuf_release(&report);
@@ -972,6 +977,166 @@ static char *write_tmp(const char *dir, const char *name, const char *text)
 	char *p = xstrfmt("%s/%s", dir, name);
 	assert_int_equal(write_file_atomic(p, text, strlen(text)), 0);
 	return p;
+}
+
+/*
+ * Issue 13: transport: sendmail runs SENDMAIL -oi -f FROM -- TO... with
+ * the message on stdin; its exit status tells sent (0), refused for good
+ * (EX_NOUSER: moved to failed/) and try again (EX_TEMPFAIL: kept in new/).
+ */
+static void test_sendmail_transport(void **state)
+{
+	char *dir = tmpdir_new(), *ob = xstrfmt("%s/outbox", dir), *p;
+	char *script, *status = xstrfmt("%s/status", dir);
+	struct mail_config cfg;
+	struct strbuf report = STRBUF_INIT, got = STRBUF_INIT;
+	const char *msg = "From: Host <host@example.org>\n"
+			  "To: Alice <alice@example.net>\n"
+			  "Cc: bob@example.com\n"
+			  "Subject: hi\n\nbody\n";
+	int perm;
+
+	(void)state;
+	p = xstrfmt("#!/bin/sh\nprintf '%%s\\n' \"$@\" >%s/args\n"
+		    "cat >%s/stdin\nexit $(cat %s)\n", dir, dir, status);
+	script = write_tmp(dir, "sendmail", p);
+	free(p);
+	chmod(script, 0755);
+	memset(&cfg, 0, sizeof(cfg));
+	config_release(&cfg);
+	cfg.transport = TRANSPORT_SENDMAIL;
+	cfg.sendmail = xstrdup(script);
+	cfg.from = xstrdup("Referee <referee@example.org>");
+
+	assert_int_equal(write_file_atomic(status, "0\n", 2), 0);
+	assert_int_equal(outbox_add(ob, "m", msg, strlen(msg), NULL), 0);
+	assert_int_equal(outbox_send(ob, &cfg, &report, &perm), 0);
+	assert_string_equal(report.buf, "sent 'm.1' to alice@example.net, bob@example.com\n");
+	p = xstrfmt("%s/args", dir);
+	assert_int_equal(read_file(p, &got, 4096), 0);
+	assert_string_equal(got.buf, "-oi\n-f\nreferee@example.org\n--\n"
+			    "alice@example.net\nbob@example.com\n");
+	free(p);
+	strbuf_reset(&got);
+	p = xstrfmt("%s/stdin", dir);
+	assert_int_equal(read_file(p, &got, 4096), 0);
+	assert_string_equal(got.buf, msg);
+	free(p);
+
+	/* EX_TEMPFAIL: kept for the next try */
+	strbuf_reset(&report);
+	assert_int_equal(write_file_atomic(status, "75\n", 3), 0);
+	assert_int_equal(outbox_add(ob, "t", msg, strlen(msg), NULL), 0);
+	assert_int_equal(outbox_send(ob, &cfg, &report, &perm), 1);
+	assert_int_equal(perm, 0);
+	p = xstrfmt("not sent 't.1': %s exited with status 75\n", script);
+	assert_string_equal(report.buf, p);
+	free(p);
+	p = xstrfmt("%s/new/t.1", ob);
+	assert_true(file_exists(p));
+	free(p);
+
+	/* EX_NOUSER: refused for good, set aside, not retried */
+	strbuf_reset(&report);
+	assert_int_equal(write_file_atomic(status, "67\n", 3), 0);
+	assert_int_equal(outbox_send(ob, &cfg, &report, &perm), 1);
+	assert_int_equal(perm, 1);
+	p = xstrfmt("%s/failed/t.1", ob);
+	assert_true(file_exists(p));
+	free(p);
+	strbuf_reset(&report);
+	assert_int_equal(outbox_send(ob, &cfg, &report, &perm), 0);
+	assert_string_equal(report.buf, "");
+
+	/* a sendmail that is not there: try again later */
+	free(cfg.sendmail);
+	cfg.sendmail = xstrfmt("%s/missing", dir);
+	assert_int_equal(outbox_add(ob, "x", msg, strlen(msg), NULL), 0);
+	assert_int_equal(outbox_send(ob, &cfg, &report, &perm), 1);
+	assert_int_equal(perm, 0);
+
+	config_release(&cfg);
+	strbuf_release(&report);
+	strbuf_release(&got);
+	free(script);
+	free(status);
+	free(ob);
+	free(dir);
+}
+
+/*
+ * Issue 13: a mail system's pipe runs postrider without HOME; the file is
+ * then found through $POSTRIDER_CONFIG, or the password database's home.
+ * transport: and sendmail: are read and checked.
+ */
+static void test_config_found_without_home(void **state)
+{
+	char *dir = tmpdir_new(), *path, *home, *file;
+	char *old_home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+	char *old_xdg = getenv("XDG_CONFIG_HOME") ? xstrdup(getenv("XDG_CONFIG_HOME")) : NULL;
+	struct mail_config cfg;
+	struct strbuf err = STRBUF_INIT;
+	struct passwd *pw = getpwuid(getuid());
+
+	(void)state;
+	path = write_tmp(dir, "env.yaml", "transport: sendmail\n"
+			 "sendmail: /usr/lib/sendmail\n"
+			 "from: Referee <referee@example.org>\n");
+	unsetenv("HOME");
+	unsetenv("XDG_CONFIG_HOME");
+	setenv("POSTRIDER_CONFIG", path, 1);
+	assert_int_equal(config_load(NULL, &cfg, &err), 0);
+	assert_string_equal(cfg.path, path);
+	assert_int_equal(cfg.transport, TRANSPORT_SENDMAIL);
+	assert_string_equal(cfg.sendmail, "/usr/lib/sendmail");
+	assert_true(config_can_send(&cfg));
+	config_release(&cfg);
+	/* an explicit file that is missing is an error, not "no mail" */
+	setenv("POSTRIDER_CONFIG", "/nonexistent/postrider.yaml", 1);
+	assert_int_equal(config_load(NULL, &cfg, &err), -1);
+	assert_non_null(strstr(err.buf, "/nonexistent/postrider.yaml"));
+	strbuf_reset(&err);
+	unsetenv("POSTRIDER_CONFIG");
+	/* no HOME: the password database's home */
+	assert_non_null(pw);
+	home = config_default_path();
+	file = xstrfmt("%s/.config/postrider/config.yaml", pw->pw_dir);
+	assert_string_equal(home, file);
+	free(home);
+	free(file);
+	/* defaults: smtp_url alone means smtp; no smtp_url means outbox */
+	free(path);
+	path = write_tmp(dir, "smtp.yaml", "smtp_url: smtp://127.0.0.1:25\n");
+	assert_int_equal(config_load(path, &cfg, &err), 0);
+	assert_int_equal(cfg.transport, TRANSPORT_SMTP);
+	assert_string_equal(cfg.sendmail, "/usr/sbin/sendmail");
+	config_release(&cfg);
+	free(path);
+	path = write_tmp(dir, "outbox.yaml", "timeout: 5\n");
+	assert_int_equal(config_load(path, &cfg, &err), 0);
+	assert_int_equal(cfg.transport, TRANSPORT_OUTBOX);
+	assert_false(config_can_send(&cfg));
+	config_release(&cfg);
+	free(path);
+	/* bad values */
+	path = write_tmp(dir, "bad.yaml", "transport: pigeon\nsendmail: sendmail\n");
+	assert_int_equal(config_load(path, &cfg, &err), -1);
+	assert_non_null(strstr(err.buf, "transport 'pigeon' must be smtp, sendmail or outbox"));
+	assert_non_null(strstr(err.buf, "'sendmail' must be an absolute path"));
+	strbuf_reset(&err);
+	free(path);
+	path = write_tmp(dir, "nourl.yaml", "transport: smtp\n");
+	assert_int_equal(config_load(path, &cfg, &err), -1);
+	assert_non_null(strstr(err.buf, "transport: smtp needs smtp_url"));
+	free(path);
+	if (old_home)
+		setenv("HOME", old_home, 1);
+	if (old_xdg)
+		setenv("XDG_CONFIG_HOME", old_xdg, 1);
+	free(old_home);
+	free(old_xdg);
+	strbuf_release(&err);
+	free(dir);
 }
 
 static void test_config(void **state)
@@ -1094,6 +1259,8 @@ int main(void)
 		cmocka_unit_test(test_outbox_recover),
 		cmocka_unit_test(test_outbox_errors),
 		cmocka_unit_test(test_config),
+		cmocka_unit_test(test_config_found_without_home),
+		cmocka_unit_test(test_sendmail_transport),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

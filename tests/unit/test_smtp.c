@@ -205,7 +205,7 @@ static void test_send_two(void **state)
 	cfg.smtp_url = xstrfmt("smtp://127.0.0.1:%d", s->port);
 	cfg.starttls = false;
 	cfg.timeout = 20;
-	assert_int_equal(outbox_send(outbox, &cfg, &report), 0);
+	assert_int_equal(outbox_send(outbox, &cfg, &report, NULL), 0);
 	assert_string_equal(report.buf,
 		"sent '0001-british.1' to alice@example.net, bob@example.com\n"
 		"sent '0002-american.1' to alice@example.net, bob@example.com\n");
@@ -253,7 +253,7 @@ static void test_send_two(void **state)
 
 	/* nothing left: a second run sends nothing */
 	strbuf_reset(&report);
-	assert_int_equal(outbox_send(outbox, &cfg, &report), 0);
+	assert_int_equal(outbox_send(outbox, &cfg, &report, NULL), 0);
 	assert_string_equal(report.buf, "");
 	assert_int_equal(count_files(mbox_new), 2);
 
@@ -277,7 +277,7 @@ static void test_dead_server(void **state)
 				    &path), 0);
 	cfg.smtp_url = xstrfmt("smtp://127.0.0.1:%d", free_port());
 	cfg.timeout = 5;
-	assert_int_equal(outbox_send(outbox, &cfg, &report), 1);
+	assert_int_equal(outbox_send(outbox, &cfg, &report, NULL), 1);
 	assert_true(!strncmp(report.buf, "not sent '0003-british.1': smtp to "
 			     "'smtp://127.0.0.1:", 50));
 	assert_int_equal(access(path.buf, F_OK), 0);	/* still in new/ */
@@ -289,19 +289,35 @@ static void test_dead_server(void **state)
 	free(cfg.smtp_url);
 	cfg.smtp_url = xstrfmt("smtp://127.0.0.1:%d", s->port);
 	strbuf_reset(&report);
-	assert_int_equal(outbox_send(outbox, &cfg, &report), 0);
+	assert_int_equal(outbox_send(outbox, &cfg, &report, NULL), 0);
 	assert_int_equal(access(path.buf, F_OK), -1);
 
-	/* a message without recipients is refused, and kept */
+	/* a message without recipients is refused for good: set aside in
+	 * failed/, kept, never retried */
 	strbuf_reset(&report);
 	strbuf_reset(&path);
 	assert_int_equal(outbox_add(outbox, "norcpt",
 				    "From: a@example.org\r\n\r\nx\r\n", 26,
 				    &path), 0);
-	assert_int_equal(outbox_send(outbox, &cfg, &report), 1);
-	assert_string_equal(report.buf, "not sent 'norcpt.1': the message "
-			    "has no To or Cc recipient\n");
-	assert_int_equal(access(path.buf, F_OK), 0);
+	int perm = -1;
+	assert_int_equal(outbox_send(outbox, &cfg, &report, &perm), 1);
+	assert_int_equal(perm, 1);
+	p = xstrfmt("not sent 'norcpt.1': the message has no To or Cc "
+		    "recipient; refused for good, moved to '%s/failed'\n",
+		    outbox);
+	assert_string_equal(report.buf, p);
+	free(p);
+	assert_int_equal(access(path.buf, F_OK), -1);
+	p = xstrfmt("%s/failed/norcpt.1", outbox);
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
+	strbuf_reset(&report);
+	assert_int_equal(outbox_send(outbox, &cfg, &report, &perm), 0);
+	assert_int_equal(perm, 0);
+	/* the lock file is the only thing added at the top */
+	p = xstrfmt("%s/.lock", outbox);
+	assert_int_equal(access(p, F_OK), 0);
+	free(p);
 
 	config_release(&cfg);
 	strbuf_release(&m);
