@@ -30,7 +30,7 @@ ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
 LIBS = $(shell pkg-config --libs libgit2 yaml-0.1 libcrypto librsvg-2.0) -ldl
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
-EXE_SRC = src/main.c src/libgit2-notls.c
+EXE_SRC = src/main.c
 LIB_SRC = $(sort $(filter-out $(EXE_SRC),$(wildcard src/*.c src/engine/*.c)))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 UNIT_SRC = $(sort $(wildcard tests/unit/test_*.c))

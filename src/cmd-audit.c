@@ -18,6 +18,7 @@
 #include "mail.h"
 #include "notify.h"
 #include "order.h"
+#include "publish.h"
 #include "turn.h"
 
 static int exec_reveal(int argc, char **argv)
@@ -91,6 +92,11 @@ static int exec_reveal(int argc, char **argv)
 	printf("revealed the seed of %s in commit %.12s: anyone holding the history can now run 'postrider audit'\n",
 	       g.id, commit);
 	ret = 0;
+	if (notify_send(&n, &cfg) > 0) {
+		fprintf(stderr, "postrider: the seed is revealed but its mail was not sent\n");
+		ret = EXIT_UNSENT;
+	}
+	publish_after_commit(g.repo, &cfg);
 close:
 	game_close(&g);
 out:

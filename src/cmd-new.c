@@ -14,6 +14,7 @@
 #include "engine/engine.h"
 #include "game.h"
 #include "mail.h"
+#include "publish.h"
 #include "turn.h"
 
 static int parse_player(const char *opt, const char *arg, struct game_player *p)
@@ -51,10 +52,12 @@ static int exec_new(int argc, char **argv)
 		{ "tournament", no_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "games", required_argument, NULL, 'G' },
+		{ "publish", required_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
 	const char *seed_hex = NULL, *config_path = NULL, *games = NULL;
+	const char *publish_url = NULL;
 	char *dir = NULL;
 	bool tournament = false;
 	struct game g;
@@ -83,6 +86,7 @@ static int exec_new(int argc, char **argv)
 		case 't': tournament = true; break;
 		case 'c': config_path = optarg; break;
 		case 'G': games = optarg; break;
+		case 'P': publish_url = optarg; break;
 		default: return cmd_usage(&cmd_new_entry);
 		}
 	}
@@ -147,6 +151,10 @@ static int exec_new(int argc, char **argv)
 		made = existed ? 2 : 1;
 	}
 	g.dir = xstrdup(dir);
+	if (publish_url && publish_set_remote(g.repo, publish_url, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
 	/* The secret first: a game whose secret was lost is no game. */
 	if (repo_private_path(g.repo, "secret", &path) < 0)
 		goto out;
@@ -203,6 +211,7 @@ static int exec_new(int argc, char **argv)
 	ret = notify_send(&n, &cfg) > 0 ? EXIT_UNSENT : 0;
 	if (ret)
 		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
+	publish_after_commit(g.repo, &cfg);
 out:
 	for (int i = 1; i < n_extra; i++)
 		free((char *)extra[i].path);
@@ -230,7 +239,7 @@ out:
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
 	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
@@ -238,6 +247,7 @@ const struct cmd_entry cmd_new_entry = {
 	"  --tournament           the Optional Tournament Rule (6.34.C.i)\n"
 	"  --data DIR             the component data (default: games/washingtons-war)\n"
 	"  --seed HEX             a given seed instead of a random one (tests; marked in game.yaml)\n"
+	"  --publish URL          a git remote the game is pushed to after every turn\n"
 	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",

@@ -16,6 +16,7 @@
 #include "game.h"
 #include "mail.h"
 #include "notify.h"
+#include "publish.h"
 #include "order.h"
 #include "outbox.h"
 #include "turn.h"
@@ -371,6 +372,8 @@ out:
 		fprintf(stderr, "postrider: the turn is committed but its mail was not sent\n");
 		ret = EXIT_UNSENT;
 	}
+	if (committed)
+		publish_after_commit(g.repo, &cfg);
 	order_result_release(&res);
 	mail_message_release(&m);
 	notify_release(&n);

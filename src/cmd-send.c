@@ -10,6 +10,7 @@
 #include "game.h"
 #include "notify.h"
 #include "outbox.h"
+#include "publish.h"
 
 static int exec_send(int argc, char **argv)
 {
@@ -37,13 +38,19 @@ static int exec_send(int argc, char **argv)
 		fprintf(stderr, "error: %s\n", err.buf);
 		goto out;
 	}
-	if (!config_can_send(&cfg)) {
-		fprintf(stderr, "error: no mail transport is configured (transport: smtp with smtp_url, or transport: sendmail, in %s)\n",
-			cfg.path ? cfg.path : "~/.config/postrider/config.yaml or " CONFIG_SYSTEM_PATH);
-		goto out;
-	}
 	if (game_open(argv[optind], &g, 0, &err) != 0) {
 		fprintf(stderr, "error: %s", err.buf);
+		game_close(&g);
+		goto out;
+	}
+	if (!config_can_send(&cfg)) {
+		/* no mail to send, but a push to retry, if the game names a remote */
+		r = publish_after_commit(g.repo, &cfg);
+		if (r == 1)
+			fprintf(stderr, "error: no mail transport is configured (transport: smtp with smtp_url, or transport: sendmail, in %s)\n",
+				cfg.path ? cfg.path : "~/.config/postrider/config.yaml or " CONFIG_SYSTEM_PATH);
+		else if (r == 0)
+			ret = 0;
 		game_close(&g);
 		goto out;
 	}
@@ -64,6 +71,9 @@ static int exec_send(int argc, char **argv)
 		if (perm)
 			fprintf(stderr, "%d message%s refused for good; moved to '%s/failed'\n", perm, perm == 1 ? "" : "s", n.outbox);
 	}
+	/* a push that failed after a turn is retried here too */
+	if (publish_after_commit(g.repo, &cfg) < 0 && ret == 0)
+		ret = EXIT_TEMPFAIL;
 	game_close(&g);
 out:
 	notify_release(&n);
@@ -75,7 +85,7 @@ out:
 
 const struct cmd_entry cmd_send_entry = {
 	"send", "send DIR [--config FILE]",
-	"send the mail waiting in a game's outbox (SMTP or sendmail)",
+	"send the mail waiting in a game's outbox; retry a failed push",
 	"  --config FILE   mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                  ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"one sender at a time (a lock in the outbox); a message the mail system refuses\n"

@@ -19,6 +19,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_audit_entry,
 	&cmd_list_entry,
 	&cmd_archive_entry,
+	&cmd_publish_entry,
 	&cmd_selfplay_entry,
 	NULL
 };

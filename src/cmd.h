@@ -45,6 +45,7 @@ extern const struct cmd_entry cmd_reveal_entry;
 extern const struct cmd_entry cmd_audit_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_archive_entry;
+extern const struct cmd_entry cmd_publish_entry;
 
 /* The table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];

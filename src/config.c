@@ -76,6 +76,14 @@ void config_release(struct mail_config *cfg)
 	free(cfg->outbox);
 	free(cfg->sendmail);
 	free(cfg->path);
+	free(cfg->publish.ssh_key);
+	free(cfg->publish.known_hosts);
+	free(cfg->publish.ca_file);
+	free(cfg->publish.username);
+	if (cfg->publish.password) {
+		memset(cfg->publish.password, 0, strlen(cfg->publish.password));
+		free(cfg->publish.password);
+	}
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->starttls = true;
 	cfg->timeout = 60;
@@ -139,13 +147,102 @@ static int read_password_file(struct ytree *t, yaml_node_t *n,
 	return 0;
 }
 
+/*
+ * The `password` or `password_file` key of map, if either, into *out; a
+ * password written in a file others can read is warned about.
+ */
+static int read_secret(struct ytree *t, yaml_node_t *map, const char *path,
+		       char **out, struct strbuf *err)
+{
+	yaml_node_t *n;
+	int bad = 0;
+
+	if ((n = ytree_get(t, map, "password"))) {
+		struct stat st;
+		if (read_string(t, n, "password", out, err) < 0)
+			bad = -1;
+		else if (path && !stat(path, &st) && (st.st_mode & 077))
+			warning("'%s' holds a password and can be read by other users; "
+				"chmod 600 it (or use password_file)", path);
+	}
+	if ((n = ytree_get(t, map, "password_file"))) {
+		char *file = NULL;
+		if (*out) {
+			ytree_error(t, n, err, "give password or "
+				    "password_file, not both");
+			bad = -1;
+		} else if (read_string(t, n, "password_file", &file, err) < 0 ||
+			   read_password_file(t, n, file, out, err) < 0) {
+			bad = -1;
+		}
+		free(file);
+	}
+	return bad;
+}
+
+/* A file setting: a non-empty string, "~/" expanded. */
+static int read_path(struct ytree *t, yaml_node_t *n, const char *key,
+		     char **out, struct strbuf *err)
+{
+	char *s = NULL;
+
+	if (read_string(t, n, key, &s, err) < 0)
+		return -1;
+	free(*out);
+	*out = expand_home(s);
+	free(s);
+	return 0;
+}
+
+/* The `publish:` mapping: how to reach the games' remotes (publish.h). */
+static int parse_publish(struct ytree *t, yaml_node_t *map,
+			 struct mail_config *cfg, struct strbuf *err)
+{
+	static const char *const keys[] = {
+		"ssh_key", "known_hosts", "ca_file", "username", "password",
+		"password_file", NULL
+	};
+	struct publish_config *p = &cfg->publish;
+	yaml_node_t *n;
+	int bad = 0;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		ytree_error(t, map, err, "'publish' must be a mapping "
+			    "(ssh_key: ..., ca_file: ...)");
+		return -1;
+	}
+	if (ytree_check_keys(t, map, keys, err))
+		bad = -1;
+	if ((n = ytree_get(t, map, "ssh_key")) &&
+	    read_path(t, n, "ssh_key", &p->ssh_key, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, map, "known_hosts")) &&
+	    read_path(t, n, "known_hosts", &p->known_hosts, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, map, "ca_file")) &&
+	    read_path(t, n, "ca_file", &p->ca_file, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, map, "username")) &&
+	    read_string(t, n, "username", &p->username, err) < 0)
+		bad = -1;
+	if (read_secret(t, map, cfg->path, &p->password, err) < 0)
+		bad = -1;
+	if (p->username && !p->password && !bad) {
+		ytree_error(t, ytree_get(t, map, "username"), err,
+			    "publish: username given without password or "
+			    "password_file");
+		bad = -1;
+	}
+	return bad;
+}
+
 static int parse_config(struct ytree *t, struct mail_config *cfg,
 			struct strbuf *err)
 {
 	static const char *const keys[] = {
 		"smtp_url", "username", "password", "password_file",
 		"starttls", "from", "outbox", "timeout", "transport",
-		"sendmail", NULL
+		"sendmail", "publish", NULL
 	};
 	yaml_node_t *root = ytree_root(t), *n;
 	char *transport = NULL;
@@ -176,27 +273,8 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	if ((n = ytree_get(t, root, "username")) &&
 	    read_string(t, n, "username", &cfg->username, err) < 0)
 		bad = -1;
-	if ((n = ytree_get(t, root, "password"))) {
-		struct stat st;
-		if (read_string(t, n, "password", &cfg->password, err) < 0)
-			bad = -1;
-		else if (cfg->path && !stat(cfg->path, &st) && (st.st_mode & 077))
-			warning("'%s' holds a password and can be read by other users; "
-				"chmod 600 it (or use password_file)", cfg->path);
-	}
-	if ((n = ytree_get(t, root, "password_file"))) {
-		char *file = NULL;
-		if (cfg->password) {
-			ytree_error(t, n, err, "give password or "
-				    "password_file, not both");
-			bad = -1;
-		} else if (read_string(t, n, "password_file", &file, err) < 0 ||
-			   read_password_file(t, n, file, &cfg->password,
-					      err) < 0) {
-			bad = -1;
-		}
-		free(file);
-	}
+	if (read_secret(t, root, cfg->path, &cfg->password, err) < 0)
+		bad = -1;
 	if ((n = ytree_get(t, root, "starttls")) &&
 	    ytree_bool(t, n, &cfg->starttls, err) < 0)
 		bad = -1;
@@ -258,6 +336,9 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 		cfg->transport = cfg->smtp_url ? TRANSPORT_SMTP :
 			TRANSPORT_OUTBOX;
 	}
+	if ((n = ytree_get(t, root, "publish")) &&
+	    parse_publish(t, n, cfg, err) < 0)
+		bad = -1;
 	if (!cfg->sendmail)
 		cfg->sendmail = xstrdup("/usr/sbin/sendmail");
 	if (cfg->username && !cfg->password && !bad) {

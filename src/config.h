@@ -17,6 +17,13 @@
  *   outbox: ~/.local/share/postrider/outbox
  *   timeout: 60
  *   sendmail: /usr/sbin/sendmail   # for transport: sendmail
+ *   publish:                 # pushing games to their remotes (publish.h)
+ *     ssh_key: ~/.ssh/id_ecdsa           # private key; the public one
+ *                                        # is the same path with .pub
+ *     known_hosts: ~/.ssh/known_hosts    # the SSH servers' keys
+ *     ca_file: /etc/ssl/certs/ca-certificates.crt   # for HTTPS
+ *     username: referee                  # HTTPS basic authentication
+ *     password_file: ~/.config/postrider/push-password
  *
  * transport: outbox keeps every message in the outbox for `postrider
  * send` or the host; with no transport at all (no file found), a run that
@@ -53,6 +60,13 @@ struct mail_config {
 	char *sendmail;		/* the sendmail program
 				   (/usr/sbin/sendmail) */
 	char *path;		/* the file read, or NULL if none */
+	struct publish_config {	/* the `publish:` mapping; all optional */
+		char *ssh_key;		/* private key file ("~/" expanded) */
+		char *known_hosts;	/* NULL: ~/.ssh/known_hosts */
+		char *ca_file;		/* NULL: the system's CA certificates */
+		char *username;		/* HTTPS basic authentication */
+		char *password;
+	} publish;
 };
 
 /*

@@ -233,6 +233,11 @@ const char *repo_workdir(const struct repo *r)
 	return r->workdir;
 }
 
+struct git_repository *repo_git(struct repo *r)
+{
+	return r->git;
+}
+
 bool repo_is_bare(const struct repo *r)
 {
 	return r->workdir == NULL;

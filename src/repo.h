@@ -91,6 +91,9 @@ const char *repo_gitdir(const struct repo *r);
 /* The absolute path of the work tree without a final '/', NULL if bare. */
 const char *repo_workdir(const struct repo *r);
 bool repo_is_bare(const struct repo *r);
+/* The libgit2 repository behind r, for modules that talk to remotes
+ * (publish.c); it belongs to r. */
+struct git_repository *repo_git(struct repo *r);
 /*
  * Whether HEAD is a symbolic ref to refs/heads/main (always true for a
  * repository made by repo_create()). When it is not, repo_commit_publish()
