@@ -808,6 +808,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	int lineno = 0;
 	struct strbuf why = STRBUF_INIT;
 
+	engine_begin_order(s);
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		char *line = xstrndup(p, len), *t;

@@ -7,6 +7,8 @@
 #include "rng.h"
 #include "ytree.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char *const side_names[] = { "none", "american", "british" };
@@ -441,6 +443,15 @@ void state_write_private(const struct state *s, const struct data *d,
 		strbuf_addf(out, "  %s: ", side_name(side));
 		state_write_hand(s, side, out);
 	}
+	if (s->n_shuffles) {
+		strbuf_addstr(out, "shuffles:\n");
+		for (int i = 0; i < s->n_shuffles; i++) {
+			const struct state_shuffle *sh = &s->shuffles[i];
+			strbuf_addf(out, "  - draws: %" PRIu64 "-%" PRIu64 "\n    list: ",
+				    sh->first, sh->first + (uint64_t)sh->n - 2);
+			emit_cards(out, sh->items, sh->n);
+		}
+	}
 }
 
 /* ---- reading ---- */
@@ -874,9 +885,9 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	}
 	rd->errors += ytree_check_keys(&rd->t, root, top_keys, rd->err);
 	s->version = (int)get_int(rd, root, "version", 1, 1000);
-	if (s->version != STATE_VERSION)
-		FAIL(root, "state version %d is not supported (this postrider reads version %d)",
-		     s->version, STATE_VERSION);
+	if (s->version < STATE_VERSION_MIN || s->version > STATE_VERSION)
+		FAIL(root, "state version %d is not supported (this postrider reads versions %d to %d)",
+		     s->version, STATE_VERSION_MIN, STATE_VERSION);
 	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
 	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
 	if (ytree_get(&rd->t, root, "words") &&
@@ -1151,11 +1162,57 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	read_campaign(rd, s, root);
 }
 
+/* `shuffles:` of a version 2 private state (state.h). */
+static void read_shuffles(struct reader *rd, struct state *s, yaml_node_t *l)
+{
+	static const char *const keys[] = { "draws", "list", NULL };
+	int len;
+
+	if (s->version < 2) {
+		FAIL(l, "'shuffles' is not part of a version %d state", s->version);
+		return;
+	}
+	if (l->type != YAML_SEQUENCE_NODE) {
+		FAIL(l, "'shuffles' must be a list");
+		return;
+	}
+	len = ytree_len(l);
+	if (len < 1 || len > STATE_MAX_SHUFFLES) {
+		FAIL(l, "'shuffles' holds %d entries, 1 to %d are allowed", len,
+		     STATE_MAX_SHUFFLES);
+		return;
+	}
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *e = ytree_item(&rd->t, l, i), *dn;
+		struct state_shuffle *sh = &s->shuffles[i];
+		unsigned long long a, b;
+		int end = 0;
+
+		if (!e || e->type != YAML_MAPPING_NODE) {
+			FAIL(e, "a shuffle must be a mapping (draws:, list:)");
+			return;
+		}
+		rd->errors += ytree_check_keys(&rd->t, e, keys, rd->err);
+		sh->n = get_cards(rd, e, "list", sh->items, DATA_MAX_CARDS);
+		dn = need(rd, e, "draws");
+		if (!dn)
+			return;
+		if (!ytree_scalar(dn) ||
+		    sscanf(ytree_scalar(dn), "%llu-%llu%n", &a, &b, &end) != 2 ||
+		    ytree_scalar(dn)[end] || sh->n < 2 || b != a + (unsigned long long)sh->n - 2) {
+			FAIL(dn, "'draws' must be A-B with B = A + (cards in the list) - 2");
+			return;
+		}
+		sh->first = a;
+	}
+	s->n_shuffles = len;
+}
+
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 {
-	static const char *const keys[] = { "seq", "deck", "hands", NULL };
+	static const char *const keys[] = { "seq", "deck", "hands", "shuffles", NULL };
 	static const char *const side_keys[] = { "american", "british", NULL };
-	yaml_node_t *h;
+	yaml_node_t *h, *l;
 	int n_deck = s->n_deck, n_hand[3];
 
 	n_hand[SIDE_AMERICAN] = s->n_hand[SIDE_AMERICAN];
@@ -1178,6 +1235,9 @@ static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 				FAIL(h, "the %s hand holds %d cards, state.yaml says %d",
 				     side_name(side), s->n_hand[side], n_hand[side]);
 	}
+	s->n_shuffles = 0;
+	if ((l = ytree_get(&rd->t, root, "shuffles")))
+		read_shuffles(rd, s, l);
 }
 
 int state_read(struct state *s, const struct data *d,
