@@ -25,9 +25,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-# libcurl is loaded with dlopen when mail is sent (src/smtp.c): only its
-# headers are needed at build time.
-LIBS = $(shell pkg-config --libs libgit2 yaml-0.1 libcrypto librsvg-2.0) -ldl
+LIBS = $(shell pkg-config --libs $(PKGS))
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c
