@@ -11,83 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const side_names[] = { "none", "american", "british" };
-static const char *const side_titles[] = { "Nobody", "American", "British" };
-static const char *const prompt_names[PROMPT__COUNT] = {
-	[PROMPT_NONE] = "none", [PROMPT_CC] = "cc", [PROMPT_FTK] = "ftk",
-	[PROMPT_FIRST] = "first", [PROMPT_PLAY] = "play", [PROMPT_PC] = "pc",
-	[PROMPT_DISCARD] = "discard", [PROMPT_EXCHANGE] = "exchange",
-	[PROMPT_DOI] = "doi", [PROMPT_CONGRESS] = "congress",
-	[PROMPT_EVENT] = "event",
-	[PROMPT_MOVE] = "move", [PROMPT_LAND] = "land",
-	[PROMPT_CAPTURE] = "capture",
-	[PROMPT_NAVY] = "navy", [PROMPT_FRENCH] = "french",
-	[PROMPT_WAR] = "european-war", [PROMPT_WINTER] = "winter",
-	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
-	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
-	[PROMPT_CAMPAIGN] = "campaign", [PROMPT_GENERALS] = "generals",
-	[PROMPT_EXTRA] = "extra-action", [PROMPT_LOSSES] = "battle-losses",
-};
-static const char *const end_names[] = {
-	"none", "british automatic victory", "american automatic victory",
-	"war ends card", "end of 1783", "abandoned",
-};
 static const char *const nation_keys[] = { "american", "british", "french" };
-static const char *const reaction_names[REACT__COUNT] = {
-	"exchange", "intercept", "retreat", "battle", "declare",
-};
 static const char *const reaction_values[] = { "ask", "never" };
-
-const char *reaction_name(enum reaction r)
-{
-	return (unsigned)r < REACT__COUNT ? reaction_names[r] : "?";
-}
-
-int reaction_parse(const char *s)
-{
-	for (int i = 0; i < REACT__COUNT; i++)
-		if (!ascii_strcasecmp(s, reaction_names[i]))
-			return i;
-	return -1;
-}
-
-const char *side_name(enum side s)
-{
-	return (unsigned)s < 3 ? side_names[s] : "?";
-}
-
-const char *side_title(enum side s)
-{
-	return (unsigned)s < 3 ? side_titles[s] : "?";
-}
-
-int side_parse(const char *s)
-{
-	for (int i = 0; i < 3; i++)
-		if (!ascii_strcasecmp(s, side_names[i]))
-			return i;
-	return -1;
-}
-
-const char *prompt_kind_name(enum prompt_kind k)
-{
-	return (unsigned)k < PROMPT__COUNT ? prompt_names[k] : "?";
-}
-
-const char *game_end_name(enum game_end e)
-{
-	return (unsigned)e < ARRAY_SIZE(end_names) ? end_names[e] : "?";
-}
-
-int state_cus_on_map(const struct state *s, const struct data *d,
-		     enum nation n)
-{
-	int total = 0;
-
-	for (int i = 0; i < d->n_spaces; i++)
-		total += s->space[i].cu[n];
-	return total;
-}
 
 /* ---- writing ---- */
 
@@ -250,7 +175,7 @@ void state_write_public(const struct state *s, const struct data *d,
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 		strbuf_addf(out, "  %s: {", side_name(side));
 		for (int r = 0; r < REACT__COUNT; r++)
-			strbuf_addf(out, "%s%s: %s", r ? ", " : "", reaction_names[r],
+			strbuf_addf(out, "%s%s: %s", r ? ", " : "", reaction_name(r),
 				    reaction_values[s->react[side][r]]);
 		strbuf_addstr(out, "}\n");
 	}
@@ -267,7 +192,7 @@ void state_write_public(const struct state *s, const struct data *d,
 		for (int r = 0, f2 = 1; r < REACT__COUNT; r++) {
 			if (!s->react_general[g][r])
 				continue;
-			strbuf_addf(out, "%s%s: %s", f2 ? "" : ", ", reaction_names[r],
+			strbuf_addf(out, "%s%s: %s", f2 ? "" : ", ", reaction_name(r),
 				    reaction_values[s->react_general[g][r] - 1]);
 			f2 = 0;
 		}
@@ -569,7 +494,7 @@ static int parse_prompt_kind(struct reader *rd, yaml_node_t *n)
 	const char *v = ytree_scalar(n);
 
 	for (int k = 0; v && k < PROMPT__COUNT; k++)
-		if (!strcmp(v, prompt_names[k]))
+		if (!strcmp(v, prompt_kind_name(k)))
 			return k;
 	FAIL(n, "unknown prompt kind '%s'", v ? v : "?");
 	return PROMPT_NONE;
@@ -923,7 +848,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			}
 			rd->errors += ytree_check_keys(&rd->t, vn, reaction_names_keys, rd->err);
 			for (int r = 0; r < REACT__COUNT; r++) {
-				yaml_node_t *v = ytree_get(&rd->t, vn, reaction_names[r]);
+				yaml_node_t *v = ytree_get(&rd->t, vn, reaction_name(r));
 				const char *t = ytree_scalar(v);
 				if (!v)
 					continue;
@@ -940,8 +865,8 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			for (int k = 0; r && k < REACT__COUNT; k++) {
 				/* "declare" came later: absent means ask */
 				yaml_node_t *v = k == REACT_DECLARE ?
-					ytree_get(&rd->t, r, reaction_names[k]) :
-					need(rd, r, reaction_names[k]);
+					ytree_get(&rd->t, r, reaction_name(k)) :
+					need(rd, r, reaction_name(k));
 				const char *t = ytree_scalar(v);
 				int val = -1;
 				for (unsigned j = 0; t && j < ARRAY_SIZE(reaction_values); j++)
@@ -1144,9 +1069,9 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		if ((n = need(rd, m, "end"))) {
 			const char *v = ytree_scalar(n);
 			int e = -1;
-			for (unsigned k = 0; v && k < ARRAY_SIZE(end_names); k++)
-				if (!strcmp(v, end_names[k]))
-					e = (int)k;
+			for (int k = 0; v && k < END__COUNT; k++)
+				if (!strcmp(v, game_end_name(k)))
+					e = k;
 			if (e < 0)
 				FAIL(n, "unknown end '%s'", v ? v : "?");
 			else

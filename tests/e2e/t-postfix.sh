@@ -31,15 +31,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
-[ "$(id -u)" -eq 0 ] ||
-	die "t-postfix needs root: it creates users and runs a private Postfix (run make check as root)"
-sh contrib/install-deps >"$TRASH/deps.log" 2>&1 ||
-	die "contrib/install-deps failed: $(cat "$TRASH/deps.log")"
-for _p in /usr/sbin/postfix /usr/sbin/postmap /usr/sbin/postqueue \
+need_root_and_tools "it creates users and runs a private Postfix" \
+	/usr/sbin/postfix /usr/sbin/postmap /usr/sbin/postqueue \
 	/usr/sbin/sendmail /usr/bin/procmail /usr/bin/mutt /usr/sbin/runuser \
-	/usr/bin/flock; do
-	[ -x "$_p" ] || die "$_p is missing after contrib/install-deps"
-done
+	/usr/bin/flock
 getent passwd postfix >/dev/null || die "no user postfix (made by the postfix package)"
 
 chmod 755 "$TRASH"	# the test users walk through it to their homes
