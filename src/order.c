@@ -903,7 +903,7 @@ static bool prose_line(const char *line)
 		w[--n] = '\0';
 	if (!n)
 		return true;
-	if (!strcmp(w, "words"))
+	if (!strcmp(w, "words") || !strcmp(w, "say"))
 		return false;
 	for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++) {
 		const char *v = verbs[i].word;
@@ -985,6 +985,18 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 		}
 		strbuf_reset(&why);
 		int applied;
+		if (!ascii_strncasecmp(t, "say", 3) && (t[3] == ' ' || t[3] == '\t' || !t[3])) {
+			/* table talk: into the log (both reports, the
+			 * history); not a decision */
+			const char *talk = t + 3;
+			while (*talk == ' ' || *talk == '\t')
+				talk++;
+			if (*talk)
+				strbuf_addf(&res->log, "%s says: \"%s\"\n",
+					    side_title(side), talk);
+			free(line);
+			continue;
+		}
 		if (first && prose_line(t)) {
 			/* prose between two orders: the order is refused */
 			strbuf_addstr(&why, "this line is not an order; other words may "
