@@ -402,7 +402,7 @@ static const struct verb {
 	{ "intercept", ACT_INTERCEPT, 0 }, { "retreat", ACT_RETREAT, 0 },
 	{ "stand", ACT_STAND, 0 }, { "battle", ACT_BATTLE, 0 },
 	{ "none", ACT_NOCARD, 0 }, { "send", ACT_SEND, 0 },
-	{ "draw", ACT_DRAW, 0 },
+	{ "draw", ACT_DRAW, 0 }, { "resign", ACT_RESIGN, 0 },
 };
 
 /* A blockade zone by name, its words as prefixes: "chesapeake",
@@ -442,6 +442,8 @@ static const struct verb *find_verb(const char *word, size_t len,
 		const char *v = verbs[i].word;
 		if (strlen(v) == len && !ascii_strncasecmp(v, word, len))
 			return &verbs[i];
+		if (verbs[i].kind == ACT_RESIGN)
+			continue;	/* only the whole word */
 		if (len <= strlen(v) && !ascii_strncasecmp(v, word, len)) {
 			found = &verbs[i];
 			n++;
@@ -461,7 +463,8 @@ static const struct verb *find_verb(const char *word, size_t len,
 	}
 	strbuf_addf(err, "'%.*s' is ambiguous: ", (int)len, word);
 	for (unsigned i = 0, k = 0; i < ARRAY_SIZE(verbs); i++) {
-		if (len > strlen(verbs[i].word) || ascii_strncasecmp(verbs[i].word, word, len))
+		if (len > strlen(verbs[i].word) || ascii_strncasecmp(verbs[i].word, word, len) ||
+		    verbs[i].kind == ACT_RESIGN)
 			continue;
 		k++;
 		strbuf_addf(err, "%s'%s'", k == 1 ? "" : ((int)k == n ? " or " : ", "),
@@ -680,6 +683,17 @@ int order_parse_line(const struct data *d, const struct state *s,
 		return ret;
 	}
 
+	if (out->kind == ACT_RESIGN) {
+		/* "resign confirm": the word says it was meant */
+		out->side = side;
+		if (ascii_strcasecmp(rest, "confirm")) {
+			strbuf_addstr(err, "to resign, write 'resign confirm' (the game ends at once and the other side wins)");
+			*column = (int)(p - line) + 1;
+			ret = -1;
+		}
+		free(rest);
+		return ret;
+	}
 	bool wants = action_takes_card(out->kind) || action_takes_space(out->kind) ||
 		     action_takes_side(out->kind) || out->kind == ACT_REACT;
 	if (!wants && *rest) {
@@ -1014,7 +1028,8 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			if (a.kind != ACT_REACT && engine_game_over(s)) {
 				strbuf_addstr(&why, "the game is over; nothing more can be ordered");
 				column = (int)(t - line) + 1;
-			} else if (a.kind != ACT_REACT && s->prompt.side != side) {
+			} else if (a.kind != ACT_REACT && a.kind != ACT_RESIGN &&
+				   s->prompt.side != side) {
 				strbuf_addf(&why, "this decision is the %s's, not yours",
 					    side_title(s->prompt.side));
 				column = (int)(t - line) + 1;

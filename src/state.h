@@ -91,6 +91,7 @@ enum game_end {
 	END_WAR_ENDS,		/* the War Ends card (13.2) */
 	END_1783,		/* no War Ends card came (5.7) */
 	END_ABANDONED,		/* the host ended it by revealing the seed */
+	END_RESIGNED,		/* a player resigned: the other side wins */
 	END__COUNT
 };
 

@@ -62,6 +62,8 @@ enum action_kind {
 	/* Two generals of a side in a space (7.4.C, 7.8.D). */
 	ACT_SEND,	/* the owner sends general to the Reinforcements box */
 	ACT_DRAW,	/* take the Tournament Rule's extra action (6.34.C.i) */
+	ACT_RESIGN,	/* side resigns: the game ends, the other side wins
+			   (answers no prompt; either side, at any time) */
 	ACT__COUNT
 };
 

@@ -353,6 +353,13 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 {
 	const struct prompt *p = &s->prompt;
 
+	if (a->kind == ACT_RESIGN) {
+		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
+			return illegal(why, "a resignation names the side that resigns");
+		if (engine_game_over(s))
+			return illegal(why, "the game is over");
+		return ENGINE_OK;
+	}
 	if (a->kind == ACT_REACT) {
 		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
 			BUG("a standing reaction without a side");
@@ -544,6 +551,12 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 
 	if (engine_check(d, s, a, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
+	if (a->kind == ACT_RESIGN) {
+		victory_resign(s, a->side);
+		elog(log, "The %s resigns: the %s wins the game.", side_title(a->side),
+		     side_title(OTHER_SIDE(a->side)));
+		return ENGINE_OK;
+	}
 	if (a->kind == ACT_REACT) {
 		if (a->general >= 0)
 			s->react_general[a->general][a->reaction] = 1 + a->value;

@@ -20,7 +20,7 @@ static const char *const verbs[ACT__COUNT] = {
 	[ACT_EVENT] = "event",
 	[ACT_EXCHANGE] = "exchange",
 	[ACT_CONGRESS] = "congress",
-	[ACT_REACT] = "react",
+	[ACT_REACT] = "react", [ACT_RESIGN] = "resign",
 	[ACT_ACTIVATE] = "move",
 	[ACT_QUEUE] = "queue",
 	[ACT_REINFORCE] = "reinforce",
@@ -109,6 +109,8 @@ void action_format(const struct data *d, const struct action *a,
 		strbuf_addf(out, " %s", d->generals[a->general].name);
 	if (action_takes_side(a->kind))
 		strbuf_addf(out, " %s", side_name(a->side));
+	if (a->kind == ACT_RESIGN)
+		strbuf_addstr(out, " confirm");
 	if (a->kind == ACT_REACT) {
 		out->len -= strlen("react");	/* "never exchange", "ask exchange" */
 		out->buf[out->len] = '\0';

@@ -48,6 +48,13 @@ static void game_over(struct state *s, enum side winner, enum game_end how)
 	s->prompt.left = 0;
 }
 
+void victory_resign(struct state *s, enum side side)
+{
+	if (s->end != END_NONE)
+		BUG("resigning a game that is over");
+	game_over(s, OTHER_SIDE(side), END_RESIGNED);
+}
+
 void engine_abandon(struct state *s)
 {
 	if (s->end != END_NONE)
