@@ -177,7 +177,7 @@ static int exec_show(int argc, char **argv)
 			strbuf_addstr(&out, "(the hands are sealed: this is not the host's copy)\n\n");
 		}
 		if (!engine_game_over(&g.state) && (int)g.state.prompt.side == as && g.have_private) {
-			report_options(g.data, &g.state, false, &out);
+			report_options_grouped(g.data, &g.state, &out);
 			strbuf_addch(&out, '\n');
 		}
 	}

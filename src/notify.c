@@ -162,7 +162,7 @@ static int compose_report(const struct game *g, const struct state *s,
 		reply_to = reply_address(g, token);
 	}
 	if (mine)
-		report_options(d, s, false, &options);
+		report_options_grouped(d, s, &options);
 	game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
 	{
@@ -319,7 +319,7 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 	char token[FAIR_TOKEN_SIZE] = "";
 
 	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
-		report_options(g->data, &g->state, false, &options);
+		report_options_grouped(g->data, &g->state, &options);
 	if (!engine_game_over(&g->state))
 		game_token(g, side, token);
 	{

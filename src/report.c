@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -138,7 +139,9 @@ static void add_wrapped(struct strbuf *out, const char *text, const char *indent
 			strbuf_addch(out, ' ');
 			col++;
 		}
-		strbuf_add(out, w, n);
+		/* \001 joins words that must stay on one line */
+		for (size_t i = 0; i < n; i++)
+			strbuf_addch(out, w[i] == '\001' ? ' ' : w[i]);
 		col += n;
 		w += n;
 	}
@@ -191,6 +194,447 @@ void report_options(const struct data *d, const struct state *s, bool plain,
 		}
 		strbuf_addch(out, '\n');
 	}
+	free(acts);
+}
+
+/* --- The legal orders, grouped ------------------------------------------
+ *
+ * The legal actions of one kind are split into groups, each of which is
+ * exactly every combination of its arguments' values ("land SPACE N
+ * [GENERAL]" with SPACE, N and GENERAL each one of a list): so one line
+ * tells how to write any order of the group, and no order is listed that
+ * cannot be given. A group that is not such a product is split by the
+ * argument with the fewest values (spaces last) until each part is.
+ */
+
+enum { F_CARD, F_GENERAL, F_SPACE, F_VALUE, F_FRENCH, F_SIDE, F__COUNT };
+
+static int field_of(const struct action *a, int f)
+{
+	switch (f) {
+	case F_CARD: return a->card;
+	case F_GENERAL: return a->general;
+	case F_SPACE: return a->space;
+	case F_VALUE: return a->value;
+	case F_FRENCH: return a->french;
+	case F_SIDE: return (int)a->side;
+	}
+	BUG("field %d", f);
+}
+
+/* What a verb does, for the grouped list. */
+static const char *kind_meaning(enum action_kind k)
+{
+	switch (k) {
+	case ACT_PLACE: return "place a PC";
+	case ACT_FLIP: return "flip an enemy PC to yours";
+	case ACT_REMOVE: return "remove an enemy PC";
+	case ACT_DONE: return "stop here";
+	case ACT_PASS: return "take nothing, go on";
+	case ACT_FIRST: return "who plays the first card";
+	case ACT_PC_CARD: return "an OPS card for PC actions (10.11)";
+	case ACT_DISCARD: return "discard an event card";
+	case ACT_EVENT: return "play a card's event";
+	case ACT_EXCHANGE: return "give this OPS card for the discarded event (6.32.C)";
+	case ACT_CONGRESS: return "where the Continental Congress returns";
+	case ACT_ACTIVATE: return "activate a general with an OPS card (7.1)";
+	case ACT_QUEUE: return "start or add to your Operations Queue (7.1.B)";
+	case ACT_REINFORCE: return "bring on reinforcements with an OPS card (8.0)";
+	case ACT_TAKE: return "the CUs that move with the general from here";
+	case ACT_TO: return "one step to an adjacent space";
+	case ACT_SAIL: return "naval movement to a port (7.5)";
+	case ACT_STOP: return "end the move here";
+	case ACT_LAND: return "where the reinforcements arrive";
+	case ACT_NAVY: return "the French Navy's blockade zone";
+	case ACT_FRENCH: return "the port where the French forces arrive";
+	case ACT_LOSE: return "the French CUs among the losses";
+	case ACT_INTERCEPT: return "try to intercept (7.8)";
+	case ACT_RETREAT: return "retreat to";
+	case ACT_STAND: return "no retreat: fight";
+	case ACT_BATTLE: return "a card for the battle (9.45)";
+	case ACT_NOCARD: return "no card in the battle";
+	case ACT_SEND: return "send this general to the Reinforcements box";
+	case ACT_DRAW: return "take the extra action (6.34.C.i)";
+	default: return "";
+	}
+}
+
+/* Does kind k write field f at all, and what is its "absent" value? */
+static bool field_used(enum action_kind k, int f)
+{
+	switch (f) {
+	case F_CARD: return action_takes_card(k);
+	case F_GENERAL: return action_takes_general(k);
+	case F_SPACE: return action_takes_space(k) || action_takes_zone(k);
+	case F_VALUE: return action_takes_count(k);
+	case F_FRENCH: return k == ACT_TAKE || k == ACT_REMOVE ||
+			      k == ACT_INTERCEPT || k == ACT_RETREAT;
+	case F_SIDE: return action_takes_side(k);
+	}
+	return false;
+}
+
+static int field_absent(int f)
+{
+	return f == F_GENERAL ? -1 : f == F_FRENCH ? 0 : INT32_MIN;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* The distinct values of field f among acts[idx[0..n)], sorted (spaces:
+ * in data order, which is north to south). */
+static int distinct(const struct action *acts, const int *idx, int n, int f,
+		    int *vals)
+{
+	int m = 0;
+
+	for (int i = 0; i < n; i++) {
+		int v = field_of(&acts[idx[i]], f), j;
+		for (j = 0; j < m && vals[j] != v; j++)
+			;
+		if (j == m)
+			vals[m++] = v;
+	}
+	qsort(vals, (size_t)m, sizeof(int), cmp_int);
+	return m;
+}
+
+static const char *placeholder(enum action_kind k, int f)
+{
+	switch (f) {
+	case F_CARD: return "CARD";
+	case F_GENERAL: return "GENERAL";
+	case F_SPACE: return action_takes_zone(k) ? "ZONE" : "SPACE";
+	case F_VALUE: return "N";
+	case F_FRENCH: return "F";
+	case F_SIDE: return "SIDE";
+	}
+	return "?";
+}
+
+/* One value of field f as written in an order, with a note after it. */
+static void add_value(const struct data *d, const struct state *s,
+		      enum action_kind k, int f, int v, struct strbuf *out)
+{
+	switch (f) {
+	case F_CARD: {
+		const struct data_card *c = &d->cards[v];
+		strbuf_addf(out, "%d", v);
+		if (c->ops && k == ACT_ACTIVATE && s->n_queue[s->prompt.side]) {
+			int q = 0;
+			for (int i = 0; i < s->n_queue[s->prompt.side]; i++)
+				q += d->cards[s->queue[s->prompt.side][i]].ops;
+			strbuf_addf(out, "\001(%d\001OPS\001+\001%d\001in\001the\001queue\001=\001%d)", c->ops, q, c->ops + q);
+		} else if (c->ops) {
+			strbuf_addf(out, "\001(%d\001OPS)", c->ops);
+		} else {
+			strbuf_addf(out, " %s", c->title);
+		}
+		break;
+	}
+	case F_GENERAL:
+		strbuf_addstr(out, d->generals[v].name);
+		break;
+	case F_SPACE:
+		if (action_takes_zone(k))
+			strbuf_addstr(out, v >= 0 && v < d->n_zones ? d->zones[v].name : "?");
+		else
+			strbuf_addstr(out, d->spaces[v].full_name);
+		break;
+	case F_SIDE:
+		strbuf_addstr(out, side_name((enum side)v));
+		break;
+	default:
+		strbuf_addf(out, "%d", v);
+	}
+}
+
+/* "SPACE: Boston MA, Salem MA; ..." wrapped; by colony when long. */
+static void add_choices(const struct data *d, const struct state *s,
+			enum action_kind k, int f, const int *vals, int m,
+			struct strbuf *out)
+{
+	struct strbuf line = STRBUF_INIT;
+	int absent = field_absent(f), n_real = 0;
+	bool numeric = f == F_VALUE || f == F_FRENCH;
+
+	for (int i = 0; i < m; i++)
+		n_real += vals[i] != absent;
+	strbuf_addf(&line, "%s:", placeholder(k, f));
+	if (numeric) {
+		/* runs of numbers: "0-4" */
+		for (int i = 0; i < m; ) {
+			int j = i;
+			while (j + 1 < m && vals[j + 1] == vals[j] + 1)
+				j++;
+			strbuf_addf(&line, "%s %d", i ? "," : "", vals[i]);
+			if (j > i)
+				strbuf_addf(&line, "%s%d", j == i + 1 ? ", " : "-", vals[j]);
+			i = j + 1;
+		}
+		if (f == F_FRENCH)
+			strbuf_addstr(&line, " French CUs among them (0 may be left out)");
+		else if (k == ACT_TAKE || k == ACT_LAND)
+			strbuf_addstr(&line, " CUs");
+	} else if (f == F_CARD) {
+		/* cards by what they are: "19, 22 or 26 (2 OPS); 4 (1 OPS)" */
+		bool *shown = xcalloc((size_t)m, sizeof(bool));
+		for (int i = 0, groups = 0; i < m; i++) {
+			struct strbuf note = STRBUF_INIT, other = STRBUF_INIT;
+			int in = 0, total = 0;
+			if (shown[i])
+				continue;
+			add_value(d, s, k, f, vals[i], &note);
+			const char *nt = note.buf + strcspn(note.buf, " \001");
+			for (int j = i; j < m; j++) {
+				strbuf_reset(&other);
+				add_value(d, s, k, f, vals[j], &other);
+				if (!shown[j] && !strcmp(other.buf + strcspn(other.buf, " \001"), nt))
+					total++;
+			}
+			strbuf_addstr(&line, groups++ ? "; " : " ");
+			for (int j = i; j < m; j++) {
+				strbuf_reset(&other);
+				add_value(d, s, k, f, vals[j], &other);
+				if (shown[j] || strcmp(other.buf + strcspn(other.buf, " \001"), nt))
+					continue;
+				shown[j] = true;
+				strbuf_addstr(&line, in ? (in == total - 1 ? " or " : ", ") : "");
+				strbuf_addf(&line, "%d", vals[j]);
+				in++;
+			}
+			strbuf_addstr(&line, nt);
+			strbuf_release(&note);
+			strbuf_release(&other);
+		}
+		free(shown);
+	} else if (f == F_SPACE && !action_takes_zone(k) && n_real > 12) {
+		/* a line per colony, in the colonies' order */
+		strbuf_addstr(&line, " one of these, by colony:");
+		add_wrapped(out, line.buf, "        ", 72);
+		strbuf_reset(&line);
+		for (int col = 0; col < d->n_colonies; col++) {
+			int in = 0;
+			for (int i = 0; i < m; i++) {
+				if (d->spaces[vals[i]].colony != col)
+					continue;
+				if (!in++)
+					strbuf_addf(&line, "%s:", d->colonies[col].code);
+				else
+					strbuf_addch(&line, ',');
+				strbuf_addch(&line, ' ');
+				for (const char *p = d->spaces[vals[i]].full_name; *p; p++)
+					strbuf_addch(&line, *p == ' ' ? '\001' : *p);
+			}
+			if (in)
+				add_wrapped(out, line.buf, "          ", 72);
+			strbuf_reset(&line);
+		}
+	} else {
+		int shown = 0;
+		for (int i = 0; i < m; i++) {
+			if (vals[i] == absent)
+				continue;
+			strbuf_addstr(&line, shown ? (shown == n_real - 1 ? " or " : ", ") : " ");
+			add_value(d, s, k, f, vals[i], &line);
+			shown++;
+		}
+		if (n_real < m)
+			strbuf_addstr(&line, ", or leave it out");
+	}
+	if (line.len)
+		add_wrapped(out, line.buf, "        ", 72);
+	strbuf_release(&line);
+}
+
+static void group_emit(const struct data *d, const struct state *s,
+		       const struct action *acts, const int *idx, int n,
+		       struct strbuf *out)
+{
+	enum action_kind k = acts[idx[0]].kind;
+	int *vals = xcalloc((size_t)n + 1, sizeof(int));
+	/* the order of the arguments as action_format writes them */
+	static const int order_main[] = { F_CARD, F_GENERAL, F_SPACE, F_VALUE, F_FRENCH, F_SIDE };
+	static const int order_land[] = { F_SPACE, F_VALUE, F_GENERAL };
+	const int *ord = k == ACT_LAND ? order_land : order_main;
+	int n_ord = k == ACT_LAND ? 3 : 6;
+	struct strbuf form = STRBUF_INIT;
+
+	if (k == ACT_REACT) {	/* not grouped */
+		strbuf_addstr(out, "  ");
+		action_format(d, &acts[idx[0]], out);
+		strbuf_addch(out, '\n');
+		free(vals);
+		return;
+	}
+	strbuf_addstr(&form, action_verb(k));
+	for (int o = 0; o < n_ord; o++) {
+		int f = ord[o];
+		if (!field_used(k, f))
+			continue;
+		int m = distinct(acts, idx, n, f, vals);
+		int absent = field_absent(f);
+		if (m == 1 && vals[0] == absent)
+			continue;
+		strbuf_addch(&form, ' ');
+		if (m == 1) {
+			struct strbuf v = STRBUF_INIT;
+			add_value(d, s, k, f, vals[0], &v);
+			/* the literal as written: a card's number, a name */
+			if (f == F_CARD)
+				strbuf_addf(&form, "%d", vals[0]);
+			else
+				strbuf_add(&form, v.buf, v.len);
+			strbuf_release(&v);
+		} else if (vals[0] == absent) {
+			strbuf_addf(&form, "[%s]", placeholder(k, f));
+		} else {
+			strbuf_addstr(&form, placeholder(k, f));
+		}
+	}
+	{
+		struct strbuf head = STRBUF_INIT;
+		strbuf_addf(&head, "  %-24s  %s", form.buf, kind_meaning(k));
+		/* a single card named literally: say what it is */
+		if (field_used(k, F_CARD) && distinct(acts, idx, n, F_CARD, vals) == 1) {
+			struct strbuf v = STRBUF_INIT;
+			add_value(d, s, k, F_CARD, vals[0], &v);
+			strbuf_addf(&head, ": #%d", vals[0]);
+			for (const char *p = v.buf + strcspn(v.buf, " \001"); *p; p++)
+				strbuf_addch(&head, *p == '\001' ? ' ' : *p);
+			strbuf_release(&v);
+		}
+		if (head.len <= 76) {
+			strbuf_addf(out, "%s\n", head.buf);
+		} else {	/* the form alone, what it does under it */
+			strbuf_addf(out, "  %s\n", form.buf);
+			add_wrapped(out, head.buf + 2 + strlen(form.buf), "        ", 72);
+		}
+		strbuf_release(&head);
+	}
+	for (int o = 0; o < n_ord; o++) {
+		int f = ord[o];
+		if (!field_used(k, f))
+			continue;
+		int m = distinct(acts, idx, n, f, vals);
+		if (m > 1)
+			add_choices(d, s, k, f, vals, m, out);
+	}
+	strbuf_release(&form);
+	free(vals);
+}
+
+/* Do the actions of acts[x[0..nx)] and acts[y[0..ny)] differ only in
+ * field f? */
+static bool same_but(const struct action *acts, const int *x, int nx,
+		     const int *y, int ny, int f)
+{
+	if (nx != ny)
+		return false;
+	for (int i = 0; i < nx; i++) {
+		bool found = false;
+		for (int j = 0; j < ny && !found; j++) {
+			found = true;
+			for (int g = 0; g < F__COUNT && found; g++)
+				if (g != f && field_of(&acts[x[i]], g) != field_of(&acts[y[j]], g))
+					found = false;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* exclude: fields already split on (bit per field), never split again */
+static void group_split(const struct data *d, const struct state *s,
+			const struct action *acts, const int *idx, int n,
+			unsigned exclude, struct strbuf *out)
+{
+	int *vals = xcalloc((size_t)n + 1, sizeof(int));
+	long product = 1;
+	int best = -1, best_m = 0;
+
+	for (int f = 0; f < F__COUNT; f++) {
+		int m = distinct(acts, idx, n, f, vals);
+		product *= m;
+		if (exclude & (1u << f))
+			continue;
+		/* split by the field with the fewest values, spaces last */
+		if (m > 1 && (best < 0 || (best == F_SPACE && f != F_SPACE) ||
+			      (f != F_SPACE && m < best_m))) {
+			best = f;
+			best_m = m;
+		}
+	}
+	if (product == n || best < 0) {
+		free(vals);
+		group_emit(d, s, acts, idx, n, out);
+		return;
+	}
+	/* the actions by their value of the field split on, and the values
+	 * whose other arguments are the same taken together (they make a
+	 * product with them) */
+	int m = distinct(acts, idx, n, best, vals);
+	int **part = xcalloc((size_t)m, sizeof(int *)), *np = xcalloc((size_t)m, sizeof(int));
+	bool *used = xcalloc((size_t)m, sizeof(bool));
+	int *sub = xcalloc((size_t)n, sizeof(int));
+	for (int j = 0; j < m; j++) {
+		part[j] = xcalloc((size_t)n, sizeof(int));
+		for (int i = 0; i < n; i++)
+			if (field_of(&acts[idx[i]], best) == vals[j])
+				part[j][np[j]++] = idx[i];
+	}
+	for (int j = 0; j < m; j++) {
+		int k = 0;
+		if (used[j])
+			continue;
+		for (int l = j; l < m; l++)
+			if (!used[l] && same_but(acts, part[j], np[j], part[l], np[l], best)) {
+				used[l] = true;
+				memcpy(sub + k, part[l], sizeof(int) * (size_t)np[l]);
+				k += np[l];
+			}
+		group_split(d, s, acts, sub, k, exclude | (1u << best), out);
+	}
+	for (int j = 0; j < m; j++)
+		free(part[j]);
+	free(part);
+	free(np);
+	free(used);
+	free(sub);
+	free(vals);
+}
+
+void report_options_grouped(const struct data *d, const struct state *s,
+			    struct strbuf *out)
+{
+	int n = engine_legal(d, s, NULL, 0);
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	int *idx = xcalloc((size_t)n + 1, sizeof(int));
+	bool *done = xcalloc((size_t)n + 1, sizeof(bool));
+
+	engine_legal(d, s, acts, n);
+	if (n)
+		strbuf_addf(out, "Your orders now (%d in all), one form a line: write the verb with\n"
+			    "one value for each word in capitals, chosen from the list under it\n"
+			    "([WORD] may be left out):\n", n);
+	for (int i = 0; i < n; i++) {
+		int m = 0;
+		if (done[i])
+			continue;
+		for (int j = i; j < n; j++)
+			if (!done[j] && acts[j].kind == acts[i].kind) {
+				idx[m++] = j;
+				done[j] = true;
+			}
+		group_split(d, s, acts, idx, m, 0, out);
+	}
+	free(done);
+	free(idx);
 	free(acts);
 }
 

@@ -23,6 +23,14 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
  */
 void report_options(const struct data *d, const struct state *s, bool plain,
 		    struct strbuf *out);
+/*
+ * The legal orders now, grouped for a mail: one line per form of order
+ * ("land SPACE N [GENERAL]") with the values each word may take under it,
+ * every combination legal and no legal order left out; the Committees of
+ * Correspondence and other long lists of spaces by colony.
+ */
+void report_options_grouped(const struct data *d, const struct state *s,
+			    struct strbuf *out);
 /* The map as an SVG picture (positions from the data; src/map.c). */
 void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);
