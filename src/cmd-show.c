@@ -168,6 +168,13 @@ static int exec_show(int argc, char **argv)
 	strbuf_addf(&out, "Order %u, commit %.12s\n\nNow: ", g.state.seq, g.head);
 	engine_describe_prompt(g.data, &g.state, &out);
 	strbuf_addstr(&out, "\n\n");
+	{
+		size_t before = out.len;
+		/* public numbers, or the side's own when --as names it */
+		report_numbers(g.data, &g.state, as && g.have_private ? (enum side)as : SIDE_NONE, &out);
+		if (out.len > before)
+			strbuf_addch(&out, '\n');
+	}
 	if (as) {
 		if (g.have_private) {
 			strbuf_addf(&out, "The %s hand:\n", side_title((enum side)as));

@@ -142,6 +142,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	const struct data *d = g->data;
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf numbers = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -155,6 +156,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	report_board(d, s, &board);
 	report_hand(d, s, side, &hand);
 	engine_describe_prompt(d, s, &prompt);
+	report_numbers(d, s, side, &numbers);
 	/* Both players get their token: the one not to move may still send
 	 * standing reactions. */
 	if (!over) {
@@ -172,6 +174,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"happened", story.buf ? story.buf : "",
 			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
+			"numbers", numbers.buf ? numbers.buf : "",
 			"your_move", mine ? "yes" : "",
 			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
 			"token", token, "options", options.buf ? options.buf : "",
@@ -226,6 +229,7 @@ out:
 	strbuf_release(&hand);
 	strbuf_release(&prompt);
 	strbuf_release(&options);
+	strbuf_release(&numbers);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;

@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,41 @@ static const char *general_place(const struct data *d, int loc)
 	case LOC_FRENCH_BOX: return "French Reinforcements box";
 	default: return d->spaces[loc].full_name;
 	}
+}
+
+/* Appends text in lines of at most width columns (a longer word stands
+ * alone), each line led by indent. */
+static void add_wrapped(struct strbuf *out, const char *text, const char *indent,
+			size_t width)
+{
+	size_t col = 0, ind = strlen(indent);
+
+	for (const char *w = text; *w; ) {
+		size_t n;
+		while (*w == ' ')
+			w++;
+		if (!*w)
+			break;
+		n = strcspn(w, " ");
+		if (col && col + 1 + n > width) {
+			strbuf_addch(out, '\n');
+			col = 0;
+		}
+		if (!col) {
+			strbuf_addstr(out, indent);
+			col = ind;
+		} else {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		/* \001 joins words that must stay on one line */
+		for (size_t i = 0; i < n; i++)
+			strbuf_addch(out, w[i] == '\001' ? ' ' : w[i]);
+		col += n;
+		w += n;
+	}
+	if (col)
+		strbuf_addch(out, '\n');
 }
 
 void report_board(const struct data *d, const struct state *s,
@@ -82,6 +118,40 @@ void report_board(const struct data *d, const struct state *s,
 			    w == SIDE_AMERICAN ? "Americans" : "British");
 	}
 
+	/* the Winter Attrition (11.0) as things stand: public, and what a
+	 * player counts before he ends a move */
+	{
+		struct strbuf w = STRBUF_INIT;
+		int n = 0;
+		for (int i = 0; i < d->n_spaces; i++)
+			for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+				bool die = false;
+				int loss = engine_winter_forecast(d, s, i, side, &die);
+				const struct space_state *sp = &s->space[i];
+				int cus = side == SIDE_BRITISH ? sp->cu[NATION_BRITISH]
+					  : sp->cu[NATION_AMERICAN] + sp->cu[NATION_FRENCH];
+				if (!loss)
+					continue;
+				strbuf_addf(&w, "%s %s loses", n++ ? ";" : "", d->spaces[i].full_name);
+				if (die)
+					strbuf_addstr(&w, " its one");
+				else
+					strbuf_addf(&w, " %d of %d", loss, cus);
+				strbuf_addf(&w, " %s CU%s%s", side == SIDE_BRITISH ? "British" :
+					    sp->cu[NATION_AMERICAN] && sp->cu[NATION_FRENCH] ? "American and French" :
+					    sp->cu[NATION_AMERICAN] ? "American" : "French",
+					    die || cus == 1 ? "" : "s", die ? " on a die of 1-3" : "");
+			}
+		if (n) {
+			struct strbuf line = STRBUF_INIT;
+			strbuf_addf(&line, "If winter came now (11.0, generals stay):%s.", w.buf);
+			add_wrapped(out, line.buf, "", 72);
+			strbuf_release(&line);
+		} else {
+			strbuf_addstr(out, "If winter came now (11.0): no CU would be lost.\n");
+		}
+		strbuf_release(&w);
+	}
 	strbuf_addstr(out, "\nGenerals (strategy-battle-agility):\n");
 	for (int g = 0; g < d->n_generals; g++)
 		strbuf_addf(out, "  %-12s %d-%d-%d  %-8s %s\n", d->generals[g].name,
@@ -112,41 +182,6 @@ void report_board(const struct data *d, const struct state *s,
 			strbuf_addstr(out, " Congress");
 		strbuf_addch(out, '\n');
 	}
-}
-
-/* Appends text in lines of at most width columns (a longer word stands
- * alone), each line led by indent. */
-static void add_wrapped(struct strbuf *out, const char *text, const char *indent,
-			size_t width)
-{
-	size_t col = 0, ind = strlen(indent);
-
-	for (const char *w = text; *w; ) {
-		size_t n;
-		while (*w == ' ')
-			w++;
-		if (!*w)
-			break;
-		n = strcspn(w, " ");
-		if (col && col + 1 + n > width) {
-			strbuf_addch(out, '\n');
-			col = 0;
-		}
-		if (!col) {
-			strbuf_addstr(out, indent);
-			col = ind;
-		} else {
-			strbuf_addch(out, ' ');
-			col++;
-		}
-		/* \001 joins words that must stay on one line */
-		for (size_t i = 0; i < n; i++)
-			strbuf_addch(out, w[i] == '\001' ? ' ' : w[i]);
-		col += n;
-		w += n;
-	}
-	if (col)
-		strbuf_addch(out, '\n');
 }
 
 void report_hand(const struct data *d, const struct state *s, enum side side,
@@ -636,6 +671,147 @@ void report_options_grouped(const struct data *d, const struct state *s,
 	free(done);
 	free(idx);
 	free(acts);
+}
+
+/* --- The numbers before a choice --------------------------------------- */
+
+static const char *plural_of(enum side side)
+{
+	return side == SIDE_AMERICAN ? "Americans" : "British";
+}
+
+/* A general of side in space, or -1. */
+static int general_in(const struct data *d, const struct state *s, int space,
+		      enum side side)
+{
+	for (int g = 0; g < d->n_generals; g++)
+		if (s->general[g] == space && d->generals[g].side == side)
+			return g;
+	return -1;
+}
+
+static int cus_of(const struct state *s, int space, enum side side)
+{
+	const struct space_state *sp = &s->space[space];
+	return side == SIDE_BRITISH ? sp->cu[NATION_BRITISH]
+	       : sp->cu[NATION_AMERICAN] + sp->cu[NATION_FRENCH];
+}
+
+/* One side's DRM as it stands before the dice (9.3, 9.4). */
+static void battle_side(const struct data *d, const struct state *s,
+			enum side side, struct strbuf *out)
+{
+	const struct battle *b = &s->battle;
+	int sp = b->space, cus = cus_of(s, sp, side), g = general_in(d, s, sp, side);
+	struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
+	int other = engine_battle_modifiers(d, s, side, &why);
+	int full = 0, half = 0;
+
+	strbuf_addf(&line, "%s (%s): %d CU%s +%d", plural_of(side),
+		    side == b->attacker ? "attacking" : "defending", cus,
+		    cus == 1 ? "" : "s", cus);
+	if (g >= 0) {
+		full = d->generals[g].battle;
+		half = full / 2;
+		if (full > cus)
+			full = cus;
+		if (half > cus)
+			half = cus;
+		strbuf_addf(&line, ", %s's Actual Battle Rating +%d on a die of 4-6 or +%d on 1-3 (Battle Rating %d%s, 9.3)",
+			    d->generals[g].name, full, half, d->generals[g].battle,
+			    d->generals[g].battle > cus ? ", no more than his CUs" : "");
+	} else {
+		strbuf_addstr(&line, ", no general: +0 (9.3)");
+	}
+	strbuf_add(&line, why.buf ? why.buf : "", why.len);
+	if (full == half)
+		strbuf_addf(&line, ": +%d in all.", cus + full + other);
+	else
+		strbuf_addf(&line, ": +%d or +%d in all.", cus + full + other, cus + half + other);
+	add_wrapped(out, line.buf, "  ", 72);
+	strbuf_release(&why);
+	strbuf_release(&line);
+}
+
+/* What side's own cards would add in step 1 (its report only). */
+static void battle_cards(const struct data *d, const struct state *s,
+			 struct strbuf *out)
+{
+	int n = engine_legal(d, s, NULL, 0);
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	struct strbuf line = STRBUF_INIT;
+	int n_battle = 0, n_discard = 0;
+
+	engine_legal(d, s, acts, n);
+	strbuf_addstr(&line, "Your choice in step 1:");
+	for (int i = 0; i < n; i++)
+		if (acts[i].kind == ACT_BATTLE)
+			strbuf_addf(&line, "%s 'battle %d' +%d (%s)", n_battle++ ? ";" : "",
+				    acts[i].card, engine_battle_card_drm(d, acts[i].card),
+				    d->cards[acts[i].card].title);
+	for (int i = 0; i < n; i++)
+		if (acts[i].kind == ACT_DISCARD)
+			strbuf_addf(&line, "%s%d", n_discard++ ? ", " :
+				    n_battle ? "; 'discard CARD' +1 with " : " 'discard CARD' +1 with ",
+				    acts[i].card);
+	strbuf_addf(&line, "%s'none' +0.", n_battle || n_discard ? "; " : " ");
+	add_wrapped(out, line.buf, "", 72);
+	strbuf_release(&line);
+	free(acts);
+}
+
+void report_numbers(const struct data *d, const struct state *s,
+		    enum side side, struct strbuf *out)
+{
+	const struct battle *b = &s->battle;
+	enum prompt_kind k = s->prompt.kind;
+
+	if (engine_game_over(s))
+		return;
+	if (b->active && (k == PROMPT_BATTLE_CARD || k == PROMPT_RETREAT_BEFORE)) {
+		enum side att = b->attacker, def = OTHER_SIDE(att);
+		strbuf_addf(out, "The battle in %s as it stands, before the dice (9.2 to 9.4):\n",
+			    d->spaces[b->space].full_name);
+		battle_side(d, s, att, out);
+		battle_side(d, s, def, out);
+		add_wrapped(out, "Each side rolls a die and adds its DRM; the attacker wins ties (9.2). In step 1 the attacker, then the defender, may play a battle card (+2) or discard an event (+1, 9.45).",
+			    "", 72);
+		if (k == PROMPT_BATTLE_CARD && side == s->prompt.side)
+			battle_cards(d, s, out);
+		for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+			struct strbuf w = STRBUF_INIT;
+			if (engine_battle_retreats(d, s, sd))
+				continue;
+			if (sd == att && b->from >= 0)
+				strbuf_addf(&w, "Warning: if the %s lose, they surrender: the attacker must retreat to %s, where it cannot go (9.63.A).",
+					    plural_of(sd), d->spaces[b->from].full_name);
+			else
+				strbuf_addf(&w, "Warning: if the %s lose, they surrender: no retreat is open to them (9.63%s).",
+					    plural_of(sd), sd == att ? "" : ".B");
+			add_wrapped(out, w.buf, "", 72);
+			strbuf_release(&w);
+		}
+	}
+	if (k == PROMPT_MOVE && s->move.active && side == s->prompt.side) {
+		int g = s->move.general, at = s->general[g];
+		bool die = false;
+		int loss = at >= 0 ? engine_winter_forecast(d, s, at, side, &die) : 0;
+		if (loss) {
+			struct strbuf w = STRBUF_INIT;
+			const struct data_space *sp = &d->spaces[at];
+			char nb[16];
+			snprintf(nb, sizeof(nb), "%d", loss);
+			strbuf_addf(&w, "Winter: if the army stays in %s (%s), the Winter Attrition at the end of the turn takes %s of its %d CUs (11.%d).",
+				    sp->full_name,
+				    sp->winter_quarters ? "Winter Quarters" :
+				    sp->south_of_winter_line ? "south of the Winter Attrition Line" :
+				    "not Winter Quarters, north of the Winter Attrition Line",
+				    die ? "1 on a die of 1-3" : nb,
+				    cus_of(s, at, side), side == SIDE_BRITISH ? 1 : 2);
+			add_wrapped(out, w.buf, "", 72);
+			strbuf_release(&w);
+		}
+	}
 }
 
 char *report_templates_dir(void)

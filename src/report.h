@@ -31,6 +31,15 @@ void report_options(const struct data *d, const struct state *s, bool plain,
  */
 void report_options_grouped(const struct data *d, const struct state *s,
 			    struct strbuf *out);
+/*
+ * The numbers a side needs before the decision now, as players count them
+ * at the table: before a battle both sides' DRM so far, each part named,
+ * and (in the deciding side's report only) what its cards would add; a
+ * warning when a loss would be a surrender (9.63) or when the moving army
+ * stands where the winter would take CUs. Only what side may know.
+ */
+void report_numbers(const struct data *d, const struct state *s,
+		    enum side side, struct strbuf *out);
 /* The map as an SVG picture (positions from the data; src/map.c). */
 void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);

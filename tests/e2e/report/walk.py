@@ -62,7 +62,7 @@ for n in range(1, steps + 1):
         if got != legal:
             print("step %d (%s): grouped list differs: missing %s, extra %s" % (
                 n, side, sorted(legal - (got or set()))[:5], sorted((got or set()) - legal)[:5]))
-        if "Your orders now" in theirs:
+        if "Your orders now" in theirs or "Your choice in step 1" in theirs:
             print("step %d: the %s report lists orders" % (n, other))
         hand = run("show", game, "--as", side).stdout
         hand = hand.split("hand:\n", 1)[1].split("\n\n", 1)[0] if "hand:\n" in hand else ""

@@ -1,0 +1,198 @@
+/*
+ * test_report.c - what the reports say before a choice (src/report.c):
+ * the numbers of a battle as they stand, the warnings, and that a side's
+ * own cards are named only in its own report.
+ */
+#include "engine_fixture.h"
+#include "report.h"
+
+enum {
+	OPS1_D = 4, OPS2_A = 17,
+	JOSEPH_BRANT = 71,		/* British event */
+	MORGANS_RIFLEMEN = 74,		/* American battle card */
+};
+
+static struct strbuf OUT = STRBUF_INIT;
+
+static int new_game(void **state)
+{
+	(void)state;
+	strbuf_reset(&LOG);
+	strbuf_reset(&WHY);
+	strbuf_reset(&OUT);
+	rng_fixed(&R, 1);
+	engine_new_game(D, &S, &R, &LOG);
+	return 0;
+}
+
+static void clear_board(void)
+{
+	for (int i = 0; i < D->n_spaces; i++) {
+		S.space[i].pc = SIDE_NONE;
+		for (int k = 0; k < 3; k++)
+			S.space[i].cu[k] = 0;
+	}
+	for (int g = 0; g < D->n_generals; g++)
+		if (S.general[g] >= 0)
+			S.general[g] = LOC_REINFORCEMENTS;
+	/* one CU each far away, so that no automatic victory ends it (13.1) */
+	S.space[SP("Hillsborough NC")].cu[NATION_BRITISH] = 1;
+	S.space[SP("Concord NH")].cu[NATION_AMERICAN] = 1;
+}
+
+static void apply_at(struct action a, int line)
+{
+	strbuf_reset(&WHY);
+	if (engine_apply(D, &S, &a, &R, &LOG, &WHY) != ENGINE_OK)
+		fail_msg("line %d: refused: %s", line, strbuf_str(&WHY));
+}
+#define APPLY(a) apply_at((a), __LINE__)
+
+static struct action act(enum action_kind kind, int card, int space, int general)
+{
+	struct action a = ACTION_INIT;
+
+	a.kind = kind;
+	a.card = card;
+	a.space = space;
+	a.general = general;
+	return a;
+}
+
+static void has_at(const char *needle, int line)
+{
+	if (!strstr(strbuf_str(&OUT), needle))
+		fail_msg("line %d: the report lacks \"%s\":\n%s", line, needle, strbuf_str(&OUT));
+}
+#define HAS(needle) has_at((needle), __LINE__)
+
+static void lacks_at(const char *needle, int line)
+{
+	if (strstr(strbuf_str(&OUT), needle))
+		fail_msg("line %d: the report has \"%s\":\n%s", line, needle, strbuf_str(&OUT));
+}
+#define LACKS(needle) lacks_at((needle), __LINE__)
+
+/* The numbers for side now, unwrapped (one line, single spaces). */
+static void numbers(enum side side)
+{
+	struct strbuf raw = STRBUF_INIT;
+
+	report_numbers(D, &S, side, &raw);
+	strbuf_reset(&OUT);
+	for (const char *p = strbuf_str(&raw); *p; p++) {
+		if (*p == '\n' || *p == ' ') {
+			while (p[1] == ' ' || p[1] == '\n')
+				p++;
+			strbuf_addch(&OUT, ' ');
+		} else {
+			strbuf_addch(&OUT, *p);
+		}
+	}
+	strbuf_release(&raw);
+}
+
+/*
+ * The 9.63 example (Burgoyne from Ticonderoga, an American PC, into
+ * Saratoga against Gates): before step 1 each side's DRM so far, the
+ * attacker's surrender if he loses, and each side's own cards only in
+ * its own report.
+ */
+static void test_battle_numbers_9_63(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	set_hand(SIDE_AMERICAN, 2, MORGANS_RIFLEMEN, OPS1_D);
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_PLAY;
+	S.prompt.side = SIDE_BRITISH;
+	S.first = S.active = SIDE_BRITISH;
+	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 5;
+	S.space[SP("Ticonderoga NY")].pc = SIDE_AMERICAN;
+	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
+	S.space[SP("Saratoga NY")].cu[NATION_AMERICAN] = 5;
+	S.general[GEN("Gates")] = SP("Saratoga NY");
+	S.space[SP("Albany NY")].pc = SIDE_AMERICAN;
+	S.regulars = true;
+
+	APPLY(act(ACT_ACTIVATE, OPS2_A, -1, GEN("Burgoyne")));
+	assert_int_equal(S.prompt.kind, PROMPT_MOVE);
+	/* Ticonderoga is Winter Quarters: no warning for the British */
+	numbers(SIDE_BRITISH);
+	LACKS("Winter:");
+	APPLY(act(ACT_TO, 0, SP("Saratoga NY"), -1));
+	assert_int_equal(S.prompt.kind, PROMPT_RETREAT_BEFORE);
+	APPLY(act(ACT_STAND, 0, -1, -1));
+	assert_int_equal(S.prompt.kind, PROMPT_BATTLE_CARD);
+	assert_int_equal(S.prompt.side, SIDE_BRITISH);
+
+	numbers(SIDE_BRITISH);
+	HAS("British (attacking): 5 CUs +5, Burgoyne's Actual Battle Rating +2 on a die of 4-6 or +1 on 1-3 (Battle Rating 2, 9.3), +1 Regulars (9.41): +8 or +7 in all.");
+	HAS("Americans (defending): 5 CUs +5, Gates's Actual Battle Rating +2 on a die of 4-6 or +1 on 1-3 (Battle Rating 2, 9.3), +1 militia (9.43): +8 or +7 in all.");
+	HAS("Warning: if the British lose, they surrender: the attacker must retreat to Ticonderoga NY, where it cannot go (9.63.A).");
+	HAS("Your choice in step 1: 'discard CARD' +1 with 71; 'none' +0.");
+	/* the American's report at the same moment: public numbers only */
+	numbers(SIDE_AMERICAN);
+	HAS("+8 or +7 in all.");
+	HAS("(9.63.A)");
+	LACKS("Your choice");
+	LACKS("71");
+	LACKS("74");
+
+	APPLY(act(ACT_DISCARD, JOSEPH_BRANT, -1, -1));
+	assert_int_equal(S.prompt.kind, PROMPT_BATTLE_CARD);
+	assert_int_equal(S.prompt.side, SIDE_AMERICAN);
+	numbers(SIDE_AMERICAN);
+	/* the British discard is public now and counted */
+	HAS("+1 Regulars (9.41), +1 discard (9.45): +9 or +8 in all.");
+	HAS("Your choice in step 1: 'battle 74' +2 (Morgan's Riflemen); 'discard CARD' +1 with 74; 'none' +0.");
+	numbers(SIDE_BRITISH);
+	LACKS("Your choice");
+	LACKS("74");
+	LACKS("Morgan");
+}
+
+/* A British army about to end its move north of the Winter Attrition
+ * Line outside Winter Quarters is told what the winter would take; the
+ * status says it for every space. */
+static void test_winter_warning(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_BRITISH, 1, OPS2_A);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_PLAY;
+	S.prompt.side = SIDE_BRITISH;
+	S.first = S.active = SIDE_BRITISH;
+	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 5;
+	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
+	S.space[SP("Saratoga NY")].pc = SIDE_BRITISH;
+	assert_false(D->spaces[SP("Saratoga NY")].winter_quarters);
+	assert_false(D->spaces[SP("Saratoga NY")].south_of_winter_line);
+
+	APPLY(act(ACT_ACTIVATE, OPS2_A, -1, GEN("Burgoyne")));
+	APPLY(act(ACT_TO, 0, SP("Saratoga NY"), -1));
+	assert_int_equal(S.prompt.kind, PROMPT_MOVE);
+	numbers(SIDE_BRITISH);
+	HAS("Winter: if the army stays in Saratoga NY (not Winter Quarters, north of the Winter Attrition Line), the Winter Attrition at the end of the turn takes 2 of its 5 CUs (11.1).");
+	numbers(SIDE_AMERICAN);
+	LACKS("Winter:");
+
+	strbuf_reset(&OUT);
+	report_board(D, &S, &OUT);
+	HAS("If winter came now (11.0, generals stay): Concord NH loses its one\nAmerican CU on a die of 1-3; Saratoga NY loses 2 of 5 British CUs.");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_battle_numbers_9_63, new_game),
+		cmocka_unit_test_setup(test_winter_warning, new_game),
+	};
+	int r = cmocka_run_group_tests(tests, group_setup, group_teardown);
+
+	strbuf_release(&OUT);
+	return r;
+}
