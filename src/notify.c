@@ -154,7 +154,9 @@ static int compose_report(const struct game *g, const struct state *s,
 	int ret;
 
 	report_board(d, s, &board);
-	report_hand(d, s, side, &hand);
+	/* new cards are marked against the state before this turn (the
+	 * state of the last report; none before the first commit) */
+	report_hand_since(d, s, g->head[0] && g->have_private ? &g->state : NULL, side, &hand);
 	engine_describe_prompt(d, s, &prompt);
 	report_numbers(d, s, side, &numbers);
 	/* Both players get their token: the one not to move may still send

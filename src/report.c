@@ -56,6 +56,21 @@ static void add_wrapped(struct strbuf *out, const char *text, const char *indent
 		strbuf_addch(out, '\n');
 }
 
+/* " #23 (2 OPS), #80 Paul Revere's Ride" or " none"; a label's words
+ * kept together. */
+static void card_list(const struct data *d, const int *cards, int n,
+		      const char *lead, struct strbuf *out)
+{
+	if (!n)
+		strbuf_addf(out, "%snone", lead);
+	for (int i = 0; i < n; i++) {
+		strbuf_addstr(out, i ? ", " : lead);
+		for (const char *p = d->cards[cards[i]].label; *p; p++)
+			strbuf_addch(out, *p == ' ' && (d->cards[cards[i]].ops || p[1] == '(')
+				     ? '\001' : *p);
+	}
+}
+
 void report_board(const struct data *d, const struct state *s,
 		  struct strbuf *out)
 {
@@ -66,12 +81,52 @@ void report_board(const struct data *d, const struct state *s,
 		    s->congress < 0 ? "dispersed" : d->spaces[s->congress].full_name);
 	strbuf_addf(out, "War Ends box: %s.\n",
 		    s->war_ends ? d->cards[s->war_ends].title : "empty");
-	strbuf_addf(out, "Cards: deck %d, discard %d (top: %s), removed %d; hands: American %d, British %d.\n",
-		    s->n_deck, s->n_discard,
-		    s->n_discard ? d->cards[s->discard[s->n_discard - 1]].label : "none",
-		    s->n_removed, s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
+	strbuf_addf(out, "Cards: deck %d, discard %d, removed %d; hands: American %d, British %d.\n",
+		    s->n_deck, s->n_discard, s->n_removed,
+		    s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
 	strbuf_addf(out, "Boxes: British reinforcements %d CUs; French %d CUs.\n",
 		    s->box_cu[NATION_BRITISH], s->box_cu[NATION_FRENCH]);
+	/* the open piles and boxes of cards, all face up (6.1.C, 7.1.B, 8.0) */
+	{
+		struct strbuf w = STRBUF_INIT;
+		strbuf_addstr(&w, "Discard pile (6.1.C; oldest first):");
+		card_list(d, s->discard, s->n_discard, " ", &w);
+		strbuf_addch(&w, '.');
+		add_wrapped(out, w.buf, "", 72);
+		strbuf_reset(&w);
+		strbuf_addstr(&w, "Removed from the game:");
+		card_list(d, s->removed, s->n_removed, " ", &w);
+		strbuf_addch(&w, '.');
+		add_wrapped(out, w.buf, "", 72);
+		strbuf_reset(&w);
+		strbuf_addstr(&w, "Operations Queues (face up, 7.1.B):");
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			int ops = 0;
+			strbuf_addf(&w, " %s", side_title(side));
+			card_list(d, s->queue[side], s->n_queue[side], " ", &w);
+			for (int i = 0; i < s->n_queue[side]; i++)
+				ops += d->cards[s->queue[side][i]].ops;
+			if (s->n_queue[side])
+				strbuf_addf(&w, "\001=\001%d\001OPS", ops);
+			strbuf_addch(&w, side == SIDE_AMERICAN ? ';' : '.');
+		}
+		add_wrapped(out, w.buf, "", 72);
+		strbuf_reset(&w);
+		strbuf_addstr(&w, "Reinforcement Card boxes this turn (8.0):");
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			int boxes = side == SIDE_AMERICAN ? 2 : 1;
+			strbuf_addf(&w, " %s %d of %d used", side_title(side),
+				    s->n_reinf_cards[side], boxes);
+			if (s->n_reinf_cards[side]) {
+				strbuf_addstr(&w, " (");
+				card_list(d, s->reinf_cards[side], s->n_reinf_cards[side], "", &w);
+				strbuf_addstr(&w, ")");
+			}
+			strbuf_addch(&w, side == SIDE_AMERICAN ? ';' : '.');
+		}
+		add_wrapped(out, w.buf, "", 72);
+		strbuf_release(&w);
+	}
 	if (s->french_allied)	/* 12.2, 12.3 */
 		strbuf_addf(out, "French Navy: %s. European War: %s.\n",
 			    s->french_navy >= 0 ? d->zones[s->french_navy].name
@@ -187,11 +242,21 @@ void report_board(const struct data *d, const struct state *s,
 void report_hand(const struct data *d, const struct state *s, enum side side,
 		 struct strbuf *out)
 {
+	report_hand_since(d, s, NULL, side, out);
+}
+
+void report_hand_since(const struct data *d, const struct state *s,
+		       const struct state *before, enum side side,
+		       struct strbuf *out)
+{
 	if (!s->n_hand[side])
 		strbuf_addstr(out, "  (empty)\n");
 	for (int i = 0; i < s->n_hand[side]; i++) {
 		const struct data_card *c = &d->cards[s->hand[side][i]];
-		strbuf_addf(out, "  %s", c->label);
+		bool held = !before;
+		for (int j = 0; before && j < before->n_hand[side] && !held; j++)
+			held = before->hand[side][j] == s->hand[side][i];
+		strbuf_addf(out, "%s%s", held ? "  " : "* ", c->label);
 		if (!c->ops)
 			strbuf_addf(out, " (%s%s%s)",
 				    c->special ? "special event, must be played" :

@@ -15,6 +15,11 @@ void report_board(const struct data *d, const struct state *s,
 /* A hand, one card a line ("  #12  Three OPS card (3 OPS)"). */
 void report_hand(const struct data *d, const struct state *s, enum side side,
 		 struct strbuf *out);
+/* The same, each card that was not in the hand in `before` marked with a
+ * "*" (new since the last report); before may be NULL (no marks). */
+void report_hand_since(const struct data *d, const struct state *s,
+		       const struct state *before, enum side side,
+		       struct strbuf *out);
 /*
  * The legal orders now. plain: the side to decide on the first line
  * ("american", "british" or "none"), then one order a line exactly as

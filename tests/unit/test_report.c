@@ -185,11 +185,33 @@ static void test_winter_warning(void **state)
 	HAS("If winter came now (11.0, generals stay): Concord NH loses its one\nAmerican CU on a die of 1-3; Saratoga NY loses 2 of 5 British CUs.");
 }
 
+/* The status lists the open piles (6.1.C, 7.1.B, 8.0), face up for both. */
+static void test_status_cards(void **state)
+{
+	(void)state;
+	clear_board();
+	take_card(OPS1_D);
+	S.queue[SIDE_BRITISH][S.n_queue[SIDE_BRITISH]++] = OPS1_D;
+	take_card(OPS2_A);
+	S.discard[S.n_discard++] = OPS2_A;
+	take_card(JOSEPH_BRANT);
+	S.discard[S.n_discard++] = JOSEPH_BRANT;
+	take_card(MORGANS_RIFLEMEN);
+	S.reinf_cards[SIDE_AMERICAN][S.n_reinf_cards[SIDE_AMERICAN]++] = MORGANS_RIFLEMEN;
+	strbuf_reset(&OUT);
+	report_board(D, &S, &OUT);
+	HAS("Discard pile (6.1.C; oldest first): #17 (2 OPS), #71 Joseph Brant");
+	HAS("Removed from the game: none.");
+	HAS("Operations Queues (face up, 7.1.B): American none; British\n#4 (1 OPS) = 1 OPS.\n");
+	HAS("American 1 of 2 used (#74\nMorgan's Riflemen); British 0 of 1 used.\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_battle_numbers_9_63, new_game),
 		cmocka_unit_test_setup(test_winter_warning, new_game),
+		cmocka_unit_test_setup(test_status_cards, new_game),
 	};
 	int r = cmocka_run_group_tests(tests, group_setup, group_teardown);
 

@@ -44,7 +44,22 @@ def grouped(text):
     return expand(parse(lines[i:]))
 
 
-kinds, n = set(), 0
+def hand_labels(text, start):
+    """The card lines of the hand in text after the line starting start."""
+    if start not in text:
+        return []
+    part = text.split(start, 1)[1].split("\n", 1)[1]
+    out = []
+    for line in part.splitlines():
+        if not line.startswith(("  #", "* #")):
+            if line.startswith("      "):
+                continue
+            break
+        out.append(line[2:])
+    return out
+
+
+kinds, n, marked = set(), 0, 0
 for n in range(1, steps + 1):
     opts = run("options", game, "--plain").stdout.splitlines()
     side = opts[0]
@@ -64,6 +79,12 @@ for n in range(1, steps + 1):
                 n, side, sorted(legal - (got or set()))[:5], sorted((got or set()) - legal)[:5]))
         if "Your orders now" in theirs or "Your choice in step 1" in theirs:
             print("step %d: the %s report lists orders" % (n, other))
+        for who, text in ((side, mine), (other, theirs)):
+            own = hand_labels(run("show", game, "--as", who).stdout, "The %s hand:" % who.title())
+            got = hand_labels(text, "Your hand")
+            if got and sorted(own) != sorted(got):
+                print("step %d: the %s report shows a hand not his: %s" % (n, who, got))
+            marked += sum(1 for l in text.splitlines() if l.startswith("* #"))
         hand = run("show", game, "--as", side).stdout
         hand = hand.split("hand:\n", 1)[1].split("\n\n", 1)[0] if "hand:\n" in hand else ""
         after_story = theirs.split("\nNow: ", 1)[-1]
@@ -78,3 +99,4 @@ for n in range(1, steps + 1):
         print("step %d: %r rejected: %s" % (n, pick, r.stderr.strip()))
         break
 print("steps %d kinds %d" % (n, len(kinds)))
+print("marked %d" % marked)
