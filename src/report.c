@@ -22,11 +22,11 @@ static const char *general_place(const struct data *d, int loc)
 }
 
 /* Appends text in lines of at most width columns (a longer word stands
- * alone), each line led by indent. */
-static void add_wrapped(struct strbuf *out, const char *text, const char *indent,
-			size_t width)
+ * alone), the first led by first, the others by indent. */
+static void add_hanging(struct strbuf *out, const char *text, const char *first,
+			const char *indent, size_t width)
 {
-	size_t col = 0, ind = strlen(indent);
+	size_t col = 0, lines = 0;
 
 	for (const char *w = text; *w; ) {
 		size_t n;
@@ -40,8 +40,9 @@ static void add_wrapped(struct strbuf *out, const char *text, const char *indent
 			col = 0;
 		}
 		if (!col) {
-			strbuf_addstr(out, indent);
-			col = ind;
+			const char *lead = lines++ ? indent : first;
+			strbuf_addstr(out, lead);
+			col = strlen(lead);
 		} else {
 			strbuf_addch(out, ' ');
 			col++;
@@ -54,6 +55,13 @@ static void add_wrapped(struct strbuf *out, const char *text, const char *indent
 	}
 	if (col)
 		strbuf_addch(out, '\n');
+}
+
+/* The same with one indent for every line. */
+static void add_wrapped(struct strbuf *out, const char *text, const char *indent,
+			size_t width)
+{
+	add_hanging(out, text, indent, indent, width);
 }
 
 /* " #23 (2 OPS), #80 Paul Revere's Ride" or " none"; a label's words
@@ -69,6 +77,28 @@ static void card_list(const struct data *d, const int *cards, int n,
 			strbuf_addch(out, *p == ' ' && (d->cards[cards[i]].ops || p[1] == '(')
 				     ? '\001' : *p);
 	}
+}
+
+/* " [fortified port, Winter Quarters, blockade zone New England, south
+ * of the Winter Attrition Line]" (nothing for a plain space north of it). */
+static void terrain(const struct data *d, int i, struct strbuf *out)
+{
+	const struct data_space *ds = &d->spaces[i];
+	int n = 0;
+
+	strbuf_addstr(out, " [");
+	if (ds->port)
+		strbuf_addf(out, "%s%s", n++ ? ", " : "", ds->fortified ? "fortified port" : "port");
+	if (ds->winter_quarters)
+		strbuf_addf(out, "%sWinter Quarters", n++ ? ", " : "");
+	if (ds->zone >= 0)
+		strbuf_addf(out, "%s%s blockade zone", n++ ? ", " : "", d->zones[ds->zone].name);
+	if (ds->south_of_winter_line)
+		strbuf_addf(out, "%ssouth of the Winter Attrition Line", n++ ? ", " : "");
+	if (!n)
+		out->len -= 2, out->buf[out->len] = '\0';
+	else
+		strbuf_addch(out, ']');
 }
 
 void report_board(const struct data *d, const struct state *s,
@@ -214,28 +244,55 @@ void report_board(const struct data *d, const struct state *s,
 			    d->generals[g].agility, side_title(d->generals[g].side),
 			    general_place(d, s->general[g]));
 
-	strbuf_addstr(out, "\nSpaces with PCs or units:\n");
+	strbuf_addstr(out, "\nSpaces with PCs or units, one a line: the space [its terrain]: who\n"
+		      "holds it. Under a space with units, the spaces next to it\n"
+		      "('~' a Wilderness Connection, 7.3.D; 'only GENERAL' one he alone may use).\n");
 	for (int i = 0; i < d->n_spaces; i++) {
 		const struct space_state *sp = &s->space[i];
-		bool any = sp->pc || sp->cu[0] || sp->cu[1] || sp->cu[2] || s->congress == i;
-		for (int g = 0; g < d->n_generals && !any; g++)
-			any = s->general[g] == i;
-		if (!any)
-			continue;
-		strbuf_addf(out, "  %-24s", d->spaces[i].full_name);
-		strbuf_addf(out, " %-9s", sp->pc ? side_title(sp->pc) : "-");
-		if (sp->cu[NATION_AMERICAN])
-			strbuf_addf(out, " %d American CU", sp->cu[NATION_AMERICAN]);
-		if (sp->cu[NATION_FRENCH])
-			strbuf_addf(out, " %d French CU", sp->cu[NATION_FRENCH]);
-		if (sp->cu[NATION_BRITISH])
-			strbuf_addf(out, " %d British CU", sp->cu[NATION_BRITISH]);
+		const struct data_space *ds = &d->spaces[i];
+		bool units = sp->cu[0] || sp->cu[1] || sp->cu[2];
+		bool any = sp->pc || units || s->congress == i;
+		struct strbuf line = STRBUF_INIT;
 		for (int g = 0; g < d->n_generals; g++)
 			if (s->general[g] == i)
-				strbuf_addf(out, " %s", d->generals[g].name);
+				units = true;
+		if (!any && !units)
+			continue;
+		strbuf_addf(&line, "%s", ds->full_name);
+		terrain(d, i, &line);
+		strbuf_addf(&line, ": %s", sp->pc ? side_title(sp->pc) : "no");
+		strbuf_addstr(&line, " PC");
+		if (sp->cu[NATION_AMERICAN])
+			strbuf_addf(&line, "; %d American CU%s", sp->cu[NATION_AMERICAN],
+				    sp->cu[NATION_AMERICAN] == 1 ? "" : "s");
+		if (sp->cu[NATION_FRENCH])
+			strbuf_addf(&line, "; %d French CU%s", sp->cu[NATION_FRENCH],
+				    sp->cu[NATION_FRENCH] == 1 ? "" : "s");
+		if (sp->cu[NATION_BRITISH])
+			strbuf_addf(&line, "; %d British CU%s", sp->cu[NATION_BRITISH],
+				    sp->cu[NATION_BRITISH] == 1 ? "" : "s");
+		for (int g = 0; g < d->n_generals; g++)
+			if (s->general[g] == i)
+				strbuf_addf(&line, "; %s\001%d-%d-%d", d->generals[g].name,
+					    d->generals[g].strategy, d->generals[g].battle,
+					    d->generals[g].agility);
 		if (s->congress == i)
-			strbuf_addstr(out, " Congress");
-		strbuf_addch(out, '\n');
+			strbuf_addstr(&line, "; the Continental Congress");
+		strbuf_addch(&line, '.');
+		add_hanging(out, line.buf, "  ", "    ", 72);
+		if (units) {
+			strbuf_reset(&line);
+			strbuf_addstr(&line, "next to:");
+			for (int k = 0; k < ds->n_adj; k++) {
+				const struct data_adj *adj = &ds->adj[k];
+				strbuf_addf(&line, "%s %s%s", k ? "," : "", adj->wilderness ? "~" : "",
+					    d->spaces[adj->to].full_name);
+				if (adj->only_general >= 0)
+					strbuf_addf(&line, " (only %s)", d->generals[adj->only_general].name);
+			}
+			add_wrapped(out, line.buf, "      ", 72);
+		}
+		strbuf_release(&line);
 	}
 }
 

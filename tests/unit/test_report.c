@@ -198,8 +198,16 @@ static void test_status_cards(void **state)
 	S.discard[S.n_discard++] = JOSEPH_BRANT;
 	take_card(MORGANS_RIFLEMEN);
 	S.reinf_cards[SIDE_AMERICAN][S.n_reinf_cards[SIDE_AMERICAN]++] = MORGANS_RIFLEMEN;
+	S.space[SP("Fort Detroit")].cu[NATION_BRITISH] = 1;
+	S.space[SP("Charleston SC")].pc = SIDE_AMERICAN;
 	strbuf_reset(&OUT);
 	report_board(D, &S, &OUT);
+	/* the terrain of every space listed, the neighbours of one with units
+	 * (a Wilderness Connection marked) */
+	HAS("  Fort Detroit [Winter Quarters]: no PC; 1 British CU.\n"
+	    "      next to: Fort Niagara NY, ~Bassett Town PA\n");
+	HAS("  Charleston SC [fortified port, Winter Quarters, Carolinas blockade\n"
+	    "    zone, south of the Winter Attrition Line]: American PC.\n");
 	HAS("Discard pile (6.1.C; oldest first): #17 (2 OPS), #71 Joseph Brant");
 	HAS("Removed from the game: none.");
 	HAS("Operations Queues (face up, 7.1.B): American none; British\n#4 (1 OPS) = 1 OPS.\n");
