@@ -182,7 +182,9 @@ static int compose_report(const struct game *g, const struct state *s,
 			"token", token, "options", options.buf ? options.buf : "",
 			"hand", s->n_hand[side] ? hand.buf : "", "salt", salt,
 			"words", !over && s->draws == 0 && !s->has_words[side] ? "yes" : "",
-			"board", board.buf, "commit", commit ? commit : "",
+			"board", g->player[side].mail == MAIL_DIGEST ? "" : board.buf,
+			"digest", g->player[side].mail == MAIL_DIGEST ? "yes" : "",
+			"commit", commit ? commit : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
 		ret = report_render("turn.txt", vars, &body, err);
@@ -254,6 +256,13 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !ret; side++) {
 		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
 		char hint[96];
+
+		/* my-move and digest: only when he must decide, or at the end
+		 * (and the new game's greeting); his story then covers all
+		 * since his last decision */
+		if (g->player[side].mail != MAIL_EVERY && g->head[0] &&
+		    !engine_game_over(s) && s->prompt.side != side)
+			continue;
 
 		if (compose_report(g, s, side, commit, patch, log, &svg, &png, &msg, err) < 0) {
 			strbuf_release(&msg);
