@@ -247,7 +247,12 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 	struct strbuf svg = STRBUF_INIT, png = STRBUF_INIT, perr = STRBUF_INIT;
 	int ret = 0;
 
-	report_svg(g->data, s, &svg);
+	{
+		/* the last order drawn: the state before it is the game's */
+		struct map_last last;
+		report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
+		report_svg_last(g->data, s, &last, &svg);
+	}
 	if (report_png(svg.buf, svg.len, &png, &perr) < 0) {
 		/* the text and the SVG carry the game: mail goes out without it */
 		warning("no PNG of the map: %s", perr.buf);

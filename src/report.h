@@ -48,6 +48,28 @@ void report_numbers(const struct data *d, const struct state *s,
 /* The map as an SVG picture (positions from the data; src/map.c). */
 void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);
+
+/* What the last order did that the map draws: each general moved (from a
+ * space, or from a box when from < 0, to a space) and each battle. */
+#define MAP_LAST_MAX 16
+struct map_last {
+	int n_moves;
+	struct { int general, from, to; } moves[MAP_LAST_MAX];
+	int n_battles;
+	int battles[MAP_LAST_MAX];
+};
+/*
+ * Fills last from the state before the last order (NULL: no moves known),
+ * the state after it, and the log (its last order's block names the
+ * battles; a battle under way is marked too).
+ */
+void report_last_order(const struct data *d, const struct state *before,
+		       const struct state *s, const char *log,
+		       struct map_last *last);
+/* The map with the last order drawn: arrows for moves, rings for battles
+ * (last may be NULL). */
+void report_svg_last(const struct data *d, const struct state *s,
+		     const struct map_last *last, struct strbuf *out);
 /*
  * The SVG (len bytes) rendered as a PNG picture, appended to out (librsvg;
  * src/map-png.c). Returns 0, or -1 with the reason in err.
