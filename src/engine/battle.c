@@ -517,10 +517,19 @@ static void retreat_to(const struct data *d, struct state *s, struct rng *r,
 	int n = move_force(s, sp, t, loser, g, 1000);
 	bool prompt_set;
 
-	elog(log, "The %s %s%s%d CU%s retreat%s to %s (%s).", side_title(loser),
-	     g >= 0 ? d->generals[g].name : "", g >= 0 ? " and " : "", n,
-	     n == 1 ? "" : "s", by_sea ? " by sea" : "", space_name(d, t),
-	     by_sea ? "9.62" : "9.61");
+	/* "Howe and 3 CUs retreat", "Howe retreats" (no CU left),
+	 * "1 British CU retreats" */
+	if (g >= 0 && n > 0)
+		elog(log, "%s and %d %s CU%s retreat%s to %s (%s).", d->generals[g].name,
+		     n, side_title(loser), n == 1 ? "" : "s", by_sea ? " by sea" : "",
+		     space_name(d, t), by_sea ? "9.62" : "9.61");
+	else if (g >= 0)
+		elog(log, "%s, with no CU left, retreats%s to %s (%s).", d->generals[g].name,
+		     by_sea ? " by sea" : "", space_name(d, t), by_sea ? "9.62" : "9.61");
+	else
+		elog(log, "%d %s CU%s retreat%s%s to %s (%s).", n, side_title(loser),
+		     n == 1 ? "" : "s", n == 1 ? "s" : "", by_sea ? " by sea" : "",
+		     space_name(d, t), by_sea ? "9.62" : "9.61");
 	if (loser == SIDE_AMERICAN)
 		congress_lost(d, s, sp, log);
 	prompt_set = arrival(d, s, t, loser, n > 0, 0, log);

@@ -508,8 +508,8 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		alliance_describe_prompt(d, s, out);
 		break;
 	case PROMPT_WINTER:
-		strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack are lost; name the French ones: 'lose N' (11.3).",
-			    p->left, p->left == 1 ? "" : "s");
+		strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack %s lost; name the French ones: 'lose N' (11.3).",
+			    p->left, p->left == 1 ? "" : "s", p->left == 1 ? "is" : "are");
 		break;
 	case PROMPT_INTERCEPT:
 	case PROMPT_RETREAT_BEFORE:

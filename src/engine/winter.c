@@ -168,8 +168,8 @@ bool winter_attrition(const struct data *d, struct state *s, struct rng *r,
 			int lo, hi;
 			french_loss_range(am, fr, loss, &lo, &hi);
 			if (lo < hi) {
-				elog(log, "%s: %d of its %d American and %d French CUs are lost; the American chooses which (11.3).",
-				     space_name(d, i), loss, am, fr);
+				elog(log, "%s: %d of its %d American and %d French CUs %s lost; the American chooses which (11.3).",
+				     space_name(d, i), loss, am, fr, loss == 1 ? "is" : "are");
 				flow_prompt(s, PROMPT_WINTER, SIDE_AMERICAN, 0, loss);
 				bit_set(s->prompt.spaces_done, i);
 				return false;

@@ -214,12 +214,50 @@ static void test_status_cards(void **state)
 	HAS("American 1 of 2 used (#74\nMorgan's Riflemen); British 0 of 1 used.\n");
 }
 
+/* Issue 17's wording slips: a general whose last CU is lost retreats
+ * alone ("Burgoyne, with no CU left, retreats", never "Burgoyne and 0
+ * CUs retreat"). */
+static void test_retreat_wording(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_BRITISH, 1, OPS2_A);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_PLAY;
+	S.prompt.side = SIDE_BRITISH;
+	S.first = S.active = SIDE_BRITISH;
+	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 1;
+	S.space[SP("Ticonderoga NY")].pc = SIDE_BRITISH;
+	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
+	S.space[SP("Saratoga NY")].cu[NATION_AMERICAN] = 5;
+	S.general[GEN("Gates")] = SP("Saratoga NY");
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+		S.react[sd][REACT_BATTLE] = REACT_NEVER;
+		S.react[sd][REACT_RETREAT] = REACT_NEVER;
+	}
+	/* ratings 1 and 6, combat 1 and 6, the loser's losses 1, the winner's 6 */
+	R.forced[0] = 1, R.forced[1] = 6, R.forced[2] = 1, R.forced[3] = 6;
+	R.forced[4] = 1, R.forced[5] = 6;
+	R.n_forced = 6;
+	R.forced_pos = 0;
+	APPLY(act(ACT_ACTIVATE, OPS2_A, -1, GEN("Burgoyne")));
+	APPLY(act(ACT_TO, 0, SP("Saratoga NY"), -1));
+	if (S.prompt.kind == PROMPT_RETREAT)
+		APPLY(act(ACT_RETREAT, 0, SP("Ticonderoga NY"), -1));
+	strbuf_reset(&OUT);
+	strbuf_addstr(&OUT, strbuf_str(&LOG));
+	HAS("Burgoyne, with no CU left, retreats to Ticonderoga NY (9.61).");
+	LACKS("0 CUs retreat");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_battle_numbers_9_63, new_game),
 		cmocka_unit_test_setup(test_winter_warning, new_game),
 		cmocka_unit_test_setup(test_status_cards, new_game),
+		cmocka_unit_test_setup(test_retreat_wording, new_game),
 	};
 	int r = cmocka_run_group_tests(tests, group_setup, group_teardown);
 
