@@ -424,8 +424,12 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		if (s->end == END_ABANDONED)
 			strbuf_addstr(out, "The game is over: the host abandoned it and revealed the seed; nobody won.");
 		else
-			strbuf_addf(out, "The game is over: the %s won (%s).",
-				    side_title(s->winner), game_end_name(s->end));
+			strbuf_addf(out, "The game is over: the %s won, %s.",
+				    s->winner == SIDE_AMERICAN ? "Americans" : "British",
+				    s->end == END_AUTO_BRITISH ? "an automatic victory: no American or French CU is left on the map (13.1)" :
+				    s->end == END_AUTO_AMERICAN ? "an automatic victory: no British CU is left in the thirteen colonies (13.1)" :
+				    s->end == END_WAR_ENDS ? "the war having ended by the War Ends card (13.2)" :
+				    s->end == END_1783 ? "the war having run to the end of 1783 (13.2)" : "");
 		break;
 	case PROMPT_CC:
 		strbuf_addf(out, "American: place a Committees of Correspondence PC in each colony (%d to go).", p->left);
