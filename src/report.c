@@ -661,12 +661,13 @@ static void group_emit(const struct data *d, const struct state *s,
 			struct strbuf v = STRBUF_INIT;
 			add_value(d, s, k, F_CARD, vals[0], &v);
 			strbuf_addf(&head, ": #%d", vals[0]);
-			for (const char *p = v.buf + strcspn(v.buf, " \001"); *p; p++)
-				strbuf_addch(&head, *p == '\001' ? ' ' : *p);
+			strbuf_addstr(&head, v.buf + strcspn(v.buf, " \001"));
 			strbuf_release(&v);
 		}
 		if (head.len <= 76) {
-			strbuf_addf(out, "%s\n", head.buf);
+			for (const char *p = head.buf; *p; p++)
+				strbuf_addch(out, *p == '\001' ? ' ' : *p);
+			strbuf_addch(out, '\n');
 		} else {	/* the form alone, what it does under it */
 			strbuf_addf(out, "  %s\n", form.buf);
 			add_wrapped(out, head.buf + 2 + strlen(form.buf), "        ", 72);

@@ -251,6 +251,35 @@ static void test_retreat_wording(void **state)
 	LACKS("0 CUs retreat");
 }
 
+/* The grouped orders: an activation's OPS with the queue's added, said as
+ * such; the Committees of Correspondence by colony. */
+static void test_grouped_orders(void **state)
+{
+	(void)state;
+	strbuf_reset(&OUT);
+	report_options_grouped(D, &S, &OUT);	/* the set-up: 13 colonies */
+	HAS("  place SPACE               place a PC\n        SPACE: one of these, by colony:\n"
+	    "          NH: Portsmouth NH, Concord NH, Norwich NH\n");
+	HAS("          GA: Augusta GA, Savannah GA, St. Mary's GA\n");
+
+	clear_board();
+	set_hand(SIDE_BRITISH, 1, OPS2_A);
+	set_hand(SIDE_AMERICAN, 1, MORGANS_RIFLEMEN);
+	take_card(OPS1_D);
+	S.queue[SIDE_BRITISH][S.n_queue[SIDE_BRITISH]++] = OPS1_D;
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_PLAY;
+	S.prompt.side = SIDE_BRITISH;
+	S.first = S.active = SIDE_BRITISH;
+	S.general[GEN("Carleton")] = SP("Quebec");	/* strategy 3 */
+	S.space[SP("Quebec")].cu[NATION_BRITISH] = 2;
+	strbuf_reset(&OUT);
+	report_options_grouped(D, &S, &OUT);
+	HAS("  move 17 Carleton\n        activate a general with an OPS card (7.1):\n"
+	    "        #17 (2 OPS + 1 in the queue = 3)\n");
+	LACKS("74");	/* never the other side's card */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +287,7 @@ int main(void)
 		cmocka_unit_test_setup(test_winter_warning, new_game),
 		cmocka_unit_test_setup(test_status_cards, new_game),
 		cmocka_unit_test_setup(test_retreat_wording, new_game),
+		cmocka_unit_test_setup(test_grouped_orders, new_game),
 	};
 	int r = cmocka_run_group_tests(tests, group_setup, group_teardown);
 
