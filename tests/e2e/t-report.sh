@@ -18,9 +18,11 @@ new_game "$G"
 expect_grep "the walk went on for 140 orders over many kinds of prompt" \
 	'^steps 140 kinds \([2-9][0-9]\|1[0-9]\)$' "$TRASH/walk.out"
 expect_eq "every report's list of orders is exact and nothing leaks" "" \
-	"$(grep -v '^steps \|^marked ' "$TRASH/walk.out")"
+	"$(grep -v '^steps \|^marked \|^battle choices ' "$TRASH/walk.out")"
 expect_grep "reports mark the cards new since the last one" \
 	'^marked [1-9][0-9]*$' "$TRASH/walk.out"
+expect_grep "the walk met battles, whose card choices were checked for leaks" \
+	'^battle choices [1-9][0-9]*$' "$TRASH/walk.out"
 
 
 

@@ -59,7 +59,7 @@ def hand_labels(text, start):
     return out
 
 
-kinds, n, marked = set(), 0, 0
+kinds, n, marked, choices = set(), 0, 0, 0
 for n in range(1, steps + 1):
     opts = run("options", game, "--plain").stdout.splitlines()
     side = opts[0]
@@ -73,6 +73,7 @@ for n in range(1, steps + 1):
     if mine is None or theirs is None:
         print("step %d: no report mailed" % n)
     else:
+        choices += "Your choice in step 1" in mine
         got = grouped(mine)
         if got != legal:
             print("step %d (%s): grouped list differs: missing %s, extra %s" % (
@@ -100,3 +101,4 @@ for n in range(1, steps + 1):
         break
 print("steps %d kinds %d" % (n, len(kinds)))
 print("marked %d" % marked)
+print("battle choices %d" % choices)
