@@ -25,9 +25,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-# libcurl is loaded with dlopen when mail is sent (src/smtp.c): only its
-# headers are needed at build time.
-LIBS = $(shell pkg-config --libs libgit2 yaml-0.1 libcrypto librsvg-2.0) -ldl
+LIBS = $(shell pkg-config --libs $(PKGS))
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c
@@ -56,6 +54,23 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpostrider.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS) $(TEST_LIBS)
 
+# The engine as its own library: src/engine/ and the pure modules it
+# uses. tests/engine-only.c is linked with all of it and libcrypto alone,
+# so a reference from the engine to libyaml, libgit2 or libcurl fails the
+# build of the check (make check runs it).
+ENGINE_SRC = $(sort $(wildcard src/engine/*.c)) src/util.c src/effects.c \
+	src/rng.c src/codec.c src/state-names.c
+ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
+
+$(BUILD)/libengine.a: $(ENGINE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/engine-only: tests/engine-only.c $(BUILD)/libengine.a
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -Wl,--whole-archive \
+		$(BUILD)/libengine.a -Wl,--no-whole-archive \
+		$(shell pkg-config --libs libcrypto)
+
 -include $(LIB_OBJ:.o=.d) $(EXE_SRC:%.c=$(BUILD)/%.d)
 
 # The data folder is compiled into game.o and report.o: a `make install
@@ -74,7 +89,7 @@ deps:
 units: $(UNIT_BIN)
 
 # The whole suite: unit tests, the data check, golden cases, end to end.
-check: $(BUILD)/postrider $(UNIT_BIN)
+check: $(BUILD)/postrider $(UNIT_BIN) $(BUILD)/engine-only
 	@BUILD=$(BUILD) sh tests/run-all
 
 test: deps
@@ -89,8 +104,13 @@ sanitize: deps
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
 
+# The floor of a turn: the same files committed with libgit2 alone.
+$(BUILD)/bench-floor: bench/floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libgit2)
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor
 	@BUILD=$(BUILD) sh tests/bench.sh
 
 # A long random self-play run (issue: robustness); make test runs a short one.

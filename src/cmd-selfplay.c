@@ -67,6 +67,7 @@ static int play_one(const struct data *d, unsigned long long s, long i,
 		action_format(d, &a, &path);
 		strbuf_addf(&path, "   # %s\n", side_name(st.prompt.side));
 		strbuf_reset(&why);
+		engine_begin_order(&st);	/* each action is an order */
 		if (engine_apply(d, &st, &a, &r, &log, &why) != ENGINE_OK) {
 			fprintf(stderr, "selfplay: game %ld: a listed action was refused: %s\n", i, why.buf);
 			ret = -1;

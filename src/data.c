@@ -28,14 +28,8 @@ static const char *const file_names[F_COUNT] = {
 
 #define MAX_FILE_SIZE (4 * 1024 * 1024)
 
-/* The verbs of an event's machine form (docs/data.md). */
-static const char *const effect_verbs[] = {
-	"place_pc", "remove_pc", "flip_pc", "place_cu", "remove_cu",
-	"french_alliance", "reshuffle", "opponent_discards_random", "draw",
-	"activate_generals", "activate_general", "battle_drm", "war_ends",
-	"lose_regulars", "remove_general", "remove_french_navy",
-	"move_french_navy", "no_american_pc_placement", "require", NULL
-};
+_Static_assert(F_COUNT == DATA_N_FILES, "DATA_N_FILES in data.h");
+
 
 /* State of one data_load() run. */
 struct loader {
@@ -831,6 +825,55 @@ static void load_counters(struct loader *L, yaml_node_t *root)
 	}
 }
 
+/*
+ * Compiles e->where (the text of node n) for e->verb: qualifiers and at
+ * most one space, or a general's name (effects.h). Every word that is
+ * none of these is an error at n.
+ */
+static void compile_where(struct loader *L, yaml_node_t *n,
+			  struct data_effect *e)
+{
+	const char *p = e->where;
+
+	e->quals = 0;
+	e->space = -1;
+	e->general = -1;
+	if (effect_verbs[e->verb].where == WHERE_GENERAL) {
+		if (!p || (e->general = data_general_index(L->d, p)) < 0)
+			lerr(L, n ? n : NULL, "%s: unknown general '%s' in 'where' "
+			     "(the name of a general of generals.yaml)",
+			     effect_verbs[e->verb].name, p ? p : "");
+		return;
+	}
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+		char *tok = xstrndup(p, len);
+		char *t = tok, *end;
+		unsigned bit;
+
+		p += len + (p[len] == ',');
+		while (*t == ' ' || *t == '\t')
+			t++;
+		end = t + strlen(t);
+		while (end > t && (end[-1] == ' ' || end[-1] == '\t'))
+			*--end = '\0';
+		if (!*t) {
+			lerr(L, n, "an empty qualifier in 'where' ('%s')", e->where);
+		} else if ((bit = effect_qual_lookup(t))) {
+			e->quals |= bit;
+		} else if (data_space_index(L->d, t) >= 0) {
+			if (e->space >= 0)
+				lerr(L, n, "two spaces in 'where' ('%s'): at most one",
+				     e->where);
+			e->space = data_space_index(L->d, t);
+		} else {
+			lerr(L, n, "unknown qualifier '%s' in 'where' (neither a "
+			     "qualifier of docs/data.md nor a space's full name)", t);
+		}
+		free(tok);
+	}
+}
+
 /* Reads the effects list of an event into c. */
 static void load_effects(struct loader *L, yaml_node_t *seq,
 			 struct data_card *c)
@@ -847,7 +890,6 @@ static void load_effects(struct loader *L, yaml_node_t *seq,
 		yaml_node_t *rec = ytree_item(L->t, seq, i), *cols;
 		struct data_effect *e;
 		const char *verb, *where;
-		bool known = false;
 
 		if (!need_map(L, rec, "an effect"))
 			continue;
@@ -859,20 +901,20 @@ static void load_effects(struct loader *L, yaml_node_t *seq,
 		}
 		if (!(verb = get_str(L, rec, "verb", true)))
 			continue;
-		for (int j = 0; effect_verbs[j]; j++)
-			if (!strcmp(verb, effect_verbs[j]))
-				known = true;
-		if (!known) {
+		if (effect_verb_lookup(verb) == EFFECT_NONE) {
 			lerr(L, ytree_get(L->t, rec, "verb"),
-			     "unknown verb '%s'", verb);
+			     "unknown verb '%s' (docs/data.md lists the verbs)", verb);
 			continue;
 		}
 		e = &c->effects[c->n_effects++];
-		e->verb = xstrdup(verb);
-		get_int(L, rec, "count", false, 0, 20, 0, &e->count);
+		e->verb = effect_verb_lookup(verb);
+		get_int(L, rec, "count", false, 0,
+			effect_verbs[e->verb].max_count ? effect_verbs[e->verb].max_count : 20,
+			0, &e->count);
 		get_int(L, rec, "amount", false, -10000, 10000, 0, &e->amount);
 		where = get_str(L, rec, "where", false);
 		e->where = where ? xstrdup(where) : NULL;
+		compile_where(L, ytree_get(L->t, rec, "where"), e);
 		cols = ytree_get(L->t, rec, "colonies");
 		if (cols && cols->type != YAML_SEQUENCE_NODE) {
 			lerr(L, cols, "expected a list for 'colonies'");
@@ -967,7 +1009,11 @@ static void load_cards(struct loader *L, yaml_node_t *root)
 		text = get_str(L, rec, "text", true);
 		c->text = xstrdup(text ? text : "");
 		handler = get_str(L, rec, "handler", false);
-		c->handler = handler ? xstrdup(handler) : NULL;
+		c->handler = HANDLER_NONE;
+		if (handler && !(c->handler = card_handler_lookup(handler)))
+			lerr(L, ytree_get(L->t, rec, "handler"),
+			     "unknown handler '%s' (docs/data.md lists the handlers)",
+			     handler);
 		if ((n = ytree_get(L->t, rec, "effects")))
 			load_effects(L, n, c);
 	}
@@ -1075,24 +1121,33 @@ static char *base_name(const char *dir)
 	return xstrndup(dir + start, n - start);
 }
 
-struct data *data_load(const char *dir, struct strbuf *errs)
+const char *data_file_name(int i)
+{
+	return i >= 0 && i < F_COUNT ? file_names[i] : NULL;
+}
+
+/*
+ * Loads the F_COUNT texts (file_names order), whose names in messages are
+ * paths[] (taken over by the data); bad: the files could not all be read.
+ * Releases the texts.
+ */
+static struct data *load_texts(const char *dir, struct strbuf texts[F_COUNT],
+			       char *paths[F_COUNT], int bad,
+			       struct strbuf *errs)
 {
 	static void (*const loaders[F_COUNT])(struct loader *, yaml_node_t *) = {
 		load_colonies, load_spaces, load_generals, load_zones,
 		load_connections, load_setup, load_turns, load_counters,
 		load_cards,
 	};
-	struct strbuf texts[F_COUNT];
-	char *paths[F_COUNT];
 	struct loader L = { 0 };
 	struct data *d = xcalloc(1, sizeof(*d));
-	int bad, syntax_errors = 0;
+	int syntax_errors = 0;
 
 	d->dir = xstrdup(dir);
 	d->game = base_name(dir);
 	L.d = d;
 	L.errs = errs;
-	bad = read_all(dir, texts, paths, errs);
 	for (int f = 0; f < F_COUNT; f++) {
 		struct ytree t;
 		yaml_node_t *root;
@@ -1140,11 +1195,36 @@ struct data *data_load(const char *dir, struct strbuf *errs)
 	return d;
 }
 
+struct data *data_load(const char *dir, struct strbuf *errs)
+{
+	struct strbuf texts[F_COUNT];
+	char *paths[F_COUNT];
+	int bad = read_all(dir, texts, paths, errs);
+
+	return load_texts(dir, texts, paths, bad, errs);
+}
+
+struct data *data_load_texts(const char *dir, const char *game,
+			     struct strbuf texts[], struct strbuf *errs)
+{
+	char *paths[F_COUNT];
+	struct data *d;
+
+	for (int f = 0; f < F_COUNT; f++)
+		paths[f] = xstrfmt("%s/%s", dir, file_names[f]);
+	d = load_texts(dir, texts, paths, 0, errs);
+	if (d) {
+		free(d->game);
+		d->game = xstrdup(game);
+	}
+	return d;
+}
+
 /* Frees the strings of a source record. */
 
 /*
  * Calls visit on every string the data owns (the address of the field), in
- * one fixed order. data_free() and the cache both walk the data with it,
+ * one fixed order. data_free() walks the data with it,
  * so a new string field is added here once.
  */
 static void walk_strings(struct data *d, void (*visit)(char **field, void *ctx),
@@ -1186,41 +1266,14 @@ static void walk_strings(struct data *d, void (*visit)(char **field, void *ctx),
 		visit(&c->title, ctx);
 		visit(&c->label, ctx);
 		visit(&c->text, ctx);
-		visit(&c->handler, ctx);
-		for (int j = 0; j < c->n_effects; j++) {
-			visit(&c->effects[j].verb, ctx);
+		for (int j = 0; j < c->n_effects; j++)
 			visit(&c->effects[j].where, ctx);
-		}
 		visit(&c->src.source, ctx);
 	}
 	for (int i = 0; i < d->n_setup; i++)
 		visit(&d->setup[i].src.source, ctx);
 	for (int i = 0; i < d->n_years; i++)
 		visit(&d->years[i].src.source, ctx);
-}
-
-/* Calls visit on every data_source's file pointer (which points into
- * d->files or a static name, and is not owned). */
-static void walk_sources(struct data *d, void (*visit)(const char **file, void *ctx),
-			 void *ctx)
-{
-	for (int i = 0; i < d->n_colonies; i++)
-		visit(&d->colonies[i].src.file, ctx);
-	for (int i = 0; i < d->n_zones; i++)
-		visit(&d->zones[i].src.file, ctx);
-	for (int i = 0; i < d->n_spaces; i++)
-		visit(&d->spaces[i].src.file, ctx);
-	for (int i = 0; i < d->n_connections; i++)
-		visit(&d->connections[i].src.file, ctx);
-	for (int i = 0; i < d->n_generals; i++)
-		visit(&d->generals[i].src.file, ctx);
-	for (int n = 1; n <= DATA_MAX_CARDS; n++)
-		if (d->cards[n].number)
-			visit(&d->cards[n].src.file, ctx);
-	for (int i = 0; i < d->n_setup; i++)
-		visit(&d->setup[i].src.file, ctx);
-	for (int i = 0; i < d->n_years; i++)
-		visit(&d->years[i].src.file, ctx);
 }
 
 static void free_field(char **field, void *ctx)
@@ -1236,121 +1289,6 @@ void data_free(struct data *d)
 		return;
 	walk_strings(d, free_field, NULL);
 	free(d);
-}
-
-/*
- * The cache: a header line, then struct data with every owned string
- * replaced by 1 + its offset in a string table (0 for NULL) and every
- * source file pointer by 1 + its index in files (0 if none), then the
- * table. Only this build reads what this build wrote: the header names
- * the version and the size of the struct.
- */
-#define CACHE_MAGIC "postrider-data-cache 1 " POSTRIDER_VERSION
-
-struct cache_ctx {
-	struct strbuf *table;
-	const struct data *orig;
-	const char *blob;
-	size_t blob_len;
-	bool bad;
-};
-
-static void to_offset(char **field, void *vctx)
-{
-	struct cache_ctx *c = vctx;
-	uintptr_t off = 0;
-
-	if (*field) {
-		off = c->table->len + 1;
-		strbuf_add(c->table, *field, strlen(*field) + 1);
-	}
-	*field = (char *)off;
-}
-
-static void file_to_index(const char **file, void *vctx)
-{
-	struct cache_ctx *c = vctx;
-	uintptr_t idx = 0;
-
-	for (int i = 0; i < c->orig->n_files; i++)
-		if (*file == c->orig->files[i])
-			idx = (uintptr_t)i + 1;
-	*file = (const char *)idx;
-}
-
-static void from_offset(char **field, void *vctx)
-{
-	struct cache_ctx *c = vctx;
-	uintptr_t off = (uintptr_t)*field;
-
-	*field = NULL;
-	if (!off)
-		return;
-	if (off - 1 >= c->blob_len || !memchr(c->blob + off - 1, '\0', c->blob_len - (off - 1))) {
-		c->bad = true;
-		return;
-	}
-	*field = xstrdup(c->blob + off - 1);
-}
-
-static void index_to_file(const char **file, void *vctx)
-{
-	struct cache_ctx *c = vctx;
-	uintptr_t idx = (uintptr_t)*file;
-
-	*file = NULL;
-	if (idx && (int)idx <= c->orig->n_files)
-		*file = c->orig->files[idx - 1];
-	else if (idx)
-		c->bad = true;
-}
-
-void data_cache_write(const struct data *d, struct strbuf *out)
-{
-	struct data *copy = xmalloc(sizeof(*copy));
-	struct strbuf table = STRBUF_INIT;
-	struct cache_ctx c = { .table = &table, .orig = d };
-	uint64_t size = sizeof(*copy), tlen;
-
-	memcpy(copy, d, sizeof(*copy));
-	walk_sources(copy, file_to_index, &c);
-	walk_strings(copy, to_offset, &c);
-	tlen = table.len;
-	strbuf_addstr(out, CACHE_MAGIC);
-	strbuf_addch(out, '\0');
-	strbuf_add(out, &size, sizeof(size));
-	strbuf_add(out, &tlen, sizeof(tlen));
-	strbuf_add(out, copy, sizeof(*copy));
-	strbuf_add(out, table.buf, table.len);
-	free(copy);
-	strbuf_release(&table);
-}
-
-struct data *data_cache_read(const char *buf, size_t len, const char *hash)
-{
-	size_t magic = strlen(CACHE_MAGIC) + 1, head = magic + 16;
-	uint64_t size, tlen;
-	struct data *d;
-	struct cache_ctx c = { 0 };
-
-	if (len < head || memcmp(buf, CACHE_MAGIC, magic))
-		return NULL;
-	memcpy(&size, buf + magic, 8);
-	memcpy(&tlen, buf + magic + 8, 8);
-	if (size != sizeof(struct data) || len != head + size + tlen)
-		return NULL;
-	d = xmalloc(sizeof(*d));
-	memcpy(d, buf + head, sizeof(*d));
-	c.blob = buf + head + size;
-	c.blob_len = (size_t)tlen;
-	walk_strings(d, from_offset, &c);
-	c.orig = d;
-	walk_sources(d, index_to_file, &c);
-	if (c.bad || strcmp(d->hash, hash)) {
-		data_free(d);
-		return NULL;
-	}
-	return d;
 }
 
 /* ---- data_check: the facts the rulebook pins ---- */
@@ -1923,12 +1861,12 @@ void data_dump(const struct data *d, struct strbuf *out)
 		emit_bool(out, I, "set_aside_until_1776",
 			  c->set_aside_until_1776);
 		emit_kv(out, I, "text", c->text);
-		emit_kv(out, I, "handler", c->handler);
+		emit_kv(out, I, "handler", c->handler ? card_handlers[c->handler] : NULL);
 		strbuf_addf(out, "%seffects:%s\n", I, c->n_effects ? "" : " []");
 		for (int j = 0; j < c->n_effects; j++) {
 			const struct data_effect *e = &c->effects[j];
 
-			emit_kv(out, "      - ", "verb", e->verb);
+			emit_kv(out, "      - ", "verb", effect_verbs[e->verb].name);
 			emit_int(out, "        ", "count", e->count);
 			strbuf_addstr(out, "        colonies: [");
 			for (int ci = 0, first = 1; ci < d->n_colonies; ci++)

@@ -13,6 +13,7 @@
 #ifndef POSTRIDER_DATA_H
 #define POSTRIDER_DATA_H
 
+#include "effects.h"
 #include <stdbool.h>
 #include "util.h"
 
@@ -117,10 +118,14 @@ enum card_reshuffle {
  * an event that needs code names its handler in `handler`.
  */
 struct data_effect {
-	char *verb;		/* "place_pc", "remove_cu", "french_alliance" ... */
+	enum effect_verb verb;	/* never EFFECT_NONE once loaded */
 	int count;		/* how many (PCs, CUs, spaces), 0 if not used */
 	int colonies_mask;	/* bit per colony index, 0 = any */
-	char *where;		/* free qualifier: "non_port", "adjacent_friendly" ... */
+	char *where;		/* the text of `where:` as written, or NULL */
+	/* `where:` compiled when the data loads (effects.h): */
+	unsigned quals;		/* enum effect_qual bits */
+	int space;		/* the space named, or -1 */
+	int general;		/* remove_general: the general, or -1 */
 	int amount;		/* a signed amount (track moves), 0 if not used */
 };
 
@@ -138,7 +143,7 @@ struct data_card {
 	int campaign;		/* generals a campaign activates: 3 major, 2 minor, else 0 */
 	bool set_aside_until_1776; /* #99 and Baron von Steuben (4.0, 6.1.E) */
 	char *text;		/* the event in our own words */
-	char *handler;		/* name of a code handler, NULL if effects suffice */
+	enum card_handler handler; /* a code handler, HANDLER_NONE if effects suffice */
 	int n_effects;
 	struct data_effect effects[DATA_MAX_EFFECTS];
 	struct data_source src;
@@ -205,17 +210,20 @@ struct data {
  * (one per line) and returns NULL. The result passes data_check().
  */
 struct data *data_load(const char *dir, struct strbuf *errs);
+/*
+ * The same from texts already in memory (a game's data/ read from git):
+ * texts[i] is the file data_file_name(i), for i below DATA_N_FILES; dir
+ * names them in messages ("data" gives "data/cards.yaml:12:3: ...") and
+ * in d->files, which are then not paths on disk; game is the module's
+ * name (d->game, "washingtons-war"). The texts are released.
+ */
+#define DATA_N_FILES 9
+struct data *data_load_texts(const char *dir, const char *game,
+			     struct strbuf texts[], struct strbuf *errs);
+/* The i-th data file's name ("colonies.yaml"), or NULL past the last. */
+const char *data_file_name(int i);
 void data_free(struct data *d);
 
-/*
- * A binary copy of loaded data, to skip parsing the YAML again (a game
- * keeps one in its private folder, keyed by the data hash). Appends it to
- * out. data_cache_read() returns a copy that owns its strings, or NULL if
- * buf is not a cache of this build with the given hash (then load the
- * YAML). The YAML files stay the only source of truth.
- */
-void data_cache_write(const struct data *d, struct strbuf *out);
-struct data *data_cache_read(const char *buf, size_t len, const char *hash);
 
 /*
  * Checks the loaded data (connections symmetric, map connected, 110 cards,

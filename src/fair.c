@@ -3,6 +3,7 @@
  * (docs/fairness.md). Only fair_new_seed() touches the operating system.
  */
 #include "fair.h"
+#include "codec.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -30,23 +31,7 @@ static const char seal_header[] = "postrider-sealed v2 seq ";
 static const char seal_aad_label[] = "postrider-sealed v2";
 _Static_assert(sizeof(seal_aad_label) - 1 == 19, "AAD label length");
 static const char base32_alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
-static const char base64_alphabet[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-
-/* HMAC-SHA256(key, msg) into out[32]; a libcrypto failure is a BUG. */
-static void hmac_sha256(const unsigned char *key, size_t keylen,
-			const void *msg, size_t msglen, unsigned char out[32])
-{
-	unsigned char mac[EVP_MAX_MD_SIZE];
-	unsigned int maclen = 0;
-
-	if (!HMAC(EVP_sha256(), key, (int)keylen, msg, msglen, mac, &maclen) ||
-	    maclen != 32)
-		BUG("HMAC-SHA256 failed");
-	memcpy(out, mac, 32);
-	OPENSSL_cleanse(mac, sizeof(mac));
-}
 
 /* SHA-256(a || b) into out[32]; a libcrypto failure is a BUG. */
 static void sha256_2(const void *a, size_t alen, const void *b, size_t blen,
@@ -67,7 +52,7 @@ static void sha256_2(const void *a, size_t alen, const void *b, size_t blen,
 static void derive_key(const unsigned char seed[FAIR_SEED_BYTES],
 		       const char *label, unsigned char key[32])
 {
-	hmac_sha256(seed, FAIR_SEED_BYTES, label, strlen(label), key);
+	codec_hmac_sha256(seed, FAIR_SEED_BYTES, label, strlen(label), key);
 }
 
 static void check_side(int side)
@@ -176,7 +161,7 @@ void fair_token(const unsigned char seed[FAIR_SEED_BYTES], const char *game_id,
 	msg[msglen - 1] = (unsigned char)side;
 
 	derive_key(seed, token_key_label, key);
-	hmac_sha256(key, sizeof(key), msg, msglen, mac);
+	codec_hmac_sha256(key, sizeof(key), msg, msglen, mac);
 	OPENSSL_cleanse(key, sizeof(key));
 	free(msg);
 	for (int i = 0; i < 8; i++)
@@ -232,27 +217,7 @@ static void seal_render(uint64_t seq, const unsigned char *data, size_t len,
 			struct strbuf *out)
 {
 	strbuf_addf(out, "%s%" PRIu64 "\n", seal_header, seq);
-	for (size_t line = 0; line < len; line += SEAL_LINE_BYTES) {
-		size_t end = line + SEAL_LINE_BYTES < len ?
-			line + SEAL_LINE_BYTES : len;
-
-		for (size_t i = line; i < end; i += 3) {
-			size_t n = end - i < 3 ? end - i : 3;
-			uint32_t v = (uint32_t)data[i] << 16;
-			char q[4];
-
-			if (n > 1)
-				v |= (uint32_t)data[i + 1] << 8;
-			if (n > 2)
-				v |= data[i + 2];
-			q[0] = base64_alphabet[v >> 18 & 63];
-			q[1] = base64_alphabet[v >> 12 & 63];
-			q[2] = n > 1 ? base64_alphabet[v >> 6 & 63] : '=';
-			q[3] = n > 2 ? base64_alphabet[v & 63] : '=';
-			strbuf_add(out, q, 4);
-		}
-		strbuf_addch(out, '\n');
-	}
+	codec_base64_lines(data, len, "\n", out);
 }
 
 /* The AAD of seq (docs/fairness.md, "Sealing"). */
@@ -279,7 +244,7 @@ static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	put_be64(msg, seq);
 	if (len)
 		memcpy(msg + 8, plain, len);
-	hmac_sha256(key, sizeof(key), msg, len + 8, mac);
+	codec_hmac_sha256(key, sizeof(key), msg, len + 8, mac);
 	memcpy(nonce, mac, SEAL_NONCE_BYTES);
 	OPENSSL_cleanse(msg, len + 8);
 	OPENSSL_cleanse(key, sizeof(key));
@@ -330,14 +295,6 @@ int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	return 0;
 }
 
-/* Value of a base64 character, -1 if it is none. */
-static int base64_value(unsigned char c)
-{
-	const char *p = c ? strchr(base64_alphabet, c) : NULL;
-
-	return p ? (int)(p - base64_alphabet) : -1;
-}
-
 /*
  * Decodes the body of a sealed text (base64 in lines, '=' padding) into
  * *out (allocated, *outlen bytes). Loose: the caller checks the canonical
@@ -346,40 +303,29 @@ static int base64_value(unsigned char c)
 static int seal_decode(const char *body, size_t len, unsigned char **out,
 		       size_t *outlen, struct strbuf *err)
 {
-	unsigned char *buf = xmalloc(len / 4 * 3 + 3);
-	size_t n = 0, line = 2;
-	uint32_t acc = 0;
-	int bits = 0;
+	struct strbuf bytes = STRBUF_INIT;
+	size_t line = 2;
 	bool padding = false;
 
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)body[i];
-		int v;
 
 		if (c == '\n') {
 			line++;
-			continue;
-		}
-		if (c == '=') {
+		} else if (c == '=') {
 			padding = true;
-			continue;
-		}
-		v = base64_value(c);
-		if (v < 0 || padding) {
+		} else if (padding || !((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+					(c >= '0' && c <= '9') || c == '+' || c == '/')) {
 			strbuf_addf(err, "sealed text: invalid base64 on "
 				    "line %zu", line);
-			free(buf);
 			return -1;
 		}
-		acc = (acc << 6 | (uint32_t)v) & 0xffffff;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			buf[n++] = (unsigned char)(acc >> bits & 0xff);
-		}
 	}
-	*out = buf;
-	*outlen = n;
+	codec_base64_decode(body, len, &bytes);
+	*outlen = bytes.len;
+	*out = xmalloc(bytes.len + 1);
+	memcpy(*out, bytes.buf ? bytes.buf : "", bytes.len);
+	strbuf_release(&bytes);
 	return 0;
 }
 
@@ -508,7 +454,7 @@ static void hand_salt(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	put_be64(msg + sizeof(hand_label) - 1, seq);
 	msg[sizeof(msg) - 1] = (unsigned char)side;
 	derive_key(seed, hand_key_label, key);
-	hmac_sha256(key, sizeof(key), msg, sizeof(msg), mac);
+	codec_hmac_sha256(key, sizeof(key), msg, sizeof(msg), mac);
 	memcpy(salt, mac, 16);
 	OPENSSL_cleanse(key, sizeof(key));
 	OPENSSL_cleanse(mac, sizeof(mac));

@@ -289,80 +289,34 @@ static int read_secret(struct game *g, struct strbuf *err)
 	return ret;
 }
 
-/* Loads the data copy of the game, extracting it once into
- * <gitdir>/postrider/data/<hash>/. */
+/*
+ * Loads the game's copy of the data straight from the committed data/
+ * folder (the blobs, read into memory; nothing is written to disk), and
+ * checks it against the hash game.yaml recorded.
+ */
 static int load_data(struct game *g, struct strbuf *err)
 {
-	struct strbuf dir = STRBUF_INIT, file = STRBUF_INIT, blob = STRBUF_INIT;
-	struct strbuf name = STRBUF_INIT, errs = STRBUF_INIT;
-	struct stat st;
-	char tree[41];
+	struct strbuf texts[DATA_N_FILES], errs = STRBUF_INIT;
 	int ret = -1;
 
-	/*
-	 * The copy is named after the committed data/ folder (its tree id),
-	 * not the hash game.yaml claims: a commit that changes data/ gets a
-	 * fresh copy, which must then pass the hash check below.
-	 */
-	if (repo_entry_id(g->repo, g->head, "data", tree) != 0) {
-		strbuf_addstr(err, "the game has no data/ folder\n");
-		goto out;
-	}
-	strbuf_addf(&name, "data-%s", tree);
-	if (repo_private_path(g->repo, name.buf, &dir) < 0) {
-		strbuf_addstr(err, "cannot find the host's private folder\n");
-		goto out;
-	}
-	/* The parsed data of an earlier run, if this build wrote it. */
-	strbuf_addf(&file, "%s.cache", dir.buf);
-	if (read_file(file.buf, &blob, 16 << 20) == 0 &&
-	    (g->data = data_cache_read(blob.buf, blob.len, g->data_hash))) {
-		ret = 0;
-		goto out;
-	}
-	if (stat(dir.buf, &st) < 0) {
-		char *tmp = xstrfmt("%s.tmp%ld", dir.buf, (long)getpid());
-		if (mkdir_p(tmp) < 0) {
-			strbuf_addf(err, "cannot create '%s': %s\n", tmp, strerror(errno));
-			free(tmp);
+	for (int i = 0; i < DATA_N_FILES; i++)
+		strbuf_init(&texts[i]);
+	for (int i = 0; i < DATA_N_FILES; i++) {
+		char *path = xstrfmt("data/%s", data_file_name(i));
+		int r = repo_read(g->repo, g->head, path, &texts[i]);
+		free(path);
+		if (r != 0) {
+			strbuf_addf(err, "the game's data file 'data/%s' is missing from the repository\n",
+				    data_file_name(i));
+			for (int j = 0; j < DATA_N_FILES; j++)
+				strbuf_release(&texts[j]);
 			goto out;
 		}
-		for (int i = 0; i < g->n_data_files; i++) {
-			char *path = xstrfmt("data/%s", g->data_files[i]);
-			strbuf_reset(&blob);
-			int r = repo_read(g->repo, g->head, path, &blob);
-			free(path);
-			if (r != 0) {
-				strbuf_addf(err, "the game's data file 'data/%s' is missing from the repository\n",
-					    g->data_files[i]);
-				free(tmp);
-				goto out;
-			}
-			strbuf_reset(&file);
-			strbuf_addf(&file, "%s/%s", tmp, g->data_files[i]);
-			if (write_file_atomic(file.buf, blob.buf, blob.len) < 0) {
-				free(tmp);
-				goto out;
-			}
-		}
-		if (rename(tmp, dir.buf) < 0 && errno != EEXIST && errno != ENOTEMPTY) {
-			strbuf_addf(err, "cannot rename '%s': %s\n", tmp, strerror(errno));
-			free(tmp);
-			goto out;
-		}
-		free(tmp);
 	}
-	g->data = data_load(dir.buf, &errs);
+	g->data = data_load_texts("data", g->module, texts, &errs);
 	if (!g->data) {
-		/* name the committed files, not the host's private copy */
-		const char *p = errs.buf, *hit;
 		strbuf_addstr(err, "the game's data does not load:\n");
-		while ((hit = strstr(p, dir.buf))) {
-			strbuf_add(err, p, (size_t)(hit - p));
-			strbuf_addstr(err, "data");
-			p = hit + dir.len;
-		}
-		strbuf_addstr(err, p);
+		strbuf_add(err, errs.buf, errs.len);
 		goto out;
 	}
 	if (strcmp(g->data->hash, g->data_hash)) {
@@ -370,19 +324,8 @@ static int load_data(struct game *g, struct strbuf *err)
 			    g->data->hash, g->data_hash);
 		goto out;
 	}
-	/* A cache that cannot be written only costs time next run. */
-	strbuf_reset(&blob);
-	data_cache_write(g->data, &blob);
-	strbuf_reset(&file);
-	strbuf_addf(&file, "%s.cache", dir.buf);
-	if (write_file_atomic(file.buf, blob.buf, blob.len) < 0)
-		warning("the data cache '%s' was not written", file.buf);
 	ret = 0;
 out:
-	strbuf_release(&dir);
-	strbuf_release(&file);
-	strbuf_release(&blob);
-	strbuf_release(&name);
 	strbuf_release(&errs);
 	return ret;
 }

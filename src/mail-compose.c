@@ -6,6 +6,7 @@
  * the MIME boundary is derived from the message-id.
  */
 #include "mail.h"
+#include "codec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,21 +73,10 @@ static size_t seq_len(unsigned char c)
 	return 1;
 }
 
-/* True if s is valid UTF-8 (a light check: lead and continuation bytes). */
+/* True if s is valid UTF-8. */
 static bool valid_utf8(const char *s)
 {
-	const unsigned char *u = (const unsigned char *)s;
-
-	while (*u) {
-		size_t n = seq_len(*u);
-		if (*u >= 0x80 && (*u < 0xC2 || *u > 0xF4))
-			return false;
-		for (size_t k = 1; k < n; k++)
-			if ((u[k] & 0xC0) != 0x80)
-				return false;
-		u += n;
-	}
-	return true;
+	return codec_utf8_invalid_at(s, strlen(s)) == strlen(s);
 }
 
 /*
@@ -320,35 +310,6 @@ static unsigned long long fnv1a(const char *s)
 	return h;
 }
 
-/* Appends data as base64 in lines of 76 characters, each ending in CRLF. */
-static void add_base64(struct strbuf *out, const char *data, size_t n)
-{
-	static const char alphabet[] =
-		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-	const unsigned char *u = (const unsigned char *)data;
-	size_t col = 0;
-
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)u[i] << 16;
-		size_t left = n - i;
-		if (left > 1)
-			v |= (unsigned)u[i + 1] << 8;
-		if (left > 2)
-			v |= u[i + 2];
-		strbuf_addch(out, alphabet[v >> 18 & 63]);
-		strbuf_addch(out, alphabet[v >> 12 & 63]);
-		strbuf_addch(out, left > 1 ? alphabet[v >> 6 & 63] : '=');
-		strbuf_addch(out, left > 2 ? alphabet[v & 63] : '=');
-		col += 4;
-		if (col == 76) {
-			strbuf_addstr(out, "\r\n");
-			col = 0;
-		}
-	}
-	if (col)
-		strbuf_addstr(out, "\r\n");
-}
-
 /* Does the text need quoted-printable (8-bit, long lines, "=_", ...)? */
 static bool needs_qp(const char *t)
 {
@@ -543,7 +504,7 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 		strbuf_addf(&h, "Content-Disposition: attachment;\r\n"
 			    " filename=\"%s\"\r\n", name);
 		strbuf_addstr(&h, "Content-Transfer-Encoding: base64\r\n\r\n");
-		add_base64(&h, m->patch, strlen(m->patch));
+		codec_base64_lines(m->patch, strlen(m->patch), "\r\n", &h);
 	}
 	if (m->svg) {
 		strbuf_addf(&h, "\r\n--%s\r\n", boundary);
@@ -552,7 +513,7 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 		strbuf_addstr(&h, "Content-Disposition: attachment; "
 			      "filename=\"map.svg\"\r\n");
 		strbuf_addstr(&h, "Content-Transfer-Encoding: base64\r\n\r\n");
-		add_base64(&h, m->svg, strlen(m->svg));
+		codec_base64_lines(m->svg, strlen(m->svg), "\r\n", &h);
 	}
 	if (m->png) {
 		/* inline, so that a mail client shows it under the text */
@@ -560,7 +521,7 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 		strbuf_addstr(&h, "Content-Type: image/png; name=\"map.png\"\r\n");
 		strbuf_addstr(&h, "Content-Disposition: inline; filename=\"map.png\"\r\n");
 		strbuf_addstr(&h, "Content-Transfer-Encoding: base64\r\n\r\n");
-		add_base64(&h, m->png, m->png_len);
+		codec_base64_lines(m->png, m->png_len, "\r\n", &h);
 	}
 	if (multi)
 		strbuf_addf(&h, "\r\n--%s--\r\n", boundary);

@@ -16,6 +16,7 @@
  * with explicit lengths, so a message may hold any byte.
  */
 #include "mail.h"
+#include "codec.h"
 
 #include <ctype.h>
 #include <stdbool.h>
@@ -142,54 +143,6 @@ static void add_utf8(struct strbuf *sb, unsigned cp)
 	}
 }
 
-/*
- * Length of the valid UTF-8 sequence at s (n bytes left), or 0 if the
- * bytes there are not valid UTF-8 (overlong forms and surrogates included).
- */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t need;
-	unsigned cp, min;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF) {
-		need = 1; cp = c & 0x1F; min = 0x80;
-	} else if (c >= 0xE0 && c <= 0xEF) {
-		need = 2; cp = c & 0x0F; min = 0x800;
-	} else if (c >= 0xF0 && c <= 0xF4) {
-		need = 3; cp = c & 0x07; min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (n < need + 1)
-		return 0;
-	for (size_t i = 1; i <= need; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;
-	return need + 1;
-}
-
-/* Offset of the first invalid UTF-8 byte in s, or n if all is valid. */
-static size_t utf8_invalid_at(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
-
-	while (i < n) {
-		size_t k = utf8_seq(u + i, n - i);
-		if (!k)
-			return i;
-		i += k;
-	}
-	return n;
-}
-
 /* Windows-1252 0x80-0x9F; the holes map to the C1 controls. */
 static const unsigned short cp1252_high[32] = {
 	0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
@@ -271,7 +224,7 @@ static void add_utf8_lossy(struct strbuf *sb, const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		size_t k = utf8_seq(u + i, n - i);
+		size_t k = codec_utf8_seq(u + i, n - i);
 		if (k) {
 			strbuf_add(sb, s + i, k);
 			i += k;
@@ -286,7 +239,7 @@ static void add_utf8_lossy(struct strbuf *sb, const char *s, size_t n)
 static void add_header_text(struct strbuf *sb, const char *s, size_t n,
 			    enum charset cs)
 {
-	if (cs == CS_AUTO && utf8_invalid_at(s, n) != n)
+	if (cs == CS_AUTO && codec_utf8_invalid_at(s, n) != n)
 		cs = CS_CP1252;
 	if (cs == CS_CP1252 || cs == CS_LATIN9)
 		add_8bit(sb, s, n, cs);
@@ -294,42 +247,6 @@ static void add_header_text(struct strbuf *sb, const char *s, size_t n,
 		add_utf8_lossy(sb, s, n);
 }
 
-static int b64_value(int c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
-}
-
-/* Decodes base64, skipping anything outside the alphabet, up to '='. */
-static void b64_decode(const char *s, size_t n, struct strbuf *out)
-{
-	unsigned acc = 0;
-	int bits = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		int v;
-		if (s[i] == '=')
-			break;
-		v = b64_value((unsigned char)s[i]);
-		if (v < 0)
-			continue;
-		acc = (acc << 6 | (unsigned)v) & 0xFFFFFF;
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			strbuf_addch(out, (int)((acc >> bits) & 0xFF));
-		}
-	}
-}
 
 
 /*
@@ -1046,7 +963,7 @@ static char *decode_text(const struct candidate *c, bool html,
 	} else if (!ascii_strcasecmp(cte, "quoted-printable")) {
 		qp_decode(c->body.p, c->body.len, &raw);
 	} else if (!ascii_strcasecmp(cte, "base64")) {
-		b64_decode(c->body.p, c->body.len, &raw);
+		codec_base64_decode(c->body.p, c->body.len, &raw);
 	} else {
 		strbuf_addstr(err, "unsupported Content-Transfer-Encoding '");
 		add_printable(err, cte, strlen(cte) > 40 ? 40 : strlen(cte));
@@ -1069,7 +986,7 @@ static char *decode_text(const struct candidate *c, bool html,
 		strbuf_release(&raw);
 		return NULL;
 	case CS_UTF8:
-		bad = utf8_invalid_at(strbuf_str(&raw), raw.len);
+		bad = codec_utf8_invalid_at(strbuf_str(&raw), raw.len);
 		if (bad != raw.len) {
 			strbuf_addf(err, "the text part is declared UTF-8 but "
 				    "byte %zu (0x%02x) is not valid UTF-8; "
@@ -1081,7 +998,7 @@ static char *decode_text(const struct candidate *c, bool html,
 		strbuf_add(&conv, strbuf_str(&raw), raw.len);
 		break;
 	case CS_AUTO:
-		if (utf8_invalid_at(strbuf_str(&raw), raw.len) == raw.len) {
+		if (codec_utf8_invalid_at(strbuf_str(&raw), raw.len) == raw.len) {
 			strbuf_add(&conv, strbuf_str(&raw), raw.len);
 			break;
 		}
@@ -1156,7 +1073,7 @@ static size_t encoded_word(const char *s, struct strbuf *out)
 
 	struct strbuf bytes = STRBUF_INIT;
 	if (enc == 'B') {
-		b64_decode(text, (size_t)(end - text), &bytes);
+		codec_base64_decode(text, (size_t)(end - text), &bytes);
 	} else {
 		for (const char *p = text; p < end; p++) {
 			if (*p == '_') {
@@ -1449,7 +1366,7 @@ int mail_parse_address(const char *s, char **name, char **addr)
 		n--;
 	if (!n)
 		return -1;
-	if (utf8_invalid_at(s, n) != n)
+	if (codec_utf8_invalid_at(s, n) != n)
 		return -1;
 	if (s[n - 1] != '>') {
 		a = check_addr_spec(s, n);

@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
 
 #include "cmd.h"
 #include "repo.h"
@@ -24,9 +23,6 @@ int main(int argc, char **argv)
 {
 	int ret;
 
-	/* postrider needs no OpenSSL configuration: skip reading openssl.cnf
-	 * (a tenth of a run's instructions; docs/robustness.md, "Speed") */
-	OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;

@@ -138,6 +138,48 @@ static bool words_contained(const char *ref, const char *name)
 	return true;
 }
 
+/* True if every word of ref (3 letters or more) is within one edit of a
+ * word of name or of its beginning ("brnt" and "Joseph Brant ..."). */
+static bool words_near(const char *ref, const char *name)
+{
+	const char *r = ref;
+
+	if (!*r)
+		return false;
+	while (*r) {
+		size_t rl = strcspn(r, " ");
+		bool found = false;
+		char rw[64], nw[64];
+
+		if (rl < 3 || rl >= sizeof(rw))
+			return false;
+		memcpy(rw, r, rl);
+		rw[rl] = '\0';
+		for (const char *n = name; *n && !found;) {
+			size_t nl = strcspn(n, " ");
+			size_t cut = nl < rl + 1 ? nl : rl + 1;
+			if (nl < sizeof(nw)) {
+				memcpy(nw, n, nl);
+				nw[nl] = '\0';
+				found = levenshtein(rw, nw) <= 1;
+				nw[cut] = '\0';
+				found = found || levenshtein(rw, nw) <= 1;
+				nw[cut > 0 ? cut - 1 : 0] = '\0';
+				found = found || (cut > rl && levenshtein(rw, nw) <= 1);
+			}
+			n += nl;
+			while (*n == ' ')
+				n++;
+		}
+		if (!found)
+			return false;
+		r += rl;
+		while (*r == ' ')
+			r++;
+	}
+	return true;
+}
+
 /*
  * Appends "; did you mean 'A' or 'B'?": the nearest names by edit distance
  * (with or without the colony code), then names that hold every word of
@@ -182,7 +224,7 @@ static void suggest(const char *ref, const char *const *names, int n,
 		normalize(names[i], b, sizeof(b));
 		for (int k = 0; k < n_pick; k++)
 			seen = seen || pick[k] == i;
-		if (!seen && words_contained(a, b))
+		if (!seen && (words_contained(a, b) || words_near(a, b)))
 			pick[n_pick++] = i;
 	}
 	for (int k = 0; k < n_pick; k++)
@@ -286,6 +328,13 @@ int order_find_card(const struct data *d, const struct state *s,
 				exact[n_exact++] = c;
 		}
 	}
+	/* Then any distinctive word or words of the title, in any place:
+	 * "franklin", "de grasse", "kings mountain". */
+	for (int c = 1; !n && *r && c <= d->n_cards; c++) {
+		normalize(d->cards[c].title, nm, sizeof(nm));
+		if (words_contained(r, nm))
+			found[n++] = c;
+	}
 	if (n_exact) {
 		memcpy(found, exact, sizeof(int) * (size_t)n_exact);
 		n = n_exact;
@@ -305,8 +354,19 @@ int order_find_card(const struct data *d, const struct state *s,
 	if (n == 1)
 		return found[0];
 	if (n == 0) {
+		/* suggestions only among the sender's own cards, never the
+		 * titles of cards he does not hold */
+		const char *mine[STATE_MAX_HAND];
+		int n_mine = 0;
 		strbuf_addf(err, "unknown card '%s'", ref);
-		suggest(ref, names, d->n_cards, err);
+		if (s && side) {
+			for (int h = 0; h < s->n_hand[side] && n_mine < STATE_MAX_HAND; h++)
+				if (!d->cards[s->hand[side][h]].ops)
+					mine[n_mine++] = d->cards[s->hand[side][h]].title;
+			suggest(ref, mine, n_mine, err);
+		} else {
+			suggest(ref, names, d->n_cards, err);
+		}
 		return -1;
 	}
 	strbuf_addf(err, "'%s' is ambiguous: ", ref);
@@ -439,12 +499,26 @@ static bool parse_count(const char *w, size_t len, int *out)
 	return true;
 }
 
-/* A general by name, or -1 with a message. */
+/* A general by name or by a unique beginning of it ("wash", "corn"), or
+ * -1 with a message (unknown, with suggestions, or ambiguous). */
 static int find_general(const struct data *d, const char *ref,
 			struct strbuf *err)
 {
-	int g = data_general_index(d, ref);
+	int g = data_general_index(d, ref), n = 0, hit[DATA_MAX_GENERALS];
+	size_t len = strlen(ref);
 
+	for (int i = 0; g < 0 && len && i < d->n_generals; i++)
+		if (!ascii_strncasecmp(d->generals[i].name, ref, len))
+			hit[n++] = i;
+	if (g < 0 && n == 1)
+		g = hit[0];
+	if (g < 0 && n > 1) {
+		strbuf_addf(err, "'%s' is ambiguous: ", ref);
+		for (int k = 0; k < n; k++)
+			strbuf_addf(err, "%s'%s'", k ? (k + 1 == n ? " or " : ", ") : "",
+				    d->generals[hit[k]].name);
+		return -1;
+	}
 	if (g < 0) {
 		const char *names[DATA_MAX_GENERALS];
 		for (int i = 0; i < d->n_generals; i++)
@@ -808,6 +882,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	int lineno = 0;
 	struct strbuf why = STRBUF_INIT;
 
+	engine_begin_order(s);
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		char *line = xstrndup(p, len), *t;

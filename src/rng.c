@@ -6,6 +6,7 @@
  * these inputs).
  */
 #include "rng.h"
+#include "codec.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -28,25 +29,10 @@ static uint64_t get_u64be(const unsigned char *p)
 	return v;
 }
 
-/* HMAC-SHA256(key, msg) into out[32]; a libcrypto failure is a BUG. */
-static void hmac_sha256(const unsigned char *key, size_t keylen,
-			const unsigned char *msg, size_t msglen,
-			unsigned char out[32])
-{
-	unsigned char mac[EVP_MAX_MD_SIZE];
-	unsigned int maclen = 0;
-
-	if (!HMAC(EVP_sha256(), key, (int)keylen, msg, msglen, mac, &maclen) ||
-	    maclen != 32)
-		BUG("HMAC-SHA256 failed");
-	memcpy(out, mac, 32);
-	OPENSSL_cleanse(mac, sizeof(mac));
-}
-
 void rng_derive_key(const unsigned char seed[RNG_SEED_BYTES],
 		    unsigned char key[32])
 {
-	hmac_sha256(seed, RNG_SEED_BYTES, (const unsigned char *)key_label,
+	codec_hmac_sha256(seed, RNG_SEED_BYTES, (const unsigned char *)key_label,
 		    sizeof(key_label) - 1, key);
 }
 
@@ -59,7 +45,7 @@ uint64_t rng_raw_at(const unsigned char key[32], uint64_t index,
 	memcpy(msg, draw_label, sizeof(draw_label) - 1);
 	put_be64(msg + sizeof(draw_label) - 1, index);
 	put_be32(msg + sizeof(draw_label) - 1 + 8, attempt);
-	hmac_sha256(key, 32, msg, sizeof(msg), mac);
+	codec_hmac_sha256(key, 32, msg, sizeof(msg), mac);
 	x = get_u64be(mac);
 	OPENSSL_cleanse(mac, sizeof(mac));
 	return x;
@@ -123,7 +109,7 @@ void rng_mix(struct rng *r, const unsigned char am[32],
 		memcpy(msg + sizeof(label) - 1, am, 32);
 	if (br)
 		memcpy(msg + sizeof(label) - 1 + 32, br, 32);
-	hmac_sha256(r->base, 32, msg, sizeof(msg), r->key);
+	codec_hmac_sha256(r->base, 32, msg, sizeof(msg), r->key);
 }
 
 void rng_init_keyless(struct rng *r, uint64_t next_index)

@@ -6,7 +6,6 @@
 #include "mail.h"
 
 #include <curl/curl.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -14,56 +13,6 @@
 #include <sys/wait.h>
 #include <sysexits.h>
 #include <unistd.h>
-
-/*
- * libcurl is loaded when mail is sent, not linked: linking it makes every
- * run of postrider pay for relocating its large dependency tree (about 14
- * million instructions at start-up, more than the whole adjudication;
- * docs/robustness.md, "Speed"), while most runs send nothing.
- */
-static struct {
-	bool loaded;
-	CURL *(*easy_init)(void);
-	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
-	CURLcode (*easy_perform)(CURL *);
-	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
-	void (*easy_cleanup)(CURL *);
-	const char *(*easy_strerror)(CURLcode);
-	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
-	void (*slist_free_all)(struct curl_slist *);
-} lib;
-
-/* Loads libcurl once; returns 0, or -1 with the reason in err. */
-static int load_curl(struct strbuf *err)
-{
-	static const char *const names[] = { "libcurl.so.4", "libcurl.so", NULL };
-	void *h = NULL;
-
-	if (lib.loaded)
-		return 0;
-	for (const char *const *n = names; *n && !h; n++)
-		h = dlopen(*n, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		strbuf_addf(err, "cannot load libcurl to send mail: %s (install libcurl4)", dlerror());
-		return -1;
-	}
-#define SYM(field, name) \
-	if (!(*(void **)&lib.field = dlsym(h, name))) { \
-		strbuf_addf(err, "libcurl lacks '%s'", name); \
-		return -1; \
-	}
-	SYM(easy_init, "curl_easy_init");
-	SYM(easy_setopt, "curl_easy_setopt");
-	SYM(easy_perform, "curl_easy_perform");
-	SYM(easy_getinfo, "curl_easy_getinfo");
-	SYM(easy_cleanup, "curl_easy_cleanup");
-	SYM(easy_strerror, "curl_easy_strerror");
-	SYM(slist_append, "curl_slist_append");
-	SYM(slist_free_all, "curl_slist_free_all");
-#undef SYM
-	lib.loaded = true;
-	return 0;
-}
 
 struct upload {
 	const char *p;
@@ -112,7 +61,7 @@ static int add_rcpts(const char *msg, size_t len, const char *field,
 	for (size_t i = 0; i < n; i++) {
 		if (!ret) {
 			char *a = xstrfmt("<%s>", addrs[i]);
-			struct curl_slist *l = lib.slist_append(*list, a);
+			struct curl_slist *l = curl_slist_append(*list, a);
 			free(a);
 			if (!l)
 				BUG("curl_slist_append failed");
@@ -165,8 +114,6 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		strbuf_addstr(err, "no smtp_url configured");
 		return -1;
 	}
-	if (load_curl(err) < 0)
-		return -1;
 	if (add_rcpts(msg, len, "To", &rcpts, &count, err) < 0 ||
 	    add_rcpts(msg, len, "Cc", &rcpts, &count, err) < 0) {
 		ret = -2;
@@ -188,16 +135,16 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	up.p = strbuf_str(&data);
 	up.left = data.len;
 
-	c = lib.easy_init();
+	c = curl_easy_init();
 	if (!c) {
 		strbuf_addstr(err, "cannot initialise libcurl");
 		goto out;
 	}
 #define SETOPT(opt, val) \
 	do { \
-		if ((rc = lib.easy_setopt(c, opt, val)) != CURLE_OK) { \
+		if ((rc = curl_easy_setopt(c, opt, val)) != CURLE_OK) { \
 			strbuf_addf(err, "cannot set libcurl's %s: %s", #opt, \
-				    lib.easy_strerror(rc)); \
+				    curl_easy_strerror(rc)); \
 			goto out; \
 		} \
 	} while (0)
@@ -225,11 +172,11 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		SETOPT(CURLOPT_PASSWORD, cfg->password);
 #undef SETOPT
 
-	rc = lib.easy_perform(c);
+	rc = curl_easy_perform(c);
 	if (rc != CURLE_OK) {
 		size_t start = err->len;
 		long code = 0;
-		if (lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
+		if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
 			code = 0;
 		/* 5xx refuses this message for good (an unknown recipient,
 		 * a refused sender); 4xx, a failed connection or a refused
@@ -237,7 +184,7 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		if (code >= 500 && code <= 599 && rc != CURLE_LOGIN_DENIED)
 			ret = -2;
 		strbuf_addf(err, "smtp to '%s' failed: %s", cfg->smtp_url,
-			    *errbuf ? errbuf : lib.easy_strerror(rc));
+			    *errbuf ? errbuf : curl_easy_strerror(rc));
 		if (code)
 			strbuf_addf(err, " (reply %ld)", code);
 		/* one line */
@@ -249,8 +196,8 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	ret = 0;
 out:
 	if (c)
-		lib.easy_cleanup(c);
-	lib.slist_free_all(rcpts);
+		curl_easy_cleanup(c);
+	curl_slist_free_all(rcpts);
 	strbuf_release(&data);
 	free(from);
 	free(mail_from);

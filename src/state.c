@@ -7,85 +7,12 @@
 #include "rng.h"
 #include "ytree.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
-static const char *const side_names[] = { "none", "american", "british" };
-static const char *const side_titles[] = { "Nobody", "American", "British" };
-static const char *const prompt_names[PROMPT__COUNT] = {
-	[PROMPT_NONE] = "none", [PROMPT_CC] = "cc", [PROMPT_FTK] = "ftk",
-	[PROMPT_FIRST] = "first", [PROMPT_PLAY] = "play", [PROMPT_PC] = "pc",
-	[PROMPT_DISCARD] = "discard", [PROMPT_EXCHANGE] = "exchange",
-	[PROMPT_DOI] = "doi", [PROMPT_CONGRESS] = "congress",
-	[PROMPT_EVENT] = "event",
-	[PROMPT_MOVE] = "move", [PROMPT_LAND] = "land",
-	[PROMPT_CAPTURE] = "capture",
-	[PROMPT_NAVY] = "navy", [PROMPT_FRENCH] = "french",
-	[PROMPT_WAR] = "european-war", [PROMPT_WINTER] = "winter",
-	[PROMPT_INTERCEPT] = "intercept", [PROMPT_RETREAT_BEFORE] = "retreat-before-battle",
-	[PROMPT_BATTLE_CARD] = "battle-card", [PROMPT_RETREAT] = "retreat",
-	[PROMPT_CAMPAIGN] = "campaign", [PROMPT_GENERALS] = "generals",
-	[PROMPT_EXTRA] = "extra-action", [PROMPT_LOSSES] = "battle-losses",
-};
-static const char *const end_names[] = {
-	"none", "british automatic victory", "american automatic victory",
-	"war ends card", "end of 1783", "abandoned",
-};
 static const char *const nation_keys[] = { "american", "british", "french" };
-static const char *const reaction_names[REACT__COUNT] = {
-	"exchange", "intercept", "retreat", "battle", "declare",
-};
 static const char *const reaction_values[] = { "ask", "never" };
-
-const char *reaction_name(enum reaction r)
-{
-	return (unsigned)r < REACT__COUNT ? reaction_names[r] : "?";
-}
-
-int reaction_parse(const char *s)
-{
-	for (int i = 0; i < REACT__COUNT; i++)
-		if (!ascii_strcasecmp(s, reaction_names[i]))
-			return i;
-	return -1;
-}
-
-const char *side_name(enum side s)
-{
-	return (unsigned)s < 3 ? side_names[s] : "?";
-}
-
-const char *side_title(enum side s)
-{
-	return (unsigned)s < 3 ? side_titles[s] : "?";
-}
-
-int side_parse(const char *s)
-{
-	for (int i = 0; i < 3; i++)
-		if (!ascii_strcasecmp(s, side_names[i]))
-			return i;
-	return -1;
-}
-
-const char *prompt_kind_name(enum prompt_kind k)
-{
-	return (unsigned)k < PROMPT__COUNT ? prompt_names[k] : "?";
-}
-
-const char *game_end_name(enum game_end e)
-{
-	return (unsigned)e < ARRAY_SIZE(end_names) ? end_names[e] : "?";
-}
-
-int state_cus_on_map(const struct state *s, const struct data *d,
-		     enum nation n)
-{
-	int total = 0;
-
-	for (int i = 0; i < d->n_spaces; i++)
-		total += s->space[i].cu[n];
-	return total;
-}
 
 /* ---- writing ---- */
 
@@ -248,7 +175,7 @@ void state_write_public(const struct state *s, const struct data *d,
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 		strbuf_addf(out, "  %s: {", side_name(side));
 		for (int r = 0; r < REACT__COUNT; r++)
-			strbuf_addf(out, "%s%s: %s", r ? ", " : "", reaction_names[r],
+			strbuf_addf(out, "%s%s: %s", r ? ", " : "", reaction_name(r),
 				    reaction_values[s->react[side][r]]);
 		strbuf_addstr(out, "}\n");
 	}
@@ -265,7 +192,7 @@ void state_write_public(const struct state *s, const struct data *d,
 		for (int r = 0, f2 = 1; r < REACT__COUNT; r++) {
 			if (!s->react_general[g][r])
 				continue;
-			strbuf_addf(out, "%s%s: %s", f2 ? "" : ", ", reaction_names[r],
+			strbuf_addf(out, "%s%s: %s", f2 ? "" : ", ", reaction_name(r),
 				    reaction_values[s->react_general[g][r] - 1]);
 			f2 = 0;
 		}
@@ -441,6 +368,15 @@ void state_write_private(const struct state *s, const struct data *d,
 		strbuf_addf(out, "  %s: ", side_name(side));
 		state_write_hand(s, side, out);
 	}
+	if (s->n_shuffles) {
+		strbuf_addstr(out, "shuffles:\n");
+		for (int i = 0; i < s->n_shuffles; i++) {
+			const struct state_shuffle *sh = &s->shuffles[i];
+			strbuf_addf(out, "  - draws: %" PRIu64 "-%" PRIu64 "\n    list: ",
+				    sh->first, sh->first + (uint64_t)sh->n - 2);
+			emit_cards(out, sh->items, sh->n);
+		}
+	}
 }
 
 /* ---- reading ---- */
@@ -558,7 +494,7 @@ static int parse_prompt_kind(struct reader *rd, yaml_node_t *n)
 	const char *v = ytree_scalar(n);
 
 	for (int k = 0; v && k < PROMPT__COUNT; k++)
-		if (!strcmp(v, prompt_names[k]))
+		if (!strcmp(v, prompt_kind_name(k)))
 			return k;
 	FAIL(n, "unknown prompt kind '%s'", v ? v : "?");
 	return PROMPT_NONE;
@@ -874,9 +810,9 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	}
 	rd->errors += ytree_check_keys(&rd->t, root, top_keys, rd->err);
 	s->version = (int)get_int(rd, root, "version", 1, 1000);
-	if (s->version != STATE_VERSION)
-		FAIL(root, "state version %d is not supported (this postrider reads version %d)",
-		     s->version, STATE_VERSION);
+	if (s->version < STATE_VERSION_MIN || s->version > STATE_VERSION)
+		FAIL(root, "state version %d is not supported (this postrider reads versions %d to %d)",
+		     s->version, STATE_VERSION_MIN, STATE_VERSION);
 	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
 	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
 	if (ytree_get(&rd->t, root, "words") &&
@@ -912,7 +848,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			}
 			rd->errors += ytree_check_keys(&rd->t, vn, reaction_names_keys, rd->err);
 			for (int r = 0; r < REACT__COUNT; r++) {
-				yaml_node_t *v = ytree_get(&rd->t, vn, reaction_names[r]);
+				yaml_node_t *v = ytree_get(&rd->t, vn, reaction_name(r));
 				const char *t = ytree_scalar(v);
 				if (!v)
 					continue;
@@ -929,8 +865,8 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			for (int k = 0; r && k < REACT__COUNT; k++) {
 				/* "declare" came later: absent means ask */
 				yaml_node_t *v = k == REACT_DECLARE ?
-					ytree_get(&rd->t, r, reaction_names[k]) :
-					need(rd, r, reaction_names[k]);
+					ytree_get(&rd->t, r, reaction_name(k)) :
+					need(rd, r, reaction_name(k));
 				const char *t = ytree_scalar(v);
 				int val = -1;
 				for (unsigned j = 0; t && j < ARRAY_SIZE(reaction_values); j++)
@@ -1133,9 +1069,9 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		if ((n = need(rd, m, "end"))) {
 			const char *v = ytree_scalar(n);
 			int e = -1;
-			for (unsigned k = 0; v && k < ARRAY_SIZE(end_names); k++)
-				if (!strcmp(v, end_names[k]))
-					e = (int)k;
+			for (int k = 0; v && k < END__COUNT; k++)
+				if (!strcmp(v, game_end_name(k)))
+					e = k;
 			if (e < 0)
 				FAIL(n, "unknown end '%s'", v ? v : "?");
 			else
@@ -1151,11 +1087,57 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	read_campaign(rd, s, root);
 }
 
+/* `shuffles:` of a version 2 private state (state.h). */
+static void read_shuffles(struct reader *rd, struct state *s, yaml_node_t *l)
+{
+	static const char *const keys[] = { "draws", "list", NULL };
+	int len;
+
+	if (s->version < 2) {
+		FAIL(l, "'shuffles' is not part of a version %d state", s->version);
+		return;
+	}
+	if (l->type != YAML_SEQUENCE_NODE) {
+		FAIL(l, "'shuffles' must be a list");
+		return;
+	}
+	len = ytree_len(l);
+	if (len < 1 || len > STATE_MAX_SHUFFLES) {
+		FAIL(l, "'shuffles' holds %d entries, 1 to %d are allowed", len,
+		     STATE_MAX_SHUFFLES);
+		return;
+	}
+	for (int i = 0; i < len; i++) {
+		yaml_node_t *e = ytree_item(&rd->t, l, i), *dn;
+		struct state_shuffle *sh = &s->shuffles[i];
+		unsigned long long a, b;
+		int end = 0;
+
+		if (!e || e->type != YAML_MAPPING_NODE) {
+			FAIL(e, "a shuffle must be a mapping (draws:, list:)");
+			return;
+		}
+		rd->errors += ytree_check_keys(&rd->t, e, keys, rd->err);
+		sh->n = get_cards(rd, e, "list", sh->items, DATA_MAX_CARDS);
+		dn = need(rd, e, "draws");
+		if (!dn)
+			return;
+		if (!ytree_scalar(dn) ||
+		    sscanf(ytree_scalar(dn), "%llu-%llu%n", &a, &b, &end) != 2 ||
+		    ytree_scalar(dn)[end] || sh->n < 2 || b != a + (unsigned long long)sh->n - 2) {
+			FAIL(dn, "'draws' must be A-B with B = A + (cards in the list) - 2");
+			return;
+		}
+		sh->first = a;
+	}
+	s->n_shuffles = len;
+}
+
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 {
-	static const char *const keys[] = { "seq", "deck", "hands", NULL };
+	static const char *const keys[] = { "seq", "deck", "hands", "shuffles", NULL };
 	static const char *const side_keys[] = { "american", "british", NULL };
-	yaml_node_t *h;
+	yaml_node_t *h, *l;
 	int n_deck = s->n_deck, n_hand[3];
 
 	n_hand[SIDE_AMERICAN] = s->n_hand[SIDE_AMERICAN];
@@ -1178,6 +1160,9 @@ static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 				FAIL(h, "the %s hand holds %d cards, state.yaml says %d",
 				     side_name(side), s->n_hand[side], n_hand[side]);
 	}
+	s->n_shuffles = 0;
+	if ((l = ytree_get(&rd->t, root, "shuffles")))
+		read_shuffles(rd, s, l);
 }
 
 int state_read(struct state *s, const struct data *d,

@@ -21,7 +21,16 @@
 #include <stdint.h>
 #include "data.h"
 
-#define STATE_VERSION 1
+/*
+ * Version 2 adds `shuffles:` to the private state (each shuffle of the
+ * order: its first draw and the list it permuted, docs/fairness.md
+ * section 13), so that a verifier can check every shuffle without the
+ * engine. Version 1 games are still read, played and audited as they were
+ * written (no shuffles recorded); new games are version 2.
+ */
+#define STATE_VERSION 2
+#define STATE_VERSION_MIN 1
+#define STATE_MAX_SHUFFLES 4
 #define STATE_MAX_HAND 16
 #define STATE_MAX_QUEUE 8
 
@@ -226,6 +235,14 @@ struct state {
 	int n_queue[3], queue[3][STATE_MAX_QUEUE];	/* Operations Queues */
 	int war_ends;		/* card in the War Ends box, 0 if none */
 	bool reshuffle;		/* a reshuffle waits for the next deal (6.3.D) */
+	/* The shuffles of the order being adjudicated (version 2, private:
+	 * what each shuffle permuted, and its first draw); order_run()
+	 * starts each order with none. */
+	int n_shuffles;
+	struct state_shuffle {
+		uint64_t first;
+		int n, items[DATA_MAX_CARDS];
+	} shuffles[STATE_MAX_SHUFFLES];
 
 	/* The Strategy Phase. */
 	enum side first;	/* who played first this turn */

@@ -1,82 +1,145 @@
 #!/bin/sh
-# make bench: the cost of one accepted turn (`postrider play`) against the
-# cost of a plain `git add && git commit` of the same files, and the speed
-# of the engine alone (self-play). Prints the figures; asserts nothing, as
-# timings belong to benchmarks, not tests.
+# make bench: how fast postrider is, against honest floors, written to
+# bench/results.md (and printed). Asserts nothing: timings belong to
+# benchmarks, not tests.
+#
+#  - a turn (`postrider play`, an accepted order with its two mails and
+#    the map's PNG) against its floor: bench/floor.c commits the same
+#    files with libgit2 alone, as durably (fsync of objects and refs);
+#    `git -c core.fsync=all add && commit` is shown for reference;
+#  - self-play games per second (the engine alone, one core);
+#  - `postrider audit` of the same game cut at 150, 300 and 600 orders
+#    (or as many as it has), to see that it is linear;
+#  - peak RSS of a turn and of the longest audit.
 set -eu
 BUILD=${BUILD:-build}
 P="$(pwd)/$BUILD/postrider"
+FLOOR="$(pwd)/$BUILD/bench-floor"
+OUT=${BENCH_OUT:-bench/results.md}
 export POSTRIDER_GAMES="$(pwd)/games" POSTRIDER_TEMPLATES="$(pwd)/templates"
 export POSTRIDER_NOW=1767225600 TZ=UTC GIT_CONFIG_NOSYSTEM=1
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-export HOME="$T"
+export HOME="$T" XDG_CONFIG_HOME="$T/.config"
+mkdir -p "$XDG_CONFIG_HOME/postrider"
+echo "transport: outbox" >"$XDG_CONFIG_HOME/postrider/config.yaml"
 N=${BENCH_TURNS:-40}
+MAX_ORDERS=${BENCH_ORDERS:-600}
 
-now_ms() { date +%s%N | cut -c1-13; }
+now_us() { date +%s%6N; }
 
+# One game played with random legal orders (a fixed awk seed), as long as
+# it lasts or MAX_ORDERS; each play timed.
 "$P" new "$T/game" --american "A <a@example.org>" --british "B <b@example.org>" \
-	--seed 0000000000000000000000000000000000000000000000000000000000000001 >/dev/null
-# Play N decisions, each a commit, always the first legal order.
-i=0 total=0
-while [ $i -lt $N ]; do
-	side=$("$P" options "$T/game" --plain | head -n 1)
-	order=$("$P" options "$T/game" --plain | sed -n 2p)
+	--seed 00000000000000000000000000000000000000000000000000000000000000a1 >/dev/null
+i=0 total=0 timed=0
+while [ $i -lt "$MAX_ORDERS" ]; do
+	"$P" options "$T/game" --plain >"$T/opts"
+	side=$(head -n 1 "$T/opts")
 	[ "$side" = none ] && break
-	t0=$(now_ms)
-	echo "$order" | "$P" play "$T/game" --as "$side" >/dev/null
-	t1=$(now_ms)
-	total=$((total + t1 - t0))
+	tail -n +2 "$T/opts" |
+		awk -v s=$i 'BEGIN { srand(s) } { a[NR] = $0 } END { print a[int(rand() * NR) + 1] }' >"$T/order"
+	t0=$(now_us)
+	if [ $i -eq "$N" ]; then	# one turn past the timed ones: its peak RSS
+		/usr/bin/time -f %M -o "$T/rss_play" "$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>&1
+	else
+		"$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>&1
+	fi
+	t1=$(now_us)
+	if [ $i -lt "$N" ]; then
+		total=$((total + t1 - t0))
+		timed=$((timed + 1))
+	fi
 	i=$((i + 1))
 done
-play_ms=$total
-turns=$i
+orders=$i
+play_us=$((total / timed))
 
-# The same files committed by git itself, one commit per turn.
-git init -q "$T/plain"
+# The floor: the same kind of commit with libgit2 alone, on a copy.
+cp -a "$T/game" "$T/floor"
+floor_us=$("$FLOOR" "$T/floor" "$N")
+
+# git itself, with every fsync git can do.
+git clone -q "$T/game" "$T/plain"
 git -C "$T/plain" config user.name bench
 git -C "$T/plain" config user.email bench@example.org
-git -C "$T/game" show HEAD:state.yaml >"$T/plain/state.yaml"
-git -C "$T/game" show HEAD:log.txt >"$T/plain/log.txt"
-mkdir -p "$T/plain/private" "$T/plain/orders"
-git -C "$T/game" show HEAD:private/state.sealed >"$T/plain/private/state.sealed"
 i=0 total=0
-while [ $i -lt "$turns" ]; do
+while [ $i -lt "$N" ]; do
 	echo "seq: $i" >>"$T/plain/state.yaml"
 	echo "turn $i" >>"$T/plain/log.txt"
-	echo "order $i" >"$T/plain/orders/$i.txt"
+	echo "order $i" >"$T/plain/orders/bench-$i.txt"
 	echo "$i" >>"$T/plain/private/state.sealed"
-	t0=$(now_ms)
-	git -C "$T/plain" add -A
-	git -C "$T/plain" commit -qm "turn $i"
-	t1=$(now_ms)
+	t0=$(now_us)
+	git -C "$T/plain" -c core.fsync=all add -A
+	git -C "$T/plain" -c core.fsync=all commit -qm "turn $i"
+	t1=$(now_us)
 	total=$((total + t1 - t0))
 	i=$((i + 1))
 done
-git_ms=$total
+git_us=$((total / N))
 
-echo "turns: $turns"
-echo "postrider play: $play_ms ms in all, $((play_ms * 1000 / turns)) us per turn (includes reading the state, adjudicating, sealing, committing, two mails)"
-echo "git add+commit: $git_ms ms in all, $((git_ms * 1000 / turns)) us per turn"
-if [ "$git_ms" -gt 0 ]; then
-	echo "ratio: $(awk "BEGIN { printf \"%.2f\", $play_ms / $git_ms }") (target: at most 1.5)"
+rss_play=$(tail -n 1 "$T/rss_play" 2>/dev/null || echo -)
+# Where a turn's time goes, by library (perf, if it may sample here).
+profile=""
+if command -v perf >/dev/null 2>&1; then
+	"$P" options "$T/game" --plain >"$T/opts" 2>/dev/null || true
+	side=$(head -n 1 "$T/opts")
+	if [ "$side" != none ] && [ -n "$side" ]; then
+		cp -a "$T/game" "$T/prof"
+		sed -n 2p "$T/opts" >"$T/order"
+		if perf record -q -o "$T/perf.data" "$P" play "$T/prof" --as "$side" "$T/order" >/dev/null 2>&1; then
+			profile=$(perf report -i "$T/perf.data" --no-children --sort dso -g none 2>/dev/null |
+				grep '%' | grep -v '^#' | head -n 8 | awk '{ printf "%s %s; ", $1, $2 }')
+		fi
+	fi
 fi
 
-# Instructions are steadier than time on a shared machine: one more turn
-# and one more git commit under callgrind (valgrind counts, never times).
-if command -v valgrind >/dev/null 2>&1; then
-	count() { # count LOG: the total instructions of every process logged
-		awk '/Collected :/ { s += $NF } END { print s }' "$1"
-	}
-	side=$("$P" options "$T/game" --plain | head -n 1)
-	"$P" options "$T/game" --plain | sed -n 2p >"$T/order"
-	valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-		"$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>"$T/cg1" || true
-	echo "seq: x" >>"$T/plain/state.yaml"
-	(cd "$T/plain" && valgrind --tool=callgrind --trace-children=yes \
-		--callgrind-out-file=/dev/null sh -c 'git add -A && git commit -qm x' \
-		>/dev/null 2>"$T/cg2") || true
-	a=$(count "$T/cg1") b=$(count "$T/cg2")
-	echo "instructions: postrider play $a, git add+commit (with sh) $b"
-fi
-"$P" selfplay --games 200 --seed 3 | tail -n 1
+# Self-play on one core.
+sp=$(taskset -c 0 "$P" selfplay --games 300 --seed 7 | tail -n 1 | sed 's/.*; \([0-9.]*\) games\/s$/\1/')
+
+# Audit of the game cut at 150, 300, 600 orders (clones at those commits).
+"$P" reveal --abandon "$T/game" >/dev/null 2>&1 || "$P" reveal "$T/game" >/dev/null 2>&1 || true
+audit_rows=""
+rss_audit=-
+for cut in 150 300 600; do
+	[ "$cut" -le "$orders" ] || continue
+	c=$(git -C "$T/game" log --format=%H --reverse refs/heads/main | sed -n "$((cut + 1))p")
+	rm -rf "$T/cut"
+	git clone -q "$T/game" "$T/cut"
+	git -C "$T/cut" reset -q --hard "$c"
+	t0=$(now_us)
+	/usr/bin/time -f %M -o "$T/rss" "$P" audit "$T/cut" >/dev/null 2>&1 || true
+	t1=$(now_us)
+	rss_audit=$(tail -n 1 "$T/rss")
+	audit_rows="$audit_rows
+| audit of $cut orders (a player's clone, no seed) | $(((t1 - t0) / 1000)) ms | $(((t1 - t0) / cut)) us per order |"
+done
+
+ratio=$(awk "BEGIN { printf \"%.2f\", $play_us / $floor_us }")
+{
+	echo "# Benchmarks (\`make bench\`)"
+	echo
+	echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores ($(uname -m)), $("$P" --version 2>/dev/null || echo postrider);"
+	echo "a game of $orders orders played with random legal orders (fixed seed). Targets from issue 15."
+	echo
+	echo "| what | figure | against |"
+	echo "|---|---|---|"
+	echo "| a turn (\`postrider play\`, mean of the first $timed) | $((play_us / 1000)) ms | floor $((floor_us / 1000)).$(((floor_us % 1000) / 100)) ms: ratio $ratio (target at most 1.5) |"
+	echo "| the floor (bench/floor.c: libgit2, the same files, fsync'd) | $floor_us us | |"
+	echo "| \`git -c core.fsync=all add && commit\` | $git_us us | for reference |"
+	echo "| self-play (one core) | $sp games/s | target at least 200 |"
+	printf '%s\n' "$audit_rows" | sed '/^$/d'
+	echo "| peak RSS of a turn | $rss_play KiB | target under 16 MiB |"
+	echo "| peak RSS of the longest audit | $rss_audit KiB | |"
+	echo
+	echo "What a turn does beyond the floor: reading and checking the state and"
+	echo "the data (YAML, parsed at every run), adjudicating, sealing the private"
+	echo "state, writing two reports with the map as SVG and PNG (librsvg), the"
+	echo "patch for \`git am\`, and the outbox. Profiles: \`perf record\` on"
+	echo "\`postrider play\`; see docs/robustness.md for where the time went before."
+	if [ -n "$profile" ]; then
+		echo
+		echo "A turn's samples by library (perf): $profile"
+	fi
+} >"$OUT"
+cat "$OUT"

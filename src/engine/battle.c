@@ -371,7 +371,7 @@ static enum engine_result card_ok(const struct data *d, const struct state *s,
 	for (int i = 0; i < c->n_effects; i++) {
 		const struct data_effect *e = &c->effects[i];
 		int col = d->spaces[s->battle.space].colony;
-		if (!strcmp(e->verb, "battle_drm") && e->colonies_mask &&
+		if (e->verb == EFFECT_BATTLE_DRM && e->colonies_mask &&
 		    !(e->colonies_mask & (1 << col)))
 			return illegal(why, "%s helps only in a battle in some colonies, not in %s: 'discard %d' gives +1 (9.45)",
 				       c->label, d->colonies[col].name, n);
@@ -480,7 +480,7 @@ int engine_battle_card_drm(const struct data *d, int card)
 	int amount = 2;
 
 	for (int i = 0; i < c->n_effects; i++)
-		if (!strcmp(c->effects[i].verb, "battle_drm"))
+		if (c->effects[i].verb == EFFECT_BATTLE_DRM)
 			amount = c->effects[i].amount;
 	return amount;
 }
@@ -1046,11 +1046,11 @@ static void card_apply(const struct data *d, struct state *s,
 		     a->kind == ACT_BATTLE ? 2 : 1);
 		for (int i = 0; a->kind == ACT_BATTLE && i < c->n_effects; i++) {
 			const struct data_effect *e = &c->effects[i];
-			if (!strcmp(e->verb, "draw")) {
+			if (e->verb == EFFECT_DRAW) {
 				s->replacement_draws[side] += e->count;
-			} else if (!strcmp(e->verb, "remove_general") && e->where) {
-				int g = data_general_index(d, e->where);
-				if (g >= 0 && s->general[g] != LOC_REMOVED) {
+			} else if (e->verb == EFFECT_REMOVE_GENERAL) {
+				int g = e->general;	/* a general, checked at load */
+				if (s->general[g] != LOC_REMOVED) {
 					s->general[g] = LOC_REMOVED;
 					elog(log, "%s goes over to the British and leaves the game (9.2 step 1).",
 					     d->generals[g].name);

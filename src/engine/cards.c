@@ -15,9 +15,18 @@ static const struct data_card *card(const struct data *d, int n)
 	return &d->cards[n];
 }
 
-/* Shuffles the deck as it is (draws from the stream). */
-static void shuffle_deck(struct state *s, struct rng *r, const char *purpose)
+void cards_shuffle_deck(struct state *s, struct rng *r, const char *purpose)
 {
+	/* version 2: what was shuffled goes into the private state, so that
+	 * a verifier can check the shuffle without replaying the game */
+	if (s->version >= 2 && s->n_deck >= 2) {
+		if (s->n_shuffles >= STATE_MAX_SHUFFLES)
+			BUG("more than %d shuffles in one order", STATE_MAX_SHUFFLES);
+		struct state_shuffle *sh = &s->shuffles[s->n_shuffles++];
+		sh->first = r->next;
+		sh->n = s->n_deck;
+		memcpy(sh->items, s->deck, (size_t)s->n_deck * sizeof(*s->deck));
+	}
 	rng_shuffle(r, s->deck, s->n_deck, purpose);
 }
 
@@ -33,7 +42,7 @@ void cards_reshuffle(const struct data *d, struct state *s, struct rng *r,
 	s->reshuffle = false;
 	elog(log, "The strategy deck is reshuffled (%s): %d cards.", why,
 	     s->n_deck);
-	shuffle_deck(s, r, "reshuffle of the strategy deck");
+	cards_shuffle_deck(s, r, "reshuffle of the strategy deck");
 }
 
 void cards_draw(const struct data *d, struct state *s, enum side side,
@@ -60,7 +69,7 @@ void cards_deal(const struct data *d, struct state *s, struct rng *r,
 			     card(d, s->set_aside[i])->label);
 		}
 		s->n_set_aside = 0;
-		shuffle_deck(s, r, "set-aside cards into the strategy deck");
+		cards_shuffle_deck(s, r, "set-aside cards into the strategy deck");
 	}
 	if (s->reshuffle)
 		cards_reshuffle(d, s, r, log, "an event asked for it, 6.3.D");

@@ -140,6 +140,13 @@ bool engine_kind_fits(const struct state *s, enum action_kind kind);
 enum engine_result engine_apply(const struct data *d, struct state *s,
 				const struct action *a, struct rng *r,
 				struct strbuf *log, struct strbuf *why);
+/*
+ * Starts an order: forgets what the state records of the previous one
+ * (the shuffles kept in the private state, state.h). Call it before the
+ * first engine_apply() of every order; at most STATE_MAX_SHUFFLES
+ * shuffles fit in one order.
+ */
+void engine_begin_order(struct state *s);
 
 /*
  * A one-line description of the current prompt for players: "American:

@@ -36,24 +36,6 @@ enum verb {
 	V_MOVE_NAVY,	/* the French Navy moves now (de Grasse): PROMPT_NAVY */
 };
 
-static const struct {
-	const char *name;
-	enum verb verb;
-} verb_table[] = {
-	{ "place_pc", V_PLACE_PC }, { "remove_pc", V_REMOVE_PC },
-	{ "flip_pc", V_FLIP_PC }, { "place_cu", V_PLACE_CU },
-	{ "remove_cu", V_REMOVE_CU }, { "french_alliance", V_FRENCH_ALLIANCE },
-	{ "reshuffle", V_RESHUFFLE },
-	{ "opponent_discards_random", V_RANDOM_DISCARD },
-	{ "lose_regulars", V_LOSE_REGULARS },
-	{ "no_american_pc_placement", V_MUTINIES },
-	{ "remove_french_navy", V_REMOVE_NAVY }, { "require", V_REQUIRE },
-	{ "war_ends", V_WAR_ENDS }, { "battle_drm", V_BATTLE },
-	{ "draw", V_BATTLE }, { "remove_general", V_BATTLE },
-	{ "activate_generals", V_MOVEMENT }, { "activate_general", V_MOVEMENT },
-	{ "move_french_navy", V_MOVE_NAVY },
-};
-
 /* Verbs whose `where` is read by other parts of the rules (a general's
  * name for remove_general), not by this interpreter. */
 static bool verb_foreign(enum verb v)
@@ -61,116 +43,42 @@ static bool verb_foreign(enum verb v)
 	return v == V_BATTLE || v == V_MOVEMENT || v == V_MOVE_NAVY;
 }
 
+/* The interpreter's class of a compiled verb (effects.h). */
 static enum verb verb_of(const struct data_effect *e)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(verb_table); i++)
-		if (!strcmp(e->verb, verb_table[i].name))
-			return verb_table[i].verb;
-	return V_UNKNOWN;
+	switch (e->verb) {
+	case EFFECT_PLACE_PC: return V_PLACE_PC;
+	case EFFECT_REMOVE_PC: return V_REMOVE_PC;
+	case EFFECT_FLIP_PC: return V_FLIP_PC;
+	case EFFECT_PLACE_CU: return V_PLACE_CU;
+	case EFFECT_REMOVE_CU: return V_REMOVE_CU;
+	case EFFECT_FRENCH_ALLIANCE: return V_FRENCH_ALLIANCE;
+	case EFFECT_RESHUFFLE: return V_RESHUFFLE;
+	case EFFECT_OPPONENT_DISCARDS_RANDOM: return V_RANDOM_DISCARD;
+	case EFFECT_LOSE_REGULARS: return V_LOSE_REGULARS;
+	case EFFECT_NO_AMERICAN_PC_PLACEMENT: return V_MUTINIES;
+	case EFFECT_REMOVE_FRENCH_NAVY: return V_REMOVE_NAVY;
+	case EFFECT_REQUIRE: return V_REQUIRE;
+	case EFFECT_WAR_ENDS: return V_WAR_ENDS;
+	case EFFECT_BATTLE_DRM: case EFFECT_DRAW: case EFFECT_REMOVE_GENERAL:
+		return V_BATTLE;
+	case EFFECT_ACTIVATE_GENERALS: case EFFECT_ACTIVATE_GENERAL:
+		return V_MOVEMENT;
+	case EFFECT_MOVE_FRENCH_NAVY: return V_MOVE_NAVY;
+	case EFFECT_NONE: case EFFECT__COUNT: break;
+	}
+	BUG("effect verb %d was not compiled by the loader", (int)e->verb);
 }
 
-/* The qualifiers of `where`: a comma-separated list (docs/data.md). */
-enum qual {
-	Q_MAY = 1u << 0,		/* optional ("may", "up to") */
-	Q_PORT = 1u << 1,
-	Q_NON_PORT = 1u << 2,
-	Q_ADJ_BRITISH_ARMY = 1u << 3,	/* adjacent to a British Army */
-	Q_NO_AMERICAN_UNIT = 1u << 4,
-	Q_NO_BRITISH_CU = 1u << 5,
-	Q_AMERICAN_PC = 1u << 6,
-	Q_AMERICAN_GENERAL = 1u << 7,
-	Q_NO_GENERAL = 1u << 8,		/* no general of the CUs' side */
-	Q_ONE_SPACE = 1u << 9,		/* all of them in one space */
-	Q_ONE_PER_SPACE = 1u << 10,
-	Q_ONE_COLONY = 1u << 11,
-	Q_ONE_PER_COLONY = 1u << 12,
-	Q_EACH_COLONY = 1u << 13,	/* Declaration of Independence */
-	Q_BRITISH_REINFORCEMENTS = 1u << 14,
-	Q_EUROPEAN_WAR = 1u << 15,	/* conditions */
-	Q_BEFORE_ALLIANCE = 1u << 16,
-	Q_AFTER_ALLIANCE = 1u << 17,
-	Q_THIS_TURN = 1u << 18,
-};
-
-static const struct {
-	const char *name;
-	unsigned q;
-} qual_table[] = {
-	{ "may", Q_MAY }, { "port", Q_PORT }, { "non_port", Q_NON_PORT },
-	{ "adjacent_british_army", Q_ADJ_BRITISH_ARMY },
-	{ "no_american_unit", Q_NO_AMERICAN_UNIT },
-	{ "no_british_cu", Q_NO_BRITISH_CU },
-	{ "american_pc", Q_AMERICAN_PC },
-	{ "american_general", Q_AMERICAN_GENERAL },
-	{ "no_general", Q_NO_GENERAL }, { "one_space", Q_ONE_SPACE },
-	{ "one_per_space", Q_ONE_PER_SPACE }, { "one_colony", Q_ONE_COLONY },
-	{ "one_per_colony", Q_ONE_PER_COLONY },
-	{ "each_colony", Q_EACH_COLONY },
-	{ "british_reinforcements", Q_BRITISH_REINFORCEMENTS },
-	{ "european_war", Q_EUROPEAN_WAR },
-	{ "before_french_alliance", Q_BEFORE_ALLIANCE },
-	{ "after_french_alliance", Q_AFTER_ALLIANCE },
-	{ "this_turn", Q_THIS_TURN },
-};
-
+/* An effect's compiled `where` (effects.h): qualifier bits and a space. */
 struct where {
 	unsigned q;
 	int space;	/* a named space, -1 if none */
-	char bad[64];	/* the first unknown qualifier */
 };
 
-/* Parses e->where; false if a qualifier is neither known nor a space. */
-static bool where_parse(const struct data *d, const struct data_effect *e,
-			struct where *w)
+static struct where where_of(const struct data_effect *e)
 {
-	const char *p = e->where;
-
-	w->q = 0;
-	w->space = -1;
-	w->bad[0] = '\0';
-	while (p && *p) {
-		char tok[64];
-		size_t n = strcspn(p, ",");
-		const char *start = p;
-		bool known = false;
-
-		p += n;
-		if (*p == ',')
-			p++;
-		while (n && (*start == ' ' || *start == '\t'))
-			start++, n--;
-		while (n && (start[n - 1] == ' ' || start[n - 1] == '\t'))
-			n--;
-		if (!n)
-			continue;
-		if (n >= sizeof(tok))
-			n = sizeof(tok) - 1;
-		memcpy(tok, start, n);
-		tok[n] = '\0';
-		for (size_t i = 0; i < ARRAY_SIZE(qual_table); i++)
-			if (!strcmp(tok, qual_table[i].name)) {
-				w->q |= qual_table[i].q;
-				known = true;
-			}
-		if (!known && data_space_index(d, tok) >= 0) {
-			w->space = data_space_index(d, tok);
-			known = true;
-		}
-		if (!known) {
-			snprintf(w->bad, sizeof(w->bad), "%s", tok);
-			return false;
-		}
-	}
-	return true;
-}
-
-static struct where where_of(const struct data *d, const struct data_effect *e)
-{
-	struct where w;
-
-	if (!where_parse(d, e, &w))
-		BUG("effect '%s': unknown qualifier '%s'", e->verb, w.bad);
-	return w;
+	return (struct where){ .q = e->quals, .space = e->space };
 }
 
 /* ---- Conditions ------------------------------------------------------------ */
@@ -185,11 +93,11 @@ static bool european_war(const struct state *s)
 /* A condition of `where` that does not hold, or NULL. */
 static const char *condition_fails(const struct state *s, unsigned q)
 {
-	if ((q & Q_BEFORE_ALLIANCE) && s->french_allied)
+	if ((q & QUAL_BEFORE_ALLIANCE) && s->french_allied)
 		return "the French alliance has happened";
-	if ((q & Q_AFTER_ALLIANCE) && !s->french_allied)
+	if ((q & QUAL_AFTER_ALLIANCE) && !s->french_allied)
 		return "the French alliance has not happened";
-	if ((q & Q_EUROPEAN_WAR) && !european_war(s))
+	if ((q & QUAL_EUROPEAN_WAR) && !european_war(s))
 		return "the European War is not in effect (12.2.B.iii)";
 	return NULL;
 }
@@ -234,7 +142,7 @@ static struct ectx ectx_make(const struct data *d, int n, int step,
 	x.verb = verb_of(x.e);
 	x.w.space = -1;
 	if (!verb_foreign(x.verb))
-		x.w = where_of(d, x.e);
+		x.w = where_of(x.e);
 	x.side = side;
 	return x;
 }
@@ -302,33 +210,33 @@ static enum engine_result where_check(const struct data *d,
 	if (x->w.space >= 0 && space != x->w.space)
 		return illegal(why, "%s acts on '%s' only", label,
 			       space_name(d, x->w.space));
-	if ((q & Q_PORT) && !d->spaces[space].port)
+	if ((q & QUAL_PORT) && !d->spaces[space].port)
 		return illegal(why, "'%s' is not a port: %s takes ports only", name, label);
-	if ((q & Q_NON_PORT) && d->spaces[space].port)
+	if ((q & QUAL_NON_PORT) && d->spaces[space].port)
 		return illegal(why, "'%s' is a port: %s takes non-port spaces only", name, label);
-	if ((q & Q_ADJ_BRITISH_ARMY) && !adjacent_to_british_army(d, s, space))
+	if ((q & QUAL_ADJ_BRITISH_ARMY) && !adjacent_to_british_army(d, s, space))
 		return illegal(why, "'%s' is not adjacent to a British Army (%s)", name, label);
-	if ((q & Q_NO_AMERICAN_UNIT) && has_american_unit(d, s, space))
+	if ((q & QUAL_NO_AMERICAN_UNIT) && has_american_unit(d, s, space))
 		return illegal(why, "'%s' holds an American unit (%s)", name, label);
-	if ((q & Q_NO_BRITISH_CU) && side_cus(s, space, SIDE_BRITISH) > 0)
+	if ((q & QUAL_NO_BRITISH_CU) && side_cus(s, space, SIDE_BRITISH) > 0)
 		return illegal(why, "'%s' holds British CUs (%s)", name, label);
-	if ((q & Q_AMERICAN_PC) && s->space[space].pc != SIDE_AMERICAN)
+	if ((q & QUAL_AMERICAN_PC) && s->space[space].pc != SIDE_AMERICAN)
 		return illegal(why, "'%s' holds no American PC (%s)", name, label);
-	if ((q & Q_AMERICAN_GENERAL) &&
+	if ((q & QUAL_AMERICAN_GENERAL) &&
 	    general_of_side_at(d, s, space, SIDE_AMERICAN) < 0)
 		return illegal(why, "'%s' holds no American general (%s)", name, label);
-	if ((q & Q_NO_GENERAL) &&
+	if ((q & QUAL_NO_GENERAL) &&
 	    general_of_side_at(d, s, space, OTHER_SIDE(x->side)) >= 0)
 		return illegal(why, "'%s' holds a%s %s general (%s)", name,
 			       x->side == SIDE_BRITISH ? "n" : "",
 			       side_title(OTHER_SIDE(x->side)), label);
-	if ((q & Q_ONE_COLONY) && x->colonies_done &&
+	if ((q & QUAL_ONE_COLONY) && x->colonies_done &&
 	    !(x->colonies_done & (1u << colony)))
 		return illegal(why, "%s acts in one colony: '%s' is not in it", label, name);
-	if ((q & Q_ONE_PER_COLONY) && (x->colonies_done & (1u << colony)))
+	if ((q & QUAL_ONE_PER_COLONY) && (x->colonies_done & (1u << colony)))
 		return illegal(why, "%s acts once per colony: %s is done", label,
 			       d->colonies[colony].name);
-	if ((q & Q_ONE_PER_SPACE) && bit_get(x->spaces_done, space))
+	if ((q & QUAL_ONE_PER_SPACE) && bit_get(x->spaces_done, space))
 		return illegal(why, "%s acts once per space: '%s' is done", label, name);
 	return ENGINE_OK;
 }
@@ -348,7 +256,7 @@ static enum engine_result target_check(const struct data *d,
 	if (kind != answer_kind(x->verb))
 		return illegal(why, "'%s' does not answer this prompt; expected '%s'%s",
 			       action_verb(kind), action_verb(answer_kind(x->verb)),
-			       (x->w.q & Q_MAY) ? " or 'done'" : "");
+			       (x->w.q & QUAL_MAY) ? " or 'done'" : "");
 	name = space_name(d, space);
 	switch (x->verb) {
 	case V_PLACE_PC:
@@ -410,7 +318,7 @@ static const char *effect_blocked(const struct data *d, const struct state *s,
 		snprintf(buf, n, "the %s hand is empty", side_title(enemy));
 		return buf;
 	case V_PLACE_PC:
-		if (x->w.q & Q_EACH_COLONY)
+		if (x->w.q & QUAL_EACH_COLONY)
 			return NULL;
 		if (any_target(d, s, x))
 			return NULL;
@@ -432,7 +340,7 @@ static const char *effect_blocked(const struct data *d, const struct state *s,
 				 side_title(x->side));
 			return buf;
 		}
-		if ((x->w.q & Q_BRITISH_REINFORCEMENTS) || any_target(d, s, x))
+		if ((x->w.q & QUAL_BRITISH_REINFORCEMENTS) || any_target(d, s, x))
 			return NULL;
 		snprintf(buf, n, "no space where it may place %s CUs",
 			 side_title(x->side));
@@ -444,19 +352,11 @@ static const char *effect_blocked(const struct data *d, const struct state *s,
 
 /* ---- Playing an event ------------------------------------------------------ */
 
-/* Events named in `handler:` that no machine form expresses: none
- * waits for later rules now. */
-static const struct {
-	const char *name;
-	const char *needs;	/* NULL: implemented here */
-} handler_table[] = {
-	{ "kosciuszko", NULL },
-};
-
-/* #79 Kosciuszko: the American names the space of the works. */
+/* #79 Kosciuszko: the American names the space of the works. The
+ * handlers are those of effects.h, every one implemented here. */
 static bool is_kosciuszko(const struct data_card *c)
 {
-	return c->handler && !strcmp(c->handler, "kosciuszko");
+	return c->handler == HANDLER_KOSCIUSZKO;
 }
 
 enum engine_result events_check_play(const struct data *d,
@@ -470,17 +370,9 @@ enum engine_result events_check_play(const struct data *d,
 
 	if (c->special)
 		return ENGINE_OK;	/* must be played, whatever it does (6.34.A) */
-	for (int i = 0; i < c->n_effects; i++) {
-		struct where w;
-		enum verb v = verb_of(&c->effects[i]);
-		if (!verb_foreign(v) && !where_parse(d, &c->effects[i], &w))
-			return illegal(why, "the machine form of %s has an unknown qualifier '%s' "
-				       "(docs/data.md): discard it instead", c->label, w.bad);
-		if (v != V_BATTLE)
+	for (int i = 0; i < c->n_effects; i++)
+		if (verb_of(&c->effects[i]) != V_BATTLE)
 			strategy++;
-		if (v == V_UNKNOWN && !needs)
-			needs = "rules of a later version";
-	}
 	if (c->battle_card && !strategy)
 		return illegal(why, "%s is a battle card: its event is played in a battle (6.33.A)", c->label);
 	/* Conditions first: a card whose condition fails is discarded
@@ -489,21 +381,12 @@ enum engine_result events_check_play(const struct data *d,
 		const char *fail;
 		if (verb_of(&c->effects[i]) != V_REQUIRE)
 			continue;
-		if ((fail = condition_fails(s, where_of(d, &c->effects[i]).q)))
+		if ((fail = condition_fails(s, where_of(&c->effects[i]).q)))
 			return illegal(why, "the event of %s cannot take effect (%s): it must be discarded (6.32.A)",
 				       c->label, fail);
 	}
-	if (c->handler) {
-		bool known = false;
-		needs = "rules of a later version";
-		for (size_t i = 0; i < ARRAY_SIZE(handler_table); i++)
-			if (!strcmp(c->handler, handler_table[i].name)) {
-				needs = handler_table[i].needs;
-				known = true;
-			}
-		if (known && !needs)
-			return ENGINE_OK;	/* any space will do (R63) */
-	}
+	if (c->handler != HANDLER_NONE)
+		return ENGINE_OK;	/* any space will do (R63) */
 	if (!needs && !strategy)
 		needs = "rules of a later version";
 	if (needs)
@@ -517,7 +400,7 @@ enum engine_result events_check_play(const struct data *d,
 			const char *b;
 			if (x.verb == V_BATTLE || x.verb == V_REQUIRE)
 				continue;
-			if (!(x.w.q & Q_EACH_COLONY) && (b = condition_fails(s, x.w.q))) {
+			if (!(x.w.q & QUAL_EACH_COLONY) && (b = condition_fails(s, x.w.q))) {
 				if (!first)
 					first = b;
 				continue;
@@ -585,7 +468,7 @@ static bool event_each_colony(const struct data *d, struct state *s, int n,
 static int cu_removals(const struct state *s, const struct ectx *x, int space,
 		       int left)
 {
-	int want = (x->w.q & Q_ONE_SPACE) ? left : 1;
+	int want = (x->w.q & QUAL_ONE_SPACE) ? left : 1;
 	int have = side_cus(s, space, OTHER_SIDE(x->side));
 
 	return want < have ? want : have;
@@ -670,7 +553,7 @@ static int apply_target(const struct data *d, struct state *s,
 		else
 			elog(log, "%d %s CU%s removed from %s %s.", n, side_title(enemy),
 			     n == 1 ? "" : "s", space_name(d, space), tag);
-		return (x->w.q & Q_ONE_SPACE) ? left : 1;
+		return (x->w.q & QUAL_ONE_SPACE) ? left : 1;
 	}
 	default:
 		BUG("apply_target: verb %d", x->verb);
@@ -725,7 +608,7 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 		const char *fail;
 		char buf[160];
 
-		if (x.verb != V_REQUIRE && !(x.w.q & Q_EACH_COLONY) &&
+		if (x.verb != V_REQUIRE && !(x.w.q & QUAL_EACH_COLONY) &&
 		    (fail = condition_fails(s, x.w.q))) {
 			elog(log, "%s: no effect, %s.", c->label, fail);
 			continue;
@@ -763,14 +646,14 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 				return false;
 			continue;
 		case V_PLACE_PC:
-			if (x.w.q & Q_EACH_COLONY) {
+			if (x.w.q & QUAL_EACH_COLONY) {
 				if (!event_each_colony(d, s, n, log))
 					return false;
 				continue;
 			}
 			break;
 		case V_PLACE_CU:
-			if (x.w.q & Q_BRITISH_REINFORCEMENTS) {
+			if (x.w.q & QUAL_BRITISH_REINFORCEMENTS) {
 				int k = cu_stock(d, s, NATION_BRITISH);
 				if (k > count)
 					k = count;
@@ -794,7 +677,7 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 		case V_REMOVE_CU:
 			break;
 		default:
-			BUG("run_effects: verb '%s' of #%d", x.e->verb, n);
+			BUG("run_effects: verb %s of #%d", effect_verbs[x.e->verb].name, n);
 		}
 		/* Effects on spaces. */
 		if (effect_blocked(d, s, &x, buf, sizeof(buf))) {
@@ -856,7 +739,7 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 	}
 	x = ectx_of_prompt(d, s);
 	if (a->kind == ACT_DONE) {
-		if (x.w.q & Q_MAY)
+		if (x.w.q & QUAL_MAY)
 			return ENGINE_OK;
 		return illegal(why, "the event of %s is not optional: it is carried out as far as it can be (6.31)",
 			       x.c->label);
@@ -864,7 +747,7 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 	if (a->kind != ACT_PLACE && a->kind != ACT_FLIP && a->kind != ACT_REMOVE)
 		return illegal(why, "'%s' does not answer this prompt; expected '%s'%s",
 			       action_verb(a->kind), action_verb(answer_kind(x.verb)),
-			       (x.w.q & Q_MAY) ? " or 'done'" : "");
+			       (x.w.q & QUAL_MAY) ? " or 'done'" : "");
 	if (target_check(d, s, &x, a->kind, a->space, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
 	return french_check(d, s, &x, a->space, a->french, why);
@@ -937,7 +820,7 @@ void events_describe_prompt(const struct data *d, const struct state *s,
 			    side_title(x.side), left == 1 ? "" : "s");
 		break;
 	case V_REMOVE_CU:
-		strbuf_addf(out, (x.w.q & Q_ONE_SPACE) ? "remove %s CUs from one space"
+		strbuf_addf(out, (x.w.q & QUAL_ONE_SPACE) ? "remove %s CUs from one space"
 						       : "remove %s CUs", side_title(enemy));
 		break;
 	default:
@@ -945,5 +828,5 @@ void events_describe_prompt(const struct data *d, const struct state *s,
 	}
 	if (x.verb != V_PLACE_CU)
 		strbuf_addf(out, " (%d to go)", left);
-	strbuf_addstr(out, (x.w.q & Q_MAY) ? ", or 'done'." : ".");
+	strbuf_addstr(out, (x.w.q & QUAL_MAY) ? ", or 'done'." : ".");
 }

@@ -266,12 +266,17 @@ void engine_new_game(const struct data *d, struct state *s, struct rng *r,
 			s->prompt.colonies_done |= 1u << k;
 }
 
+void engine_begin_order(struct state *s)
+{
+	s->n_shuffles = 0;
+}
+
 /* The deck is shuffled once the set-up decisions are over, so that the
  * placements cannot depend on it. */
 static void start_first_turn(const struct data *d, struct state *s,
 			     struct rng *r, struct strbuf *log)
 {
-	rng_shuffle(r, s->deck, s->n_deck, "the strategy deck (4.0)");
+	cards_shuffle_deck(s, r, "the strategy deck (4.0)");
 	elog(log, "The strategy deck is shuffled: %d cards.", s->n_deck);
 	flow_start_turn(d, s, r, log);
 }

@@ -271,6 +271,22 @@ expect_exit() {
 	return 1
 }
 
+# need_root_and_tools WHY PROGRAM...: a script that runs system services
+# (a private Postfix, sshd, lighttpd) needs root and the Debian packages of
+# contrib/install-deps; it installs them and checks each PROGRAM is there,
+# or dies saying why (never a silent skip).
+need_root_and_tools() {
+	_why=$1
+	shift
+	[ "$(id -u)" -eq 0 ] ||
+		die "$(basename "$0" .sh) needs root: $_why (run make check as root)"
+	sh contrib/install-deps >"$TRASH/deps.log" 2>&1 ||
+		die "contrib/install-deps failed: $(cat "$TRASH/deps.log")"
+	for _p in "$@"; do
+		[ -e "$_p" ] || die "$_p is missing after contrib/install-deps"
+	done
+}
+
 # --- git and the game ------------------------------------------------------------
 
 # new_game DIR [OPTIONS...]: a game with the standard players and seed;

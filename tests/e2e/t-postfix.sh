@@ -31,15 +31,10 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
-[ "$(id -u)" -eq 0 ] ||
-	die "t-postfix needs root: it creates users and runs a private Postfix (run make check as root)"
-sh contrib/install-deps >"$TRASH/deps.log" 2>&1 ||
-	die "contrib/install-deps failed: $(cat "$TRASH/deps.log")"
-for _p in /usr/sbin/postfix /usr/sbin/postmap /usr/sbin/postqueue \
+need_root_and_tools "it creates users and runs a private Postfix" \
+	/usr/sbin/postfix /usr/sbin/postmap /usr/sbin/postqueue \
 	/usr/sbin/sendmail /usr/bin/procmail /usr/bin/mutt /usr/sbin/runuser \
-	/usr/bin/flock; do
-	[ -x "$_p" ] || die "$_p is missing after contrib/install-deps"
-done
+	/usr/bin/flock
 getent passwd postfix >/dev/null || die "no user postfix (made by the postfix package)"
 
 chmod 755 "$TRASH"	# the test users walk through it to their homes
@@ -332,7 +327,9 @@ chown prt-ref "$REF/.config/postrider/config.yaml"
 # contrib/README.md: the referee creates the game in a login shell
 su - prt-ref -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-ref@$DOMAIN>' --seed $SEED" \
 	>"$TRASH/out" 2>"$TRASH/err"
-expect_eq "new --games (SMTP configured): exit 0" 0 $?
+_rc=$?
+[ "$_rc" -eq 0 ] && ok "new --games (SMTP configured): exit 0" ||
+	fail "new --games (SMTP configured): exit 0" "exit $_rc" "$(cat "$TRASH/err")"
 G1=$(sed -n 's/^created game \(ww-[a-z0-9]*\) .*/\1/p' "$TRASH/out")
 [ -n "$G1" ] || die "new: $(cat "$TRASH/out" "$TRASH/err")"
 if wait_for 20 has_report prt-alice "$G1" 0 american &&

@@ -20,16 +20,9 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
-[ "$(id -u)" -eq 0 ] ||
-	die "t-publish needs root: it runs a private sshd (run make check as root)"
-sh contrib/install-deps >"$TRASH/deps.log" 2>&1 ||
-	die "contrib/install-deps failed: $(cat "$TRASH/deps.log")"
-for _p in /usr/sbin/lighttpd /usr/sbin/sshd /usr/bin/ssh-keygen /usr/bin/openssl \
-	/usr/lib/git-core/git-http-backend; do
-	[ -x "$_p" ] || die "$_p is missing after contrib/install-deps"
-done
-[ -f /usr/lib/lighttpd/mod_openssl.so ] ||
-	die "lighttpd's mod_openssl is missing after contrib/install-deps"
+need_root_and_tools "it runs a private sshd" \
+	/usr/sbin/lighttpd /usr/sbin/sshd /usr/bin/ssh-keygen /usr/bin/openssl \
+	/usr/lib/git-core/git-http-backend /usr/lib/lighttpd/mod_openssl.so
 
 free_port() {
 	"$PY" -c 'import socket

@@ -76,6 +76,7 @@ static inline void fuzz_order_states(const struct data *d,
 				break;
 			struct action a = acts[rng_uniform(&pick, n, NULL)];
 			strbuf_reset(&why);
+			engine_begin_order(&st);
 			if (engine_apply(d, &st, &a, &r, &log, &why) != ENGINE_OK)
 				abort();
 			st.draws = r.next;

@@ -7,11 +7,14 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "data.h"
+#include "effects.h"
+#include "util.h"
 
 #define GAME_DIR "games/washingtons-war"
 #define BAD_DIR "tests/fixtures/data-bad/"
@@ -354,7 +357,7 @@ static void test_cards(void **state)
 	assert_int_equal(d->cards[96].reshuffle, RESHUFFLE_WHEN_DISCARDED);
 	assert_non_null(strstr(d->cards[96].title, "Hortelez"));
 	assert_int_equal(d->cards[96].n_effects, 1);
-	assert_string_equal(d->cards[96].effects[0].verb, "french_alliance");
+	assert_int_equal(d->cards[96].effects[0].verb, EFFECT_FRENCH_ALLIANCE);
 	assert_int_equal(d->cards[96].effects[0].amount, 2);	/* 12.1 */
 	for (int n = 1; n <= DATA_MAX_CARDS; n++) {
 		const struct data_card *c = &d->cards[n];
@@ -370,8 +373,8 @@ static void test_cards(void **state)
 			assert_true(c->set_aside_until_1776);
 		if (strstr(c->title, "Benjamin Franklin")) {
 			assert_true(c->special);
-			assert_string_equal(c->effects[0].verb,
-					    "french_alliance");
+			assert_int_equal(c->effects[0].verb,
+					 EFFECT_FRENCH_ALLIANCE);
 			assert_int_equal(c->effects[0].amount, 4);
 		}
 		if (!strcmp(c->title, "Major Campaign"))
@@ -403,35 +406,44 @@ static void test_hash_and_dump(void **state)
 	strbuf_release(&errs);
 }
 
-/* The binary cache gives back the same data, and refuses what is not one. */
-static void test_cache_round_trip(void **state)
+/*
+ * Loading from texts in memory (a game's data/ read from git) gives the
+ * same data as loading the folder, and its messages name the label.
+ */
+static void test_load_texts(void **state)
 {
 	const struct data *d = *state;
-	struct strbuf cache = STRBUF_INIT, a = STRBUF_INIT, b = STRBUF_INIT;
+	struct strbuf texts[DATA_N_FILES], errs = STRBUF_INIT;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 	struct data *copy;
 
-	data_cache_write(d, &cache);
-	copy = data_cache_read(cache.buf, cache.len, d->hash);
+	for (int i = 0; i < DATA_N_FILES; i++) {
+		char *path = xstrfmt("%s/%s", GAME_DIR, data_file_name(i));
+		strbuf_init(&texts[i]);
+		assert_int_equal(read_file(path, &texts[i], 4 << 20), 0);
+		free(path);
+	}
+	assert_null(data_file_name(DATA_N_FILES));
+	copy = data_load_texts("data", "washingtons-war", texts, &errs);
 	assert_non_null(copy);
 	data_dump(d, &a);
 	data_dump(copy, &b);
 	assert_string_equal(a.buf, b.buf);
 	assert_string_equal(copy->hash, d->hash);
-	assert_int_equal(data_space_index(copy, "Ft Detroit"), data_space_index(d, "Fort Detroit"));
-	/* source file names point into the copy's own list of files */
-	bool own = false;
-	for (int i = 0; i < copy->n_files; i++)
-		own = own || copy->cards[99].src.file == copy->files[i];
-	assert_true(own);
-	assert_string_equal(copy->cards[99].src.file, d->cards[99].src.file);
+	assert_string_equal(copy->cards[99].src.file, "data/cards.yaml");
 	data_free(copy);
-	/* another hash, a truncated cache, a changed header: not a cache */
-	assert_null(data_cache_read(cache.buf, cache.len, "0000"));
-	assert_null(data_cache_read(cache.buf, cache.len - 1, d->hash));
-	cache.buf[3] ^= 1;
-	assert_null(data_cache_read(cache.buf, cache.len, d->hash));
-	assert_null(data_cache_read("", 0, d->hash));
-	strbuf_release(&cache);
+
+	/* a broken text: the message names data/cards.yaml */
+	for (int i = 0; i < DATA_N_FILES; i++) {
+		char *path = xstrfmt("%s/%s", GAME_DIR, data_file_name(i));
+		strbuf_init(&texts[i]);
+		assert_int_equal(read_file(path, &texts[i], 4 << 20), 0);
+		free(path);
+	}
+	strbuf_addstr(&texts[DATA_N_FILES - 1], "  - {number: 3, ops: [\n");
+	assert_null(data_load_texts("data", "washingtons-war", texts, &errs));
+	assert_non_null(strstr(errs.buf, "data/cards.yaml:"));
+	strbuf_release(&errs);
 	strbuf_release(&a);
 	strbuf_release(&b);
 }
@@ -556,6 +568,55 @@ static void test_bad_disconnected(void **state)
 	strbuf_release(&errs);
 }
 
+
+/*
+ * docs/data.md and effects.h name the same verbs, qualifiers and
+ * handlers: every name of the tables is a row (or in a row) of the doc's
+ * tables, and every backquoted name that starts a row of the verb table is
+ * a verb the loader knows.
+ */
+static void test_doc_lists_the_effect_tables(void **state)
+{
+	struct strbuf doc = STRBUF_INIT;
+	char needle[96];
+	const char *verbs, *verbs_end, *quals, *p;
+
+	(void)state;
+	assert_int_equal(read_file("docs/data.md", &doc, 1 << 20), 0);
+	verbs = strstr(doc.buf, "| verb | count | amount | meaning |");
+	quals = strstr(doc.buf, "| qualifier | meaning |");
+	assert_non_null(verbs);
+	assert_non_null(quals);
+	verbs_end = strstr(verbs, "Any other verb");
+	assert_non_null(verbs_end);
+	for (int v = 1; v < EFFECT__COUNT; v++) {
+		snprintf(needle, sizeof(needle), "\n| `%s` |", effect_verbs[v].name);
+		if (!strstr(verbs, needle) || strstr(verbs, needle) > verbs_end)
+			fail_msg("docs/data.md has no row for the verb '%s'", effect_verbs[v].name);
+	}
+	for (int i = 0; effect_quals[i].name; i++) {
+		snprintf(needle, sizeof(needle), "`%s`", effect_quals[i].name);
+		p = strstr(quals, needle);
+		if (!p)
+			fail_msg("docs/data.md does not list the qualifier '%s'", effect_quals[i].name);
+	}
+	for (int h = 1; h < HANDLER__COUNT; h++) {
+		snprintf(needle, sizeof(needle), "`%s`", card_handlers[h]);
+		if (!strstr(doc.buf, needle))
+			fail_msg("docs/data.md does not name the handler '%s'", card_handlers[h]);
+	}
+	/* and the other way: each verb row of the doc is a known verb */
+	for (p = strstr(verbs, "\n| `"); p && p < verbs_end; p = strstr(p + 1, "\n| `")) {
+		const char *end = strchr(p + 4, '`');
+		char name[64];
+		assert_non_null(end);
+		snprintf(name, sizeof(name), "%.*s", (int)(end - p - 4), p + 4);
+		if (effect_verb_lookup(name) == EFFECT_NONE)
+			fail_msg("docs/data.md documents a verb '%s' the loader does not know", name);
+	}
+	strbuf_release(&doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,8 +629,9 @@ int main(void)
 		cmocka_unit_test(test_generals),
 		cmocka_unit_test(test_setup),
 		cmocka_unit_test(test_cards),
+		cmocka_unit_test(test_doc_lists_the_effect_tables),
 		cmocka_unit_test(test_hash_and_dump),
-		cmocka_unit_test(test_cache_round_trip),
+		cmocka_unit_test(test_load_texts),
 		cmocka_unit_test(test_check_in_memory),
 	};
 	const struct CMUnitTest bad[] = {

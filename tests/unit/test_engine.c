@@ -2176,6 +2176,7 @@ static int walk(uint32_t seed, int until_year, bool check_legal, int max_steps)
 		if ((a[pick].kind == ACT_DONE || a[pick].kind == ACT_PASS) && n > 1 &&
 		    lcg(&seed) % 4)
 			pick = (int)(lcg(&seed) % (uint32_t)(n - 1));
+		engine_begin_order(&S);
 		APPLY(a[pick]);
 		steps++;
 	}
