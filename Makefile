@@ -73,14 +73,14 @@ $(BUILD)/engine-only: tests/engine-only.c $(BUILD)/libengine.a
 
 -include $(LIB_OBJ:.o=.d) $(EXE_SRC:%.c=$(BUILD)/%.d)
 
-# The data folder is compiled into game.o and report.o: a `make install
-# PREFIX=...` after a plain `make` rebuilds them, or the installed binary
+# The data folder is compiled into paths.o: a `make install
+# PREFIX=...` after a plain `make` rebuilds it, or the installed binary
 # would look in /usr/local/share (issue 13). The stamp changes only when
 # DATADIR does.
 $(BUILD)/datadir.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
-$(BUILD)/src/game.o $(BUILD)/src/report.o: $(BUILD)/datadir.stamp
+$(BUILD)/src/paths.o: $(BUILD)/datadir.stamp
 FORCE:
 
 deps:

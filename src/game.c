@@ -3,6 +3,7 @@
  * and the secret. See game.h for the layout.
  */
 #include "game.h"
+#include "paths.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -23,23 +24,15 @@ long long game_now(void)
 
 char *game_data_dir(const char *override, const char *module)
 {
-	const char *env = getenv("POSTRIDER_GAMES");
-	struct stat st;
-	char *p;
+	char *sub;
+	char *dir;
 
 	if (override)
 		return xstrdup(override);
-	if (env && *env) {
-		p = xstrfmt("%s/%s", env, module);
-		if (!stat(p, &st))
-			return p;
-		free(p);
-	}
-	p = xstrfmt("games/%s", module);
-	if (!stat(p, &st))
-		return p;
-	free(p);
-	return xstrfmt("%s/games/%s", POSTRIDER_DATADIR, module);
+	sub = xstrfmt("games/%s", module);
+	dir = paths_find("POSTRIDER_GAMES", module, sub, "cards.yaml");
+	free(sub);
+	return dir;
 }
 
 void game_close(struct game *g)

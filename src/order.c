@@ -27,6 +27,7 @@ void order_result_init(struct order_result *res)
 	strbuf_init(&res->message);
 	strbuf_init(&res->log);
 	strbuf_init(&res->actions);
+	strbuf_init(&res->set_aside);
 }
 
 void order_result_release(struct order_result *res)
@@ -36,6 +37,7 @@ void order_result_release(struct order_result *res)
 	strbuf_release(&res->message);
 	strbuf_release(&res->log);
 	strbuf_release(&res->actions);
+	strbuf_release(&res->set_aside);
 }
 
 /* Lowercases and keeps letters, digits and single spaces: "St. Mary's GA"
@@ -875,12 +877,87 @@ static int words_line(struct state *s, struct rng *r, enum side side,
 	return 1;
 }
 
+/*
+ * Is this line prose around an order ("Hi Bob,", "Cheers, Alice")? Its
+ * first word is no order word, no beginning of one, and not within one
+ * edit of one (so "plce worcester" is a mistake to be told, not prose),
+ * nor a number or a card ("#12"). docs/orders.md, "Prose around the order".
+ */
+static bool prose_line(const char *line)
+{
+	char w[32];
+	size_t n = 0;
+	const char *t = line;
+
+	while (*t == ' ' || *t == '\t')
+		t++;
+	if (!*t || *t == '#' || isdigit((unsigned char)*t))
+		return false;
+	while (t[n] && t[n] != ' ' && t[n] != '\t' && n + 1 < sizeof(w)) {
+		w[n] = (char)tolower((unsigned char)t[n]);
+		n++;
+	}
+	w[n] = '\0';
+	/* trailing punctuation is prose's, never an order word's */
+	while (n && strchr(",.!?;:", w[n - 1]))
+		w[--n] = '\0';
+	if (!n)
+		return true;
+	if (!strcmp(w, "words") || !strcmp(w, "say"))
+		return false;
+	for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++) {
+		const char *v = verbs[i].word;
+		if (!strncmp(v, w, n) || levenshtein(w, v) <= 1)
+			return false;
+	}
+	return true;
+}
+
+/* Blank after the comment is cut? */
+static bool blank_line(const char *p, size_t len)
+{
+	char *line = xstrndup(p, len);
+	bool blank;
+
+	strip_comment(line);
+	blank = line[strspn(line, " \t\r")] == '\0';
+	free(line);
+	return blank;
+}
+
+/*
+ * The lines from first to last (1-based) hold the order; the non-blank
+ * lines before and after are prose. 0, 0 if no line looks like an order:
+ * then nothing is prose, and the first line is refused with its reason.
+ */
+static void order_span(const char *text, int *first, int *last)
+{
+	int lineno = 0;
+
+	*first = *last = 0;
+	for (const char *p = text; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len);
+
+		lineno++;
+		if (!blank_line(p, len) && !prose_line(line)) {
+			if (!*first)
+				*first = lineno;
+			*last = lineno;
+		}
+		free(line);
+		p += len + (p[len] == '\n');
+	}
+}
+
 void order_run(const struct data *d, struct state *s, struct rng *r,
 	       enum side side, const char *text, struct order_result *res)
 {
 	const char *p = text;
-	int lineno = 0;
+	int lineno = 0, first, last;
 	struct strbuf why = STRBUF_INIT;
+
+	order_span(text, &first, &last);
 
 	engine_begin_order(s);
 	while (*p) {
@@ -900,9 +977,32 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			free(line);
 			continue;
 		}
+		if (first && (lineno < first || lineno > last)) {
+			/* prose before or after the order: set aside */
+			strbuf_addf(&res->set_aside, "%s\n", t);
+			free(line);
+			continue;
+		}
 		strbuf_reset(&why);
 		int applied;
-		if (words_line(s, r, side, t, res, &why, &applied)) {
+		if (!ascii_strncasecmp(t, "say", 3) && (t[3] == ' ' || t[3] == '\t' || !t[3])) {
+			/* table talk: into the log (both reports, the
+			 * history); not a decision */
+			const char *talk = t + 3;
+			while (*talk == ' ' || *talk == '\t')
+				talk++;
+			if (*talk)
+				strbuf_addf(&res->log, "%s says: \"%s\"\n",
+					    side_title(side), talk);
+			free(line);
+			continue;
+		}
+		if (first && prose_line(t)) {
+			/* prose between two orders: the order is refused */
+			strbuf_addstr(&why, "this line is not an order; other words may "
+				      "stand only before the first order line and after the last");
+			column = (int)(t - line) + 1;
+		} else if (words_line(s, r, side, t, res, &why, &applied)) {
 			if (applied) {
 				res->applied++;
 				free(line);
@@ -953,6 +1053,15 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 		return;
 	}
 	strbuf_release(&why);
+	if (res->applied && res->set_aside.len) {
+		strbuf_addstr(&res->log, "Set aside, not orders:");
+		for (const char *q = res->set_aside.buf; *q;) {
+			size_t len = strcspn(q, "\n");
+			strbuf_addf(&res->log, " '%.*s'", (int)len, q);
+			q += len + (q[len] == '\n');
+		}
+		strbuf_addstr(&res->log, ".\n");
+	}
 	if (!res->applied) {
 		res->rejected = true;
 		strbuf_addstr(&res->message, "the order holds no decision\n");

@@ -35,6 +35,8 @@ struct order_result {
 	struct strbuf message;	/* the full error text (with the caret) */
 	struct strbuf log;	/* what happened (when not rejected) */
 	struct strbuf actions;	/* the canonical text of each applied action */
+	struct strbuf set_aside; /* prose before and after the order, a line
+				   each (docs/orders.md) */
 };
 
 void order_result_init(struct order_result *res);

@@ -2,6 +2,7 @@
  * report.c - the board, hands and legal orders as text and pictures.
  */
 #include "report.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -939,14 +940,7 @@ void report_numbers(const struct data *d, const struct state *s,
 
 char *report_templates_dir(void)
 {
-	const char *env = getenv("POSTRIDER_TEMPLATES");
-	struct stat st;
-
-	if (env && *env)
-		return xstrdup(env);
-	if (!stat("templates/turn.txt", &st))
-		return xstrdup("templates");
-	return xstrfmt("%s/templates", POSTRIDER_DATADIR);
+	return paths_find("POSTRIDER_TEMPLATES", NULL, "templates", "turn.txt");
 }
 
 static const char *lookup(const char *const *vars, const char *name, size_t len)
