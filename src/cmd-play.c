@@ -17,6 +17,8 @@
 #include "mail.h"
 #include "notify.h"
 #include "publish.h"
+#include "query.h"
+#include "repo.h"
 #include "order.h"
 #include "outbox.h"
 #include "turn.h"
@@ -270,6 +272,28 @@ static int run(struct play_opts *o)
 			goto out;
 		}
 		order_text = mail_order_text(m.body ? m.body : "");
+		/* a question instead of an order: answered to the sender
+		 * alone, nothing committed, the token not spent */
+		int qn;
+		enum query q = query_parse(order_text, &qn);
+		if (q != QUERY_NONE) {
+			struct strbuf answer = STRBUF_INIT, log = STRBUF_INIT;
+			repo_read(g.repo, NULL, "log.txt", &log);
+			query_answer(&g, side, q, qn, log.buf ? log.buf : "", &answer);
+			if (o->check)
+				fputs(answer.buf, stdout);
+			else if (notify_answer(&n, &g, side, query_name(q), answer.buf,
+					       reply_to_id) < 0)
+				ret = EXIT_TEMPFAIL;
+			if (ret != EXIT_TEMPFAIL) {
+				printf("answered '%s' to the %s; nothing was changed\n",
+				       query_name(q), side_title(side));
+				ret = 0;
+			}
+			strbuf_release(&answer);
+			strbuf_release(&log);
+			goto out;
+		}
 	} else {
 		side = (enum side)o->as;
 		order_text = xstrdup(input.buf);

@@ -316,49 +316,36 @@ void notify_discard(struct notify *n)
 	n->n_staged = 0;
 }
 
-int notify_reject(struct notify *n, const struct game *g, enum side side,
-		  const char *reason, const char *in_reply_to)
+/*
+ * Writes a private mail to the player of side, answering in_reply_to
+ * (may be NULL): subject and the text of template `tmpl` with vars. kind
+ * names it in its Message-ID and outbox file ("rejected", "answer").
+ */
+static int private_reply(struct notify *n, const struct game *g, enum side side,
+			 const char *kind, const char *subject, const char *tmpl,
+			 const char *const *vars, const char *in_reply_to)
 {
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, err = STRBUF_INIT;
-	struct strbuf options = STRBUF_INIT, subject = STRBUF_INIT;
 	char date[40], hint[96];
 	char *from = address(&g->player[0]), *to = address(&g->player[side]);
-	/* Unique per rejected message, yet reproducible: the time, and a hash
-	 * of the message answered and of the reason. */
+	/* Unique per message answered, yet reproducible: the time, and a hash
+	 * of the message answered and of the text. */
 	unsigned char digest[32];
 	char hex[65];
 	struct strbuf seed = STRBUF_INIT;
-	strbuf_addf(&seed, "%s\n%s", in_reply_to ? in_reply_to : "", reason);
+	int ret = report_render(tmpl, vars, &body, &err);
+
+	strbuf_addf(&seed, "%s\n%s", in_reply_to ? in_reply_to : "", body.buf ? body.buf : "");
 	SHA256((const unsigned char *)seed.buf, seed.len, digest);
 	hex_encode(digest, 6, hex);
 	strbuf_release(&seed);
-	char *mid = xstrfmt("<postrider.%s.%u.%s.rejected.%lld.%s@%s>", g->id,
-			    g->state.seq, side_name(side), game_now(), hex, host_domain(g));
-	int ret;
-
-	char token[FAIR_TOKEN_SIZE] = "";
-
-	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
-		report_options_grouped(g->data, &g->state, &options);
-	if (!engine_game_over(&g->state))
-		game_token(g, side, token);
-	{
-		const char *vars[] = {
-			"game", g->id, "reason", reason,
-			"options", options.buf ? options.buf : "",
-			"version", POSTRIDER_VERSION, NULL
-		};
-		ret = report_render("rejected.txt", vars, &body, &err);
-	}
+	char *mid = xstrfmt("<postrider.%s.%u.%s.%s.%lld.%s@%s>", g->id,
+			    g->state.seq, side_name(side), kind, game_now(), hex,
+			    host_domain(g));
 	if (!ret) {
-		/* the token stays valid: the corrected order may answer this */
-		if (*token)
-			strbuf_addf(&subject, "[%s] order not accepted (token %s)", g->id, token);
-		else
-			strbuf_addf(&subject, "[%s] order not accepted", g->id);
 		mail_format_date(game_now(), 0, date);
 		struct mail_out m = {
-			.from = from, .to = to, .subject = subject.buf,
+			.from = from, .to = to, .subject = subject,
 			.message_id = mid, .in_reply_to = in_reply_to,
 			.references = in_reply_to, .date = date, .game_id = g->id,
 			.text = body.buf,
@@ -366,11 +353,11 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 		ret = mail_compose(&m, &msg, &err);
 	}
 	if (!ret) {
-		snprintf(hint, sizeof(hint), "rejected-%04u-%s", g->state.seq,
+		snprintf(hint, sizeof(hint), "%s-%04u-%s", kind, g->state.seq,
 			 side_name(side));
 		ret = outbox_add(n->outbox, hint, msg.buf, msg.len, NULL);
 	} else {
-		error("cannot compose the rejection: %s", err.buf);
+		error("cannot compose the %s mail: %s", kind, err.buf);
 	}
 	free(from);
 	free(to);
@@ -378,7 +365,62 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 	strbuf_release(&body);
 	strbuf_release(&msg);
 	strbuf_release(&err);
+	return ret;
+}
+
+int notify_reject(struct notify *n, const struct game *g, enum side side,
+		  const char *reason, const char *in_reply_to)
+{
+	struct strbuf options = STRBUF_INIT, subject = STRBUF_INIT;
+	char token[FAIR_TOKEN_SIZE] = "";
+	int ret;
+
+	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
+		report_options_grouped(g->data, &g->state, &options);
+	if (!engine_game_over(&g->state))
+		game_token(g, side, token);
+	/* the token stays valid: the corrected order may answer this */
+	if (*token)
+		strbuf_addf(&subject, "[%s] order not accepted (token %s)", g->id, token);
+	else
+		strbuf_addf(&subject, "[%s] order not accepted", g->id);
+	{
+		const char *vars[] = {
+			"game", g->id, "reason", reason,
+			"options", options.buf ? options.buf : "",
+			"version", POSTRIDER_VERSION, NULL
+		};
+		ret = private_reply(n, g, side, "rejected", subject.buf,
+				    "rejected.txt", vars, in_reply_to);
+	}
 	strbuf_release(&options);
+	strbuf_release(&subject);
+	return ret;
+}
+
+int notify_answer(struct notify *n, const struct game *g, enum side side,
+		  const char *question, const char *answer,
+		  const char *in_reply_to)
+{
+	struct strbuf subject = STRBUF_INIT;
+	char token[FAIR_TOKEN_SIZE] = "";
+	int ret;
+
+	if (!engine_game_over(&g->state))
+		game_token(g, side, token);
+	/* the token is not spent: the order may still answer the report */
+	if (*token)
+		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, question, token);
+	else
+		strbuf_addf(&subject, "[%s] %s", g->id, question);
+	{
+		const char *vars[] = {
+			"game", g->id, "question", question, "answer", answer,
+			"version", POSTRIDER_VERSION, NULL
+		};
+		ret = private_reply(n, g, side, "answer", subject.buf,
+				    "answer.txt", vars, in_reply_to);
+	}
 	strbuf_release(&subject);
 	return ret;
 }

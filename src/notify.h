@@ -39,6 +39,14 @@ int notify_publish(struct notify *n);
 void notify_discard(struct notify *n);
 
 /*
+ * Writes the answer to a question mailed instead of an order (query.h)
+ * to the outbox: to the player of side only. Returns 0 or -1.
+ */
+int notify_answer(struct notify *n, const struct game *g, enum side side,
+		  const char *question, const char *answer,
+		  const char *in_reply_to);
+
+/*
  * Writes the reply to a rejected order to the outbox: to the player of
  * side, with reason. in_reply_to may be NULL. Returns 0 or -1.
  */
