@@ -53,6 +53,7 @@ static int exec_new(int argc, char **argv)
 		{ "config", required_argument, NULL, 'c' },
 		{ "games", required_argument, NULL, 'G' },
 		{ "publish", required_argument, NULL, 'P' },
+		{ "mail-mode", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
@@ -60,6 +61,7 @@ static int exec_new(int argc, char **argv)
 	const char *publish_url = NULL;
 	char *dir = NULL;
 	bool tournament = false;
+	enum mail_mode mail_mode[3] = { MAIL_EVERY, MAIL_EVERY, MAIL_EVERY };
 	struct game g;
 	struct mail_config cfg = { 0 };
 	struct strbuf err = STRBUF_INIT, log = STRBUF_INIT, path = STRBUF_INIT;
@@ -87,6 +89,24 @@ static int exec_new(int argc, char **argv)
 		case 'c': config_path = optarg; break;
 		case 'G': games = optarg; break;
 		case 'P': publish_url = optarg; break;
+		case 'M': {
+			/* MODE for both players, or SIDE=MODE */
+			const char *eq = strchr(optarg, '=');
+			int side = SIDE_NONE, mode = mail_mode_parse(eq ? eq + 1 : optarg);
+			if (eq) {
+				char *who = xstrndup(optarg, (size_t)(eq - optarg));
+				side = side_parse(who);
+				free(who);
+			}
+			if (mode < 0 || (eq && side <= 0)) {
+				fprintf(stderr, "postrider new: --mail-mode takes every, my-move or digest, or SIDE=MODE (american=digest)\n");
+				return EXIT_USAGE;
+			}
+			for (int sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++)
+				if (!eq || sd == side)
+					mail_mode[sd] = (enum mail_mode)mode;
+			break;
+		}
 		default: return cmd_usage(&cmd_new_entry);
 		}
 	}
@@ -138,6 +158,8 @@ static int exec_new(int argc, char **argv)
 	g.id = xstrfmt("ww-%.8s", g.commitment);
 	g.data_hash = xstrdup(g.data->hash);
 	g.tournament = tournament;
+	g.player[SIDE_AMERICAN].mail = mail_mode[SIDE_AMERICAN];
+	g.player[SIDE_BRITISH].mail = mail_mode[SIDE_BRITISH];
 	for (int i = 0; i < g.data->n_files; i++)
 		g.data_files[g.n_data_files++] = xstrdup(base(g.data->files[i]));
 
@@ -239,7 +261,7 @@ out:
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
 	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
@@ -248,6 +270,9 @@ const struct cmd_entry cmd_new_entry = {
 	"  --data DIR             the component data (default: games/washingtons-war)\n"
 	"  --seed HEX             a given seed instead of a random one (tests; marked in game.yaml)\n"
 	"  --publish URL          a git remote the game is pushed to after every turn\n"
+	"  --mail-mode [SIDE=]MODE  when a player is mailed: every turn (every, the\n"
+	"                         default), only when he must decide (my-move), or so\n"
+	"                         without the board's text (digest); SIDE american|british\n"
 	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",

@@ -84,6 +84,8 @@ static int resolve_at(struct game *g, const char *at, char hex[41])
 	return ret;
 }
 
+static void last_order(struct game *g, struct map_last *last);
+
 static int exec_show(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -143,7 +145,9 @@ static int exec_show(int argc, char **argv)
 		memcpy(g.head, at_hex, 41);
 	}
 	if (svg || png) {
-		report_svg(g.data, &g.state, &out);
+		struct map_last last;
+		last_order(&g, &last);
+		report_svg_last(g.data, &g.state, &last, &out);
 		if (png) {
 			struct strbuf pic = STRBUF_INIT, err = STRBUF_INIT;
 			int r = report_png(out.buf, out.len, &pic, &err);
@@ -168,6 +172,13 @@ static int exec_show(int argc, char **argv)
 	strbuf_addf(&out, "Order %u, commit %.12s\n\nNow: ", g.state.seq, g.head);
 	engine_describe_prompt(g.data, &g.state, &out);
 	strbuf_addstr(&out, "\n\n");
+	{
+		size_t before = out.len;
+		/* public numbers, or the side's own when --as names it */
+		report_numbers(g.data, &g.state, as && g.have_private ? (enum side)as : SIDE_NONE, &out);
+		if (out.len > before)
+			strbuf_addch(&out, '\n');
+	}
 	if (as) {
 		if (g.have_private) {
 			strbuf_addf(&out, "The %s hand:\n", side_title((enum side)as));
@@ -177,7 +188,7 @@ static int exec_show(int argc, char **argv)
 			strbuf_addstr(&out, "(the hands are sealed: this is not the host's copy)\n\n");
 		}
 		if (!engine_game_over(&g.state) && (int)g.state.prompt.side == as && g.have_private) {
-			report_options(g.data, &g.state, false, &out);
+			report_options_grouped(g.data, &g.state, &out);
 			strbuf_addch(&out, '\n');
 		}
 	}
@@ -187,6 +198,30 @@ done:
 	strbuf_release(&out);
 	game_close(&g);
 	return 0;
+}
+
+/* What the order of g->head did, for the map: the state of its parent
+ * (public part) against the game's, and the log. Nothing for the first
+ * commit or when they cannot be read. */
+static void last_order(struct game *g, struct map_last *last)
+{
+	struct strbuf log = STRBUF_INIT, pub = STRBUF_INIT, err = STRBUF_INIT;
+	struct state *before = xcalloc(1, sizeof(*before));
+	char *parent = xstrfmt("%s^", g->head);
+
+	if (repo_read(g->repo, g->head, "log.txt", &log) != 0)
+		strbuf_reset(&log);
+	/* seq 0 is the new game's commit, which has no parent */
+	if (g->state.seq > 0 && repo_read(g->repo, parent, "state.yaml", &pub) == 0 &&
+	    state_read(before, g->data, pub.buf, pub.len, NULL, 0, &err) == 0)
+		report_last_order(g->data, before, &g->state, log.buf, last);
+	else
+		report_last_order(g->data, NULL, &g->state, log.buf, last);
+	free(parent);
+	free(before);
+	strbuf_release(&log);
+	strbuf_release(&pub);
+	strbuf_release(&err);
 }
 
 static int exec_options(int argc, char **argv)

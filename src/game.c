@@ -69,6 +69,25 @@ static char *dup_scalar(struct ytree *t, yaml_node_t *map, const char *key,
 	return xstrdup(v);
 }
 
+static const char *const mail_modes[MAIL__COUNT] = {
+	[MAIL_EVERY] = "every", [MAIL_MY_MOVE] = "my-move", [MAIL_DIGEST] = "digest",
+};
+
+const char *mail_mode_name(enum mail_mode m)
+{
+	if ((int)m < 0 || m >= MAIL__COUNT)
+		BUG("mail mode %d", m);
+	return mail_modes[m];
+}
+
+int mail_mode_parse(const char *s)
+{
+	for (int m = 0; m < MAIL__COUNT; m++)
+		if (!strcmp(s, mail_modes[m]))
+			return m;
+	return -1;
+}
+
 static int read_game_yaml(struct game *g, const char *text, size_t len,
 			  struct strbuf *err)
 {
@@ -76,7 +95,7 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		"postrider", "id", "game", "data_hash", "data_files", "players",
 		"host", "options", "fairness", NULL
 	};
-	static const char *const player_keys[] = { "name", "address", NULL };
+	static const char *const player_keys[] = { "name", "address", "mail", NULL };
 	static const char *const fair_keys[] = {
 		"seed_commitment", "seed_source", "fixed_dice", "revealed_seed", NULL
 	};
@@ -128,6 +147,16 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		errors += ytree_check_keys(&t, p, player_keys, err);
 		g->player[side].name = dup_scalar(&t, p, "name", err, &errors);
 		g->player[side].addr = dup_scalar(&t, p, "address", err, &errors);
+		if ((n = ytree_get(&t, p, "mail"))) {
+			const char *v = ytree_scalar(n);
+			int mode = v ? mail_mode_parse(v) : -1;
+			if (mode < 0) {
+				ytree_error(&t, n, err, "bad 'mail': every, my-move or digest");
+				errors++;
+			} else {
+				g->player[side].mail = (enum mail_mode)mode;
+			}
+		}
 	}
 	if ((m = ytree_get(&t, root, "host"))) {
 		errors += ytree_check_keys(&t, m, player_keys, err);
@@ -201,6 +230,8 @@ void game_write_yaml(const struct game *g, struct strbuf *out)
 		strbuf_addstr(out, "\n    address: ");
 		ytree_emit_scalar(out, g->player[side].addr);
 		strbuf_addch(out, '\n');
+		if (g->player[side].mail != MAIL_EVERY)	/* the default unsaid */
+			strbuf_addf(out, "    mail: %s\n", mail_mode_name(g->player[side].mail));
 	}
 	strbuf_addstr(out, "host:\n  name: ");
 	ytree_emit_scalar(out, g->player[0].name);

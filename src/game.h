@@ -27,9 +27,21 @@
 
 #define GAME_FORMAT 1
 
+/*
+ * When a player is mailed (players.SIDE.mail in game.yaml; README.md, Mail):
+ * every turn's report, or only when he must decide (and at the end);
+ * digest is the same without the board's text (the map still comes).
+ * The story of each report covers all since his last decision.
+ */
+enum mail_mode { MAIL_EVERY = 0, MAIL_MY_MOVE, MAIL_DIGEST, MAIL__COUNT };
+const char *mail_mode_name(enum mail_mode m);
+/* "every", "my-move", "digest": the mode, or -1. */
+int mail_mode_parse(const char *s);
+
 struct game_player {
 	char *name;
 	char *addr;
+	enum mail_mode mail;	/* players only; the host's is unused */
 };
 
 struct game {

@@ -16,6 +16,9 @@
 #include "engine/engine.h"
 #include "report.h"
 
+#include <ctype.h>
+#include <math.h>
+
 #define MAP_CHAR_W 6.3	/* average width of a character at font-size 10 */
 #define MAP_LINE_H 12.0	/* a line of text: 8.5 above the baseline, 2.5 below */
 #define MAP_NODE_R 9
@@ -217,6 +220,12 @@ static void panel(const struct data *d, const struct state *s, double x0,
 	strbuf_addf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#777\" stroke-dasharray=\"4 3\"/>\n", x0 + 8, y - 4, x0 + 22, y - 4);
 	text_at(out, x0 + 26, y, "panel", "wilderness connection");
 	y += 15;
+	strbuf_addf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#9c2a1f\" stroke-width=\"3\"/>\n", x0 + 6, y - 4, x0 + 22, y - 4);
+	text_at(out, x0 + 26, y, "panel", "the last order's moves");
+	y += 15;
+	strbuf_addf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"7\" fill=\"none\" stroke=\"#e07b00\" stroke-width=\"3\" stroke-dasharray=\"3 2\"/>\n", x0 + 15, y - 4);
+	text_at(out, x0 + 26, y, "panel", "a battle of the last order");
+	y += 15;
 	text_at(out, x0 + 10, y, "pieces-a", "A5");
 	text_at(out, x0 + 30, y, "panel", "American CUs, F French, B British;");
 	y += 14;
@@ -228,7 +237,89 @@ static void panel(const struct data *d, const struct state *s, double x0,
 	strbuf_release(&line);
 }
 
+void report_last_order(const struct data *d, const struct state *before,
+		       const struct state *s, const char *log,
+		       struct map_last *last)
+{
+	const char *block = log ? log : "";
+
+	memset(last, 0, sizeof(*last));
+	/* the last order's block of the log: after its header line */
+	for (const char *p = block; (p = strstr(p, "\n-- ")); p++)
+		block = p + 1;
+	for (int g = 0; before && g < d->n_generals; g++) {
+		int from = before->general[g], to = s->general[g];
+		if (from == to || to < 0 || last->n_moves >= MAP_LAST_MAX)
+			continue;
+		last->moves[last->n_moves].general = g;
+		last->moves[last->n_moves].from = from;	/* < 0: from a box */
+		last->moves[last->n_moves].to = to;
+		last->n_moves++;
+	}
+	for (int i = 0; i < d->n_spaces && last->n_battles < MAP_LAST_MAX; i++) {
+		char *pat = xstrfmt("attle in %s", d->spaces[i].full_name);
+		const char *hit = strstr(block, pat);
+		/* "Battle in Boston MA" must not match "... in Boston MAX" */
+		bool is = hit && !isalnum((unsigned char)hit[strlen(pat)]);
+		free(pat);
+		if (is || (s->battle.active && s->battle.space == i))
+			last->battles[last->n_battles++] = i;
+	}
+}
+
+/* An arrow per general moved by the last order (from his old space, or
+ * from the side of the map for one who came from a box), a ring around
+ * each battle. */
+static void draw_last(const struct data *d, const struct map_last *last,
+		      struct strbuf *out)
+{
+	strbuf_addstr(out, "<defs><marker id=\"head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+		      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f4e8c\"/></marker>"
+		      "<marker id=\"head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+		      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#9c2a1f\"/></marker></defs>\n");
+	for (int i = 0; i < last->n_moves; i++) {
+		const struct data_space *b = &d->spaces[last->moves[i].to];
+		bool am = d->generals[last->moves[i].general].side == SIDE_AMERICAN;
+		double x1, y1, x2 = b->x, y2 = b->y, dx, dy, len;
+		if (last->moves[i].from >= 0) {
+			x1 = d->spaces[last->moves[i].from].x;
+			y1 = d->spaces[last->moves[i].from].y;
+		} else {	/* from a box: a short arrow from above */
+			x1 = x2 - 30;
+			y1 = y2 - 30;
+		}
+		/* stop short of the space's edge */
+		dx = x2 - x1;
+		dy = y2 - y1;
+		len = sqrt(dx * dx + dy * dy);
+		if (len < 1)
+			continue;
+		x2 -= dx / len * (MAP_NODE_R + 3);
+		y2 -= dy / len * (MAP_NODE_R + 3);
+		if (len < 40) {	/* neighbours close together: a visible arrow */
+			x1 = x2 - dx / len * 30;
+			y1 = y2 - dy / len * 30;
+		}
+		strbuf_addf(out, "<line class=\"last-move\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+			    "stroke=\"%s\" stroke-width=\"3\" stroke-opacity=\"0.8\"%s marker-end=\"url(#head-%c)\"/>\n",
+			    x1, y1, x2, y2, am ? "#1f4e8c" : "#9c2a1f",
+			    last->moves[i].from < 0 ? " stroke-dasharray=\"5 3\"" : "", am ? 'a' : 'b');
+	}
+	for (int i = 0; i < last->n_battles; i++) {
+		const struct data_space *a = &d->spaces[last->battles[i]];
+		strbuf_addf(out, "<circle class=\"last-battle\" cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"none\" "
+			    "stroke=\"#e07b00\" stroke-width=\"3\" stroke-dasharray=\"3 2\"/>\n",
+			    a->x, a->y, MAP_NODE_R + 5);
+	}
+}
+
 void report_svg(const struct data *d, const struct state *s, struct strbuf *out)
+{
+	report_svg_last(d, s, NULL, out);
+}
+
+void report_svg_last(const struct data *d, const struct state *s,
+		     const struct map_last *last, struct strbuf *out)
 {
 	struct placer *plp = xcalloc(1, sizeof(*plp));
 	int maxx = 0, maxy = 0;
@@ -284,6 +375,8 @@ void report_svg(const struct data *d, const struct state *s, struct strbuf *out)
 		plp->taken[plp->n++] = (struct box){ a->x - MAP_NODE_R - 1, a->y - MAP_NODE_R - 1,
 						 a->x + MAP_NODE_R + 1, a->y + MAP_NODE_R + 1 };
 	}
+	if (last)
+		draw_last(d, last, out);
 	/* the pieces first (they matter most), then the names */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < d->n_spaces; i++) {

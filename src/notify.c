@@ -142,6 +142,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	const struct data *d = g->data;
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf numbers = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -153,8 +154,11 @@ static int compose_report(const struct game *g, const struct state *s,
 	int ret;
 
 	report_board(d, s, &board);
-	report_hand(d, s, side, &hand);
+	/* new cards are marked against the state before this turn (the
+	 * state of the last report; none before the first commit) */
+	report_hand_since(d, s, g->head[0] && g->have_private ? &g->state : NULL, side, &hand);
 	engine_describe_prompt(d, s, &prompt);
+	report_numbers(d, s, side, &numbers);
 	/* Both players get their token: the one not to move may still send
 	 * standing reactions. */
 	if (!over) {
@@ -162,7 +166,7 @@ static int compose_report(const struct game *g, const struct state *s,
 		reply_to = reply_address(g, token);
 	}
 	if (mine)
-		report_options(d, s, false, &options);
+		report_options_grouped(d, s, &options);
 	game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
 	{
@@ -172,12 +176,15 @@ static int compose_report(const struct game *g, const struct state *s,
 			"happened", story.buf ? story.buf : "",
 			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
+			"numbers", numbers.buf ? numbers.buf : "",
 			"your_move", mine ? "yes" : "",
 			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
 			"token", token, "options", options.buf ? options.buf : "",
 			"hand", s->n_hand[side] ? hand.buf : "", "salt", salt,
 			"words", !over && s->draws == 0 && !s->has_words[side] ? "yes" : "",
-			"board", board.buf, "commit", commit ? commit : "",
+			"board", g->player[side].mail == MAIL_DIGEST ? "" : board.buf,
+			"digest", g->player[side].mail == MAIL_DIGEST ? "yes" : "",
+			"commit", commit ? commit : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
 		ret = report_render("turn.txt", vars, &body, err);
@@ -226,6 +233,7 @@ out:
 	strbuf_release(&hand);
 	strbuf_release(&prompt);
 	strbuf_release(&options);
+	strbuf_release(&numbers);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;
@@ -239,7 +247,12 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 	struct strbuf svg = STRBUF_INIT, png = STRBUF_INIT, perr = STRBUF_INIT;
 	int ret = 0;
 
-	report_svg(g->data, s, &svg);
+	{
+		/* the last order drawn: the state before it is the game's */
+		struct map_last last;
+		report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
+		report_svg_last(g->data, s, &last, &svg);
+	}
 	if (report_png(svg.buf, svg.len, &png, &perr) < 0) {
 		/* the text and the SVG carry the game: mail goes out without it */
 		warning("no PNG of the map: %s", perr.buf);
@@ -248,6 +261,13 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !ret; side++) {
 		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
 		char hint[96];
+
+		/* my-move and digest: only when he must decide, or at the end
+		 * (and the new game's greeting); his story then covers all
+		 * since his last decision */
+		if (g->player[side].mail != MAIL_EVERY && g->head[0] &&
+		    !engine_game_over(s) && s->prompt.side != side)
+			continue;
 
 		if (compose_report(g, s, side, commit, patch, log, &svg, &png, &msg, err) < 0) {
 			strbuf_release(&msg);
@@ -356,7 +376,7 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 	int ret;
 
 	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
-		report_options(g->data, &g->state, false, &options);
+		report_options_grouped(g->data, &g->state, &options);
 	if (!engine_game_over(&g->state))
 		game_token(g, side, token);
 	/* the token stays valid: the corrected order may answer this */

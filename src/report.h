@@ -15,6 +15,11 @@ void report_board(const struct data *d, const struct state *s,
 /* A hand, one card a line ("  #12  Three OPS card (3 OPS)"). */
 void report_hand(const struct data *d, const struct state *s, enum side side,
 		 struct strbuf *out);
+/* The same, each card that was not in the hand in `before` marked with a
+ * "*" (new since the last report); before may be NULL (no marks). */
+void report_hand_since(const struct data *d, const struct state *s,
+		       const struct state *before, enum side side,
+		       struct strbuf *out);
 /*
  * The legal orders now. plain: the side to decide on the first line
  * ("american", "british" or "none"), then one order a line exactly as
@@ -23,9 +28,48 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
  */
 void report_options(const struct data *d, const struct state *s, bool plain,
 		    struct strbuf *out);
+/*
+ * The legal orders now, grouped for a mail: one line per form of order
+ * ("land SPACE N [GENERAL]") with the values each word may take under it,
+ * every combination legal and no legal order left out; the Committees of
+ * Correspondence and other long lists of spaces by colony.
+ */
+void report_options_grouped(const struct data *d, const struct state *s,
+			    struct strbuf *out);
+/*
+ * The numbers a side needs before the decision now, as players count them
+ * at the table: before a battle both sides' DRM so far, each part named,
+ * and (in the deciding side's report only) what its cards would add; a
+ * warning when a loss would be a surrender (9.63) or when the moving army
+ * stands where the winter would take CUs. Only what side may know.
+ */
+void report_numbers(const struct data *d, const struct state *s,
+		    enum side side, struct strbuf *out);
 /* The map as an SVG picture (positions from the data; src/map.c). */
 void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);
+
+/* What the last order did that the map draws: each general moved (from a
+ * space, or from a box when from < 0, to a space) and each battle. */
+#define MAP_LAST_MAX 16
+struct map_last {
+	int n_moves;
+	struct { int general, from, to; } moves[MAP_LAST_MAX];
+	int n_battles;
+	int battles[MAP_LAST_MAX];
+};
+/*
+ * Fills last from the state before the last order (NULL: no moves known),
+ * the state after it, and the log (its last order's block names the
+ * battles; a battle under way is marked too).
+ */
+void report_last_order(const struct data *d, const struct state *before,
+		       const struct state *s, const char *log,
+		       struct map_last *last);
+/* The map with the last order drawn: arrows for moves, rings for battles
+ * (last may be NULL). */
+void report_svg_last(const struct data *d, const struct state *s,
+		     const struct map_last *last, struct strbuf *out);
 /*
  * The SVG (len bytes) rendered as a PNG picture, appended to out (librsvg;
  * src/map-png.c). Returns 0, or -1 with the reason in err.

@@ -202,7 +202,7 @@ void alliance_apply(const struct data *d, struct state *s,
 		break;
 	case PROMPT_WAR:
 		s->space[a->space].cu[NATION_BRITISH]--;
-		elog(log, "British removes a CU from %s for the European War (12.2.B.iii).",
+		elog(log, "The British remove a CU from %s for the European War (12.2.B.iii).",
 		     space_name(d, a->space));
 		s->prompt.left--;
 		if (s->prompt.left > 0 && british_on_map(d, s) > 0)

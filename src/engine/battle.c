@@ -326,6 +326,17 @@ static int retreat_options(const struct data *d, const struct state *s,
 	return n;
 }
 
+int engine_battle_retreats(const struct data *d, const struct state *s,
+			   enum side side)
+{
+	int one = -1;
+	bool by_sea = false;
+
+	if (!s->battle.active)
+		BUG("engine_battle_retreats without a battle");
+	return retreat_options(d, s, side, &one, &by_sea);
+}
+
 /* ---- The battle (9.2) ----------------------------------------------------- */
 
 static void battle_finish(const struct data *d, struct state *s,
@@ -420,6 +431,68 @@ static enum side militia(const struct data *d, const struct state *s, int space)
 	       : n[SIDE_BRITISH] > n[SIDE_AMERICAN] ? SIDE_BRITISH : SIDE_NONE;
 }
 
+/* The DRM of side apart from its CUs and its general's Actual Battle
+ * Rating (9.41 to 9.46), each part appended to why (", +1 Regulars"). */
+static int other_drm(const struct data *d, const struct state *s,
+		     enum side side, struct strbuf *why)
+{
+	const struct battle *b = &s->battle;
+	int sp = b->space, drm = 0;
+
+	if (side == SIDE_BRITISH && s->regulars) {
+		drm++;
+		strbuf_addstr(why, ", +1 Regulars (9.41)");
+	}
+	if (side == SIDE_BRITISH && d->spaces[sp].port && !port_blockaded(d, s, sp) &&
+	    (!d->spaces[sp].fortified || s->space[sp].pc == SIDE_BRITISH)) {
+		drm++;
+		strbuf_addstr(why, ", +1 Royal Navy (9.42)");
+	}
+	if (militia(d, s, sp) == side) {
+		drm++;
+		strbuf_addstr(why, ", +1 militia (9.43)");
+	}
+	if (side == SIDE_AMERICAN && b->attacker == SIDE_BRITISH &&
+	    s->kosciuszko == sp + 1) {
+		drm++;
+		strbuf_addstr(why, ", +1 Kosciuszko's works (#79)");
+	}
+	if (side == SIDE_AMERICAN && b->winter) {
+		drm += 2;
+		strbuf_addstr(why, ", +2 Winter Offensive (9.44)");
+	}
+	if (b->card[side]) {
+		int amount = b->played[side] ? engine_battle_card_drm(d, b->card[side]) : 1;
+		drm += amount;
+		strbuf_addf(why, ", +%d %s (9.45)", amount,
+			    b->played[side] ? "battle card" : "discard");
+	}
+	if (side == SIDE_AMERICAN && b->intercepted) {
+		drm++;
+		strbuf_addstr(why, ", +1 interception (9.46)");
+	}
+	return drm;
+}
+
+int engine_battle_card_drm(const struct data *d, int card)
+{
+	const struct data_card *c = card_of(d, card);
+	int amount = 2;
+
+	for (int i = 0; i < c->n_effects; i++)
+		if (c->effects[i].verb == EFFECT_BATTLE_DRM)
+			amount = c->effects[i].amount;
+	return amount;
+}
+
+int engine_battle_modifiers(const struct data *d, const struct state *s,
+			    enum side side, struct strbuf *why)
+{
+	if (!s->battle.active)
+		BUG("engine_battle_modifiers without a battle");
+	return other_drm(d, s, side, why);
+}
+
 /* Step 3: a side's combat DRM (9.4), described in the log. */
 static int combat_drm(const struct data *d, const struct state *s,
 		      enum side side, int rating, struct strbuf *log)
@@ -429,45 +502,7 @@ static int combat_drm(const struct data *d, const struct state *s,
 	struct strbuf why = STRBUF_INIT;
 
 	strbuf_addf(&why, "%d CU%s, %d battle rating", cus, cus == 1 ? "" : "s", rating);
-	if (side == SIDE_BRITISH && s->regulars) {
-		drm++;
-		strbuf_addstr(&why, ", +1 Regulars (9.41)");
-	}
-	if (side == SIDE_BRITISH && d->spaces[sp].port && !port_blockaded(d, s, sp) &&
-	    (!d->spaces[sp].fortified || s->space[sp].pc == SIDE_BRITISH)) {
-		drm++;
-		strbuf_addstr(&why, ", +1 Royal Navy (9.42)");
-	}
-	if (militia(d, s, sp) == side) {
-		drm++;
-		strbuf_addstr(&why, ", +1 militia (9.43)");
-	}
-	if (side == SIDE_AMERICAN && b->attacker == SIDE_BRITISH &&
-	    s->kosciuszko == sp + 1) {
-		drm++;
-		strbuf_addstr(&why, ", +1 Kosciuszko's works (#79)");
-	}
-	if (side == SIDE_AMERICAN && b->winter) {
-		drm += 2;
-		strbuf_addstr(&why, ", +2 Winter Offensive (9.44)");
-	}
-	if (b->card[side]) {
-		int amount = 1;
-		if (b->played[side]) {
-			const struct data_card *c = card_of(d, b->card[side]);
-			amount = 2;
-			for (int i = 0; i < c->n_effects; i++)
-				if (c->effects[i].verb == EFFECT_BATTLE_DRM)
-					amount = c->effects[i].amount;
-		}
-		drm += amount;
-		strbuf_addf(&why, ", +%d %s (9.45)", amount,
-			    b->played[side] ? "battle card" : "discard");
-	}
-	if (side == SIDE_AMERICAN && b->intercepted) {
-		drm++;
-		strbuf_addstr(&why, ", +1 interception (9.46)");
-	}
+	drm += other_drm(d, s, side, &why);
 	elog(log, "%s DRM +%d: %s.", side_title(side), drm, strbuf_str(&why));
 	strbuf_release(&why);
 	return drm;
@@ -482,10 +517,19 @@ static void retreat_to(const struct data *d, struct state *s, struct rng *r,
 	int n = move_force(s, sp, t, loser, g, 1000);
 	bool prompt_set;
 
-	elog(log, "The %s %s%s%d CU%s retreat%s to %s (%s).", side_title(loser),
-	     g >= 0 ? d->generals[g].name : "", g >= 0 ? " and " : "", n,
-	     n == 1 ? "" : "s", by_sea ? " by sea" : "", space_name(d, t),
-	     by_sea ? "9.62" : "9.61");
+	/* "Howe and 3 CUs retreat", "Howe retreats" (no CU left),
+	 * "1 British CU retreats" */
+	if (g >= 0 && n > 0)
+		elog(log, "%s and %d %s CU%s retreat%s to %s (%s).", d->generals[g].name,
+		     n, side_title(loser), n == 1 ? "" : "s", by_sea ? " by sea" : "",
+		     space_name(d, t), by_sea ? "9.62" : "9.61");
+	else if (g >= 0)
+		elog(log, "%s, with no CU left, retreats%s to %s (%s).", d->generals[g].name,
+		     by_sea ? " by sea" : "", space_name(d, t), by_sea ? "9.62" : "9.61");
+	else
+		elog(log, "%d %s CU%s retreat%s%s to %s (%s).", n, side_title(loser),
+		     n == 1 ? "" : "s", n == 1 ? "s" : "", by_sea ? " by sea" : "",
+		     space_name(d, t), by_sea ? "9.62" : "9.61");
 	if (loser == SIDE_AMERICAN)
 		congress_lost(d, s, sp, log);
 	prompt_set = arrival(d, s, t, loser, n > 0, 0, log);

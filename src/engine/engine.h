@@ -175,6 +175,28 @@ int engine_invariants(const struct data *d, const struct state *s,
  */
 enum side engine_winner_if_ended(const struct data *d, const struct state *s,
 				 int colonies[3]);
+/*
+ * In a battle before step 3 (9.4): side's DRM apart from its CUs and its
+ * general's Actual Battle Rating, each part named in why (", +1 Regulars
+ * (9.41)", a card of step 1 once it is played). Reports use it to give
+ * the numbers before a choice; step 3 counts with the same function.
+ */
+int engine_battle_modifiers(const struct data *d, const struct state *s,
+			    enum side side, struct strbuf *why);
+/* The DRM a card gives when played as a battle card (9.45): 2 unless the
+ * card says otherwise. */
+int engine_battle_card_drm(const struct data *d, int card);
+/* The retreats open now to side's force in the battle (9.61, 9.62): 0
+ * means that a loss would be a surrender (9.63). */
+int engine_battle_retreats(const struct data *d, const struct state *s,
+			   enum side side);
+/*
+ * What the Winter Attrition (11.0) would take now from side's CUs in
+ * space (the American side: American and French CUs together). A single
+ * CU that is lost on a die of 1-3 counts 1 with *on_a_die set.
+ */
+int engine_winter_forecast(const struct data *d, const struct state *s,
+			   int space, enum side side, bool *on_a_die);
 /* The colonies each side needs at the end (13.2). */
 #define VICTORY_AMERICAN_COLONIES 7
 #define VICTORY_BRITISH_COLONIES 6

@@ -426,8 +426,12 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		if (s->end == END_ABANDONED)
 			strbuf_addstr(out, "The game is over: the host abandoned it and revealed the seed; nobody won.");
 		else
-			strbuf_addf(out, "The game is over: the %s won (%s).",
-				    side_title(s->winner), game_end_name(s->end));
+			strbuf_addf(out, "The game is over: the %s won, %s.",
+				    s->winner == SIDE_AMERICAN ? "Americans" : "British",
+				    s->end == END_AUTO_BRITISH ? "an automatic victory: no American or French CU is left on the map (13.1)" :
+				    s->end == END_AUTO_AMERICAN ? "an automatic victory: no British CU is left in the thirteen colonies (13.1)" :
+				    s->end == END_WAR_ENDS ? "the war having ended by the War Ends card (13.2)" :
+				    s->end == END_1783 ? "the war having run to the end of 1783 (13.2)" : "");
 		break;
 	case PROMPT_CC:
 		strbuf_addf(out, "American: place a Committees of Correspondence PC in each colony (%d to go).", p->left);
@@ -510,8 +514,8 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 		alliance_describe_prompt(d, s, out);
 		break;
 	case PROMPT_WINTER:
-		strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack are lost; name the French ones: 'lose N' (11.3).",
-			    p->left, p->left == 1 ? "" : "s");
+		strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack %s lost; name the French ones: 'lose N' (11.3).",
+			    p->left, p->left == 1 ? "" : "s", p->left == 1 ? "is" : "are");
 		break;
 	case PROMPT_INTERCEPT:
 	case PROMPT_RETREAT_BEFORE:

@@ -5,6 +5,9 @@
 
 #include <stdio.h>
 
+/* What lone_cu_roll() returns for a forecast (no stream). */
+#define WINTER_ON_A_DIE 1000
+
 /* A single CU alone: one die, 1-3 it is removed (11.1, 11.2). */
 static int lone_cu_roll(const struct data *d, struct rng *r, int space,
 			const char *who, struct strbuf *log)
@@ -12,6 +15,8 @@ static int lone_cu_roll(const struct data *d, struct rng *r, int space,
 	char purpose[160];
 	int die;
 
+	if (!r)		/* a forecast: the die is not rolled */
+		return WINTER_ON_A_DIE;
 	snprintf(purpose, sizeof(purpose), "winter attrition, lone %s CU in %s",
 		 who, space_name(d, space));
 	die = rng_die(r, purpose);
@@ -163,8 +168,8 @@ bool winter_attrition(const struct data *d, struct state *s, struct rng *r,
 			int lo, hi;
 			french_loss_range(am, fr, loss, &lo, &hi);
 			if (lo < hi) {
-				elog(log, "%s: %d of its %d American and %d French CUs are lost; the American chooses which (11.3).",
-				     space_name(d, i), loss, am, fr);
+				elog(log, "%s: %d of its %d American and %d French CUs %s lost; the American chooses which (11.3).",
+				     space_name(d, i), loss, am, fr, loss == 1 ? "is" : "are");
 				flow_prompt(s, PROMPT_WINTER, SIDE_AMERICAN, 0, loss);
 				bit_set(s->prompt.spaces_done, i);
 				return false;
@@ -176,4 +181,25 @@ bool winter_attrition(const struct data *d, struct state *s, struct rng *r,
 	if (!total && from == 0)
 		elog(log, "No losses.");
 	return true;
+}
+
+int engine_winter_forecast(const struct data *d, const struct state *s,
+			   int space, enum side side, bool *on_a_die)
+{
+	const struct space_state *sp = &s->space[space];
+	int am = sp->cu[NATION_AMERICAN], fr = sp->cu[NATION_FRENCH], loss;
+	int am_gen = general_of_side_at(d, s, space, SIDE_AMERICAN);
+
+	if (side == SIDE_BRITISH)
+		loss = british_rule_losses(d, s, NULL, space, sp->cu[NATION_BRITISH],
+					   general_of_side_at(d, s, space, SIDE_BRITISH) >= 0,
+					   "British", NULL);
+	else if (am == 0 && fr > 0)
+		loss = british_rule_losses(d, s, NULL, space, fr, am_gen >= 0, "French", NULL);
+	else
+		loss = american_rule_losses(d, s, NULL, space, am + fr, am_gen >= 0,
+					    am_gen >= 0 && d->generals[am_gen].never_to_reinforcements,
+					    NULL);
+	*on_a_die = loss == WINTER_ON_A_DIE;
+	return *on_a_die ? 1 : loss;
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 #
 # Issue 17: a map a player can plan from. For the set-up, a crowded
-# position (the game played on into 1777) and a game over, the SVG is
+# position (the game played on into 1778) and a game over, the SVG is
 # opened in headless Chromium, which measures every label with the
 # browser's own fonts (getBBox): no label may overlap another label or a
 # space. The same positions are rendered to PNG (as mailed) and kept in
@@ -45,7 +45,7 @@ new_game "$G"
 picture setup "$G"
 
 n=0
-while [ "$(state_field "$G" year)" != 1777 ] && [ $n -lt 400 ]; do
+while [ "$(state_field "$G" year)" != 1778 ] && [ $n -lt 600 ]; do
 	postrider options "$G" --plain >"$TRASH/opts" 2>/dev/null || die "options"
 	side=$(head -n 1 "$TRASH/opts")
 	[ "$side" = none ] && break
@@ -57,6 +57,37 @@ picture 1776 "$G" --at 1776/4
 picture crowded "$G"
 expect_exit 0 postrider reveal --abandon "$G"
 picture over "$G"
+
+# The last order drawn: the opening of tests/golden/battle-by-mail (its
+# seed, so the same deal), where Howe marches from Boston into Lexington
+# and Concord and a battle begins there.
+B=$TRASH/battle
+postrider new "$B" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" \
+	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 \
+	>/dev/null 2>&1 || die "new $B"
+awk -v dir="$TRASH" '
+	/^--- / { n++; print $2 > (dir "/sides"); next }
+	{ print > (dir "/block." n) }
+' tests/golden/battle-by-mail/setup
+i=0
+while read -r side; do
+	i=$((i + 1))
+	touch "$TRASH/block.$i"
+	postrider play "$B" --as "$side" "$TRASH/block.$i" >/dev/null 2>&1 || die "setup order $i"
+done <"$TRASH/sides"
+picture march "$B" --at 5
+expect_grep "the march into Lexington is drawn as an arrow" \
+	'<line class="last-move" [^>]*stroke="#9c2a1f"' "$TRASH/march.svg"
+expect_grep "the battle it begins is marked" '<circle class="last-battle"' "$TRASH/march.svg"
+expect_eq "one arrow: only Howe moved" 1 "$(grep -c 'class="last-move"' "$TRASH/march.svg")"
+picture battle-card "$B"
+expect_no_grep "a card played in the battle moves nobody: no arrow" 'class="last-move"' \
+	"$TRASH/battle-card.svg"
+expect_grep "the battle under way is still marked" 'class="last-battle"' "$TRASH/battle-card.svg"
+# the mailed report of order 5 carries the same picture
+c5=$(git -C "$B" rev-list --reverse HEAD | sed -n 6p)
+mail_part "$(report_for "$B" american "$c5")" image/svg+xml >"$TRASH/mailed.svg"
+expect_grep "the mailed map draws the last order too" 'class="last-move"' "$TRASH/mailed.svg"
 
 # the report carries the PNG inline, as a mail client shows it
 R=$(ls "$(outbox "$G")"/new/* | tail -n 1)
