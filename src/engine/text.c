@@ -431,7 +431,10 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 				    s->end == END_AUTO_BRITISH ? "an automatic victory: no American or French CU is left on the map (13.1)" :
 				    s->end == END_AUTO_AMERICAN ? "an automatic victory: no British CU is left in the thirteen colonies (13.1)" :
 				    s->end == END_WAR_ENDS ? "the war having ended by the War Ends card (13.2)" :
-				    s->end == END_1783 ? "the war having run to the end of 1783 (13.2)" : "");
+				    s->end == END_1783 ? "the war having run to the end of 1783 (13.2)" :
+				    s->end == END_RESIGNED ? (s->winner == SIDE_AMERICAN ?
+					"the British having resigned" : "the Americans having resigned") :
+				    "how is not recorded");
 		break;
 	case PROMPT_CC:
 		strbuf_addf(out, "American: place a Committees of Correspondence PC in each colony (%d to go).", p->left);
