@@ -115,34 +115,37 @@ static int levenshtein(const char *a, const char *b)
 	return res;
 }
 
-/* True if every word of ref is a prefix of some word of name, in any
- * order ("concord ma" and "Lexington and Concord MA"). */
-static bool words_contained(const char *ref, const char *name)
+/*
+ * Does the word r (rl bytes) fit the word n (nl bytes)? Exactly: r is a
+ * beginning of n. Nearly: r has 3 letters or more and is within one edit
+ * of n or of its beginning ("brnt" and "Brant").
+ */
+static bool word_fits(const char *r, size_t rl, const char *n, size_t nl,
+		      bool nearly)
 {
-	const char *r = ref;
+	char rw[64], nw[64];
+	size_t cut = nl < rl + 1 ? nl : rl + 1;
 
-	while (*r) {
-		size_t rl = strcspn(r, " ");
-		bool found = false;
-		for (const char *n = name; *n && !found;) {
-			size_t nl = strcspn(n, " ");
-			found = rl <= nl && !strncmp(r, n, rl);
-			n += nl;
-			while (*n == ' ')
-				n++;
-		}
-		if (!found)
-			return false;
-		r += rl;
-		while (*r == ' ')
-			r++;
-	}
-	return true;
+	if (!nearly)
+		return rl <= nl && !strncmp(r, n, rl);
+	if (rl < 3 || rl >= sizeof(rw) || nl >= sizeof(nw))
+		return false;
+	memcpy(rw, r, rl);
+	rw[rl] = '\0';
+	memcpy(nw, n, nl);
+	nw[nl] = '\0';
+	if (levenshtein(rw, nw) <= 1)
+		return true;
+	nw[cut] = '\0';
+	if (levenshtein(rw, nw) <= 1)
+		return true;
+	nw[cut > 0 ? cut - 1 : 0] = '\0';
+	return cut > rl && levenshtein(rw, nw) <= 1;
 }
 
-/* True if every word of ref (3 letters or more) is within one edit of a
- * word of name or of its beginning ("brnt" and "Joseph Brant ..."). */
-static bool words_near(const char *ref, const char *name)
+/* True if every word of ref fits (word_fits) some word of name, in any
+ * order ("concord ma" and "Lexington and Concord MA"). */
+static bool words_in(const char *ref, const char *name, bool nearly)
 {
 	const char *r = ref;
 
@@ -151,24 +154,9 @@ static bool words_near(const char *ref, const char *name)
 	while (*r) {
 		size_t rl = strcspn(r, " ");
 		bool found = false;
-		char rw[64], nw[64];
-
-		if (rl < 3 || rl >= sizeof(rw))
-			return false;
-		memcpy(rw, r, rl);
-		rw[rl] = '\0';
 		for (const char *n = name; *n && !found;) {
 			size_t nl = strcspn(n, " ");
-			size_t cut = nl < rl + 1 ? nl : rl + 1;
-			if (nl < sizeof(nw)) {
-				memcpy(nw, n, nl);
-				nw[nl] = '\0';
-				found = levenshtein(rw, nw) <= 1;
-				nw[cut] = '\0';
-				found = found || levenshtein(rw, nw) <= 1;
-				nw[cut > 0 ? cut - 1 : 0] = '\0';
-				found = found || (cut > rl && levenshtein(rw, nw) <= 1);
-			}
+			found = word_fits(r, rl, n, nl, nearly);
 			n += nl;
 			while (*n == ' ')
 				n++;
@@ -226,7 +214,7 @@ static void suggest(const char *ref, const char *const *names, int n,
 		normalize(names[i], b, sizeof(b));
 		for (int k = 0; k < n_pick; k++)
 			seen = seen || pick[k] == i;
-		if (!seen && (words_contained(a, b) || words_near(a, b)))
+		if (!seen && (words_in(a, b, false) || words_in(a, b, true)))
 			pick[n_pick++] = i;
 	}
 	for (int k = 0; k < n_pick; k++)
@@ -334,7 +322,7 @@ int order_find_card(const struct data *d, const struct state *s,
 	 * "franklin", "de grasse", "kings mountain". */
 	for (int c = 1; !n && *r && c <= d->n_cards; c++) {
 		normalize(d->cards[c].title, nm, sizeof(nm));
-		if (words_contained(r, nm))
+		if (words_in(r, nm, false))
 			found[n++] = c;
 	}
 	if (n_exact) {

@@ -302,6 +302,18 @@ new_game() {
 	}
 }
 
+# play_first_legal DIR: plays the first legal order of the side to move,
+# as `options --plain` lists it; returns 1 (and plays nothing) when the
+# game is over, dies if the order is refused. $TRASH/opts keeps the list.
+play_first_legal() {
+	postrider options "$1" --plain >"$TRASH/opts" 2>/dev/null || die "options of $1"
+	_side=$(head -n 1 "$TRASH/opts")
+	[ "$_side" = none ] && return 1
+	sed -n 2p "$TRASH/opts" >"$TRASH/order"
+	postrider play "$1" --as "$_side" "$TRASH/order" >"$TRASH/play.out" 2>"$TRASH/play.err" ||
+		die "order ($_side: $(cat "$TRASH/order")): $(head -n 5 "$TRASH/play.err")"
+}
+
 # commit_count DIR
 commit_count() {
 	git -C "$1" rev-list --count HEAD 2>/dev/null || echo 0

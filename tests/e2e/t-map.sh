@@ -46,11 +46,7 @@ picture setup "$G"
 
 n=0
 while [ "$(state_field "$G" year)" != 1778 ] && [ $n -lt 600 ]; do
-	postrider options "$G" --plain >"$TRASH/opts" 2>/dev/null || die "options"
-	side=$(head -n 1 "$TRASH/opts")
-	[ "$side" = none ] && break
-	sed -n 2p "$TRASH/opts" >"$TRASH/order"
-	postrider play "$G" --as "$side" "$TRASH/order" >/dev/null 2>&1 || die "order $n"
+	play_first_legal "$G" || break
 	n=$((n + 1))
 done
 picture 1776 "$G" --at 1776/4

@@ -37,11 +37,7 @@ expect_grep "game.yaml keeps the British mode" '^    mail: my-move$' "$M/game.ya
 expect_grep "game.yaml keeps the American mode" '^    mail: digest$' "$M/game.yaml"
 n=0
 while [ $n -lt 40 ]; do
-	postrider options "$M" --plain >"$TRASH/opts" 2>/dev/null || die "options"
-	side=$(head -n 1 "$TRASH/opts")
-	[ "$side" = none ] && break
-	sed -n 2p "$TRASH/opts" >"$TRASH/order"
-	postrider play "$M" --as "$side" "$TRASH/order" >/dev/null 2>&1 || die "order $n"
+	play_first_legal "$M" || break
 	n=$((n + 1))
 	to_move=$(postrider options "$M" --plain 2>/dev/null | head -n 1)
 	for s in american british; do

@@ -87,6 +87,20 @@ static __attribute__((unused)) int gen_at(const char *name, int line)
 }
 #define GEN(name) gen_at(name, __LINE__)
 
+/* Empties the map: no PC, no CU, every general in his box off the map.
+ * The Congress stays where it is (Philadelphia PA after set-up). */
+static __attribute__((unused)) void fixture_clear_board(void)
+{
+	for (int i = 0; i < D->n_spaces; i++) {
+		S.space[i].pc = SIDE_NONE;
+		for (int k = 0; k < 3; k++)
+			S.space[i].cu[k] = 0;
+	}
+	for (int g = 0; g < D->n_generals; g++)
+		if (S.general[g] >= 0)
+			S.general[g] = LOC_REINFORCEMENTS;
+}
+
 static __attribute__((unused)) bool pull(int *arr, int *n, int c)
 {
 	for (int i = 0; i < *n; i++) {

@@ -23,14 +23,7 @@ static int new_game(void **state)
 	engine_new_game(D, &S, &R, &LOG);
 	rng_shuffle(&R, S.deck, S.n_deck, "test deck");
 	S.year = 1776;
-	for (int i = 0; i < D->n_spaces; i++) {
-		S.space[i].pc = SIDE_NONE;
-		for (int k = 0; k < 3; k++)
-			S.space[i].cu[k] = 0;
-	}
-	for (int g = 0; g < D->n_generals; g++)
-		if (S.general[g] >= 0)
-			S.general[g] = LOC_REINFORCEMENTS;
+	fixture_clear_board();
 	S.box_cu[NATION_BRITISH] = 0;
 	/* No automatic victory (13.1) */
 	S.space[data_space_index(D, "Hartford CT")].cu[NATION_AMERICAN] = 2;

@@ -72,14 +72,7 @@ static enum side pc(const char *name)
  * The Congress stays where it is (Philadelphia PA after set-up). */
 static void clear_board(void)
 {
-	for (int i = 0; i < D->n_spaces; i++) {
-		S.space[i].pc = SIDE_NONE;
-		for (int k = 0; k < 3; k++)
-			S.space[i].cu[k] = 0;
-	}
-	for (int g = 0; g < D->n_generals; g++)
-		if (S.general[g] >= 0)
-			S.general[g] = LOC_REINFORCEMENTS;
+	fixture_clear_board();
 }
 
 static void put_pc(const char *name, enum side side)

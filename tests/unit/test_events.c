@@ -86,14 +86,7 @@ static void position(enum side side, int c)
 	strbuf_reset(&WHY);
 	rng_fixed(&R, 3);
 	engine_new_game(D, &S, &R, &LOG);
-	for (int i = 0; i < D->n_spaces; i++) {
-		S.space[i].pc = SIDE_NONE;
-		for (int k = 0; k < 3; k++)
-			S.space[i].cu[k] = 0;
-	}
-	for (int g = 0; g < D->n_generals; g++)
-		if (S.general[g] >= 0)
-			S.general[g] = LOC_REINFORCEMENTS;
+	fixture_clear_board();
 	put_cu("Hartford CT", NATION_AMERICAN, 1);
 	put_cu("Savannah GA", NATION_BRITISH, 1);
 	S.year = 1776;

@@ -27,17 +27,19 @@ static int new_game(void **state)
 
 static void clear_board(void)
 {
-	for (int i = 0; i < D->n_spaces; i++) {
-		S.space[i].pc = SIDE_NONE;
-		for (int k = 0; k < 3; k++)
-			S.space[i].cu[k] = 0;
-	}
-	for (int g = 0; g < D->n_generals; g++)
-		if (S.general[g] >= 0)
-			S.general[g] = LOC_REINFORCEMENTS;
+	fixture_clear_board();
 	/* one CU each far away, so that no automatic victory ends it (13.1) */
 	S.space[SP("Hillsborough NC")].cu[NATION_BRITISH] = 1;
 	S.space[SP("Concord NH")].cu[NATION_AMERICAN] = 1;
+}
+
+/* The British plays the first card of the turn. */
+static void british_to_play(void)
+{
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_PLAY;
+	S.prompt.side = SIDE_BRITISH;
+	S.first = S.active = SIDE_BRITISH;
 }
 
 static void apply_at(struct action a, int line)
@@ -104,10 +106,7 @@ static void test_battle_numbers_9_63(void **state)
 	clear_board();
 	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
 	set_hand(SIDE_AMERICAN, 2, MORGANS_RIFLEMEN, OPS1_D);
-	memset(&S.prompt, 0, sizeof(S.prompt));
-	S.prompt.kind = PROMPT_PLAY;
-	S.prompt.side = SIDE_BRITISH;
-	S.first = S.active = SIDE_BRITISH;
+	british_to_play();
 	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 5;
 	S.space[SP("Ticonderoga NY")].pc = SIDE_AMERICAN;
 	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
@@ -162,10 +161,7 @@ static void test_winter_warning(void **state)
 	clear_board();
 	set_hand(SIDE_BRITISH, 1, OPS2_A);
 	set_hand(SIDE_AMERICAN, 1, OPS1_D);
-	memset(&S.prompt, 0, sizeof(S.prompt));
-	S.prompt.kind = PROMPT_PLAY;
-	S.prompt.side = SIDE_BRITISH;
-	S.first = S.active = SIDE_BRITISH;
+	british_to_play();
 	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 5;
 	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
 	S.space[SP("Saratoga NY")].pc = SIDE_BRITISH;
@@ -223,10 +219,7 @@ static void test_retreat_wording(void **state)
 	clear_board();
 	set_hand(SIDE_BRITISH, 1, OPS2_A);
 	set_hand(SIDE_AMERICAN, 1, OPS1_D);
-	memset(&S.prompt, 0, sizeof(S.prompt));
-	S.prompt.kind = PROMPT_PLAY;
-	S.prompt.side = SIDE_BRITISH;
-	S.first = S.active = SIDE_BRITISH;
+	british_to_play();
 	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 1;
 	S.space[SP("Ticonderoga NY")].pc = SIDE_BRITISH;
 	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
@@ -267,10 +260,7 @@ static void test_grouped_orders(void **state)
 	set_hand(SIDE_AMERICAN, 1, MORGANS_RIFLEMEN);
 	take_card(OPS1_D);
 	S.queue[SIDE_BRITISH][S.n_queue[SIDE_BRITISH]++] = OPS1_D;
-	memset(&S.prompt, 0, sizeof(S.prompt));
-	S.prompt.kind = PROMPT_PLAY;
-	S.prompt.side = SIDE_BRITISH;
-	S.first = S.active = SIDE_BRITISH;
+	british_to_play();
 	S.general[GEN("Carleton")] = SP("Quebec");	/* strategy 3 */
 	S.space[SP("Quebec")].cu[NATION_BRITISH] = 2;
 	strbuf_reset(&OUT);
