@@ -359,7 +359,7 @@ static void test_ftk_adjacent_to_setup_pcs(void **state)
 {
 	(void)state;
 	finish_committees();
-	/* other-sources.md: Ticonderoga touches Montreal, Fort Niagara
+	/* connections.yaml: Ticonderoga touches Montreal, Fort Niagara
 	 * touches Fort Detroit (set-up British PCs). */
 	if (pc("Ticonderoga NY") == SIDE_AMERICAN || pc("Fort Niagara NY") == SIDE_AMERICAN)
 		fail_msg("the Committees took Ticonderoga or Fort Niagara");
