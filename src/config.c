@@ -180,6 +180,29 @@ static int read_secret(struct ytree *t, yaml_node_t *map, const char *path,
 	return bad;
 }
 
+/*
+ * The `username` of map and its password (read_secret()): both or
+ * neither, for SMTP and for publishing alike.
+ */
+static int read_credentials(struct ytree *t, yaml_node_t *map,
+			    const char *path, char **user, char **pass,
+			    struct strbuf *err)
+{
+	yaml_node_t *n = ytree_get(t, map, "username");
+	int bad = 0;
+
+	if (n && read_string(t, n, "username", user, err) < 0)
+		bad = -1;
+	if (read_secret(t, map, path, pass, err) < 0)
+		bad = -1;
+	if (*user && !*pass && !bad) {
+		ytree_error(t, n, err, "username given without password or "
+			    "password_file");
+		bad = -1;
+	}
+	return bad;
+}
+
 /* A file setting: a non-empty string, "~/" expanded. */
 static int read_path(struct ytree *t, yaml_node_t *n, const char *key,
 		     char **out, struct strbuf *err)
@@ -222,17 +245,9 @@ static int parse_publish(struct ytree *t, yaml_node_t *map,
 	if ((n = ytree_get(t, map, "ca_file")) &&
 	    read_path(t, n, "ca_file", &p->ca_file, err) < 0)
 		bad = -1;
-	if ((n = ytree_get(t, map, "username")) &&
-	    read_string(t, n, "username", &p->username, err) < 0)
+	if (read_credentials(t, map, cfg->path, &p->username, &p->password,
+			     err) < 0)
 		bad = -1;
-	if (read_secret(t, map, cfg->path, &p->password, err) < 0)
-		bad = -1;
-	if (p->username && !p->password && !bad) {
-		ytree_error(t, ytree_get(t, map, "username"), err,
-			    "publish: username given without password or "
-			    "password_file");
-		bad = -1;
-	}
 	return bad;
 }
 
@@ -270,10 +285,8 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 			bad = -1;
 		}
 	}
-	if ((n = ytree_get(t, root, "username")) &&
-	    read_string(t, n, "username", &cfg->username, err) < 0)
-		bad = -1;
-	if (read_secret(t, root, cfg->path, &cfg->password, err) < 0)
+	if (read_credentials(t, root, cfg->path, &cfg->username,
+			     &cfg->password, err) < 0)
 		bad = -1;
 	if ((n = ytree_get(t, root, "starttls")) &&
 	    ytree_bool(t, n, &cfg->starttls, err) < 0)
@@ -291,15 +304,9 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 			free(addr);
 		}
 	}
-	if ((n = ytree_get(t, root, "outbox"))) {
-		char *dir = NULL;
-		if (read_string(t, n, "outbox", &dir, err) < 0) {
-			bad = -1;
-		} else {
-			cfg->outbox = expand_home(dir);
-		}
-		free(dir);
-	}
+	if ((n = ytree_get(t, root, "outbox")) &&
+	    read_path(t, n, "outbox", &cfg->outbox, err) < 0)
+		bad = -1;
 	if ((n = ytree_get(t, root, "timeout")) &&
 	    ytree_int(t, n, 1, 3600, &cfg->timeout, err) < 0)
 		bad = -1;
@@ -341,12 +348,6 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 		bad = -1;
 	if (!cfg->sendmail)
 		cfg->sendmail = xstrdup("/usr/sbin/sendmail");
-	if (cfg->username && !cfg->password && !bad) {
-		ytree_error(t, ytree_get(t, root, "username"), err,
-			    "username given without password or "
-			    "password_file");
-		bad = -1;
-	}
 	return bad;
 }
 

@@ -2,6 +2,7 @@
  * publish.c - pushing a game to its remote (publish.h).
  */
 #include "publish.h"
+#include "codec.h"
 #include "config.h"
 #include "repo.h"
 
@@ -91,29 +92,6 @@ static int url_host(const char *url, struct push_ctx *ctx)
 	return 0;
 }
 
-/* Base64 (one field of known_hosts) into out; -1 if it is not base64. */
-static int b64(const char *s, size_t n, struct strbuf *out)
-{
-	unsigned char *buf;
-	int len;
-
-	if (!n || n % 4 || n > 16384)
-		return -1;
-	buf = xmalloc(n / 4 * 3 + 1);
-	len = EVP_DecodeBlock(buf, (const unsigned char *)s, (int)n);
-	if (len < 0) {
-		free(buf);
-		return -1;
-	}
-	if (s[n - 1] == '=')
-		len--;
-	if (n > 1 && s[n - 2] == '=')
-		len--;
-	strbuf_add(out, buf, (size_t)len);
-	free(buf);
-	return 0;
-}
-
 /* Whether a hashed known_hosts name "|1|salt|hash" is name. */
 static bool hashed_match(const char *field, size_t flen, const char *name)
 {
@@ -128,14 +106,11 @@ static bool hashed_match(const char *field, size_t flen, const char *name)
 	bar = memchr(field + 3, '|', flen - 3);
 	if (!bar)
 		return false;
-	if (b64(field + 3, (size_t)(bar - field - 3), &salt) < 0 ||
-	    b64(bar + 1, flen - (size_t)(bar + 1 - field), &hash) < 0)
-		goto out;
-	if (HMAC(EVP_sha1(), salt.buf, (int)salt.len,
-		 (const unsigned char *)name, strlen(name), mac, &maclen) &&
-	    maclen == hash.len && !memcmp(mac, hash.buf, maclen))
-		ok = true;
-out:
+	codec_base64_decode(field + 3, (size_t)(bar - field - 3), &salt);
+	codec_base64_decode(bar + 1, flen - (size_t)(bar + 1 - field), &hash);
+	ok = salt.len && HMAC(EVP_sha1(), salt.buf, (int)salt.len,
+				  (const unsigned char *)name, strlen(name), mac, &maclen) &&
+	     maclen == hash.len && !memcmp(mac, hash.buf, maclen);
 	strbuf_release(&salt);
 	strbuf_release(&hash);
 	return ok;
@@ -247,7 +222,8 @@ static int check_known_host(struct push_ctx *ctx, const git_cert_hostkey *k)
 		}
 		if (nf >= 3 && hosts_match(f[0], fl[0], name)) {
 			strbuf_reset(&key);
-			if (b64(f[2], fl[2], &key) == 0) {
+			codec_base64_decode(f[2], fl[2], &key);
+			if (key.len) {
 				bool same = key.len == k->hostkey_len &&
 					!memcmp(key.buf, k->hostkey, key.len);
 				if (revoked && same)

@@ -7,15 +7,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const names[] = {
-	[QUERY_HELP] = "help", [QUERY_OPTIONS] = "options",
-	[QUERY_HAND] = "hand", [QUERY_BOARD] = "board", [QUERY_LOG] = "log",
-	[QUERY_DISCARDS] = "discards", [QUERY_RESEND] = "resend",
+/* Each question: its word, how it is written, what it answers. */
+static const struct {
+	const char *name, *form, *what;
+} queries[] = {
+	[QUERY_HELP] = { "help", "help", "this text" },
+	[QUERY_OPTIONS] = { "options", "options", "every legal order now, in full" },
+	[QUERY_HAND] = { "hand", "hand", "your hand" },
+	[QUERY_BOARD] = { "board", "board", "the board and the tracks" },
+	[QUERY_LOG] = { "log", "log [N]", "the last N lines of the game's log (40)" },
+	[QUERY_DISCARDS] = { "discards", "discards", "the discard pile" },
+	[QUERY_RESEND] = { "resend", "resend", "your last report again" },
 };
 
 const char *query_name(enum query q)
 {
-	return q > QUERY_NONE && q <= QUERY_RESEND ? names[q] : "";
+	return q > QUERY_NONE && q <= QUERY_RESEND ? queries[q].name : "";
 }
 
 enum query query_parse(const char *text, int *n)
@@ -49,7 +56,8 @@ enum query query_parse(const char *text, int *n)
 		while (*arg == ' ' || *arg == '\t')
 			arg++;
 		for (int q = QUERY_HELP; q <= QUERY_RESEND; q++)
-			if (strlen(names[q]) == wl && !ascii_strncasecmp(t, names[q], wl))
+			if (strlen(queries[q].name) == wl &&
+			    !ascii_strncasecmp(t, queries[q].name, wl))
 				found = (enum query)q;
 		if (found && *arg) {
 			char *e;
@@ -95,15 +103,10 @@ void query_answer(const struct game *g, enum side side, enum query q, int n,
 			"Reply to your last report with your order, one decision a line\n"
 			"(docs/orders.md): place, flip, remove, pc, event, discard, move,\n"
 			"take, to, sail, stop, battle, retreat, intercept, done, pass...\n"
-			"Instead of an order you may ask, one word alone in the mail:\n"
-			"  help       this text\n"
-			"  options    every legal order now, in full\n"
-			"  hand       your hand\n"
-			"  board      the board and the tracks\n"
-			"  log [N]    the last N lines of the game's log (40)\n"
-			"  discards   the discard pile\n"
-			"  resend     your last report again\n"
-			"A question changes nothing and keeps your token valid.\n");
+			"Instead of an order you may ask, one word alone in the mail:\n");
+		for (int k = QUERY_HELP; k <= QUERY_RESEND; k++)
+			strbuf_addf(out, "  %-10s %s\n", queries[k].form, queries[k].what);
+		strbuf_addstr(out, "A question changes nothing and keeps your token valid.\n");
 		break;
 	case QUERY_OPTIONS:
 		strbuf_addstr(out, "Now: ");
