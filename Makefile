@@ -40,7 +40,7 @@ postrider: $(BUILD)/postrider
 	cp $(BUILD)/postrider $@
 
 $(BUILD)/postrider: $(EXE_SRC:%.c=$(BUILD)/%.o) $(BUILD)/libpostrider.a
-	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -Wl,--export-dynamic-symbol=mbedtls_x509_crt_parse_file -o $@ $^ $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/libpostrider.a: $(LIB_OBJ)
 	rm -f $@

@@ -16,15 +16,6 @@
 #include "game.h"
 #include "ytree.h"
 
-static void iso_date(long long t, char out[32])
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* Verbs whose first argument is the card played. */
 static bool plays_card(const char *verb, size_t n)
 {
@@ -117,8 +108,8 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 	{
 		char from[32], to[32];
 		int best[3] = { 0, 0, 0 };
-		iso_date(first_t, from);
-		iso_date(last_t, to);
+		utc_format(first_t, from);
+		utc_format(last_t, to);
 		strbuf_addf(&sum, "# The summary of a finished game, written by postrider archive.\n");
 		strbuf_addf(&sum, "game: %s\nplayers:\n  american: ", g->id);
 		ytree_emit_scalar(&sum, g->player[SIDE_AMERICAN].name);

@@ -25,9 +25,7 @@ static bool field(const struct game *g, const char *dir, long long since,
 {
 	const struct state *s = &g->state;
 	bool over = engine_game_over(s);
-	char when[32];
-	struct tm tm;
-	time_t t = (time_t)since;
+	char when[UTC_TIME_SIZE];
 
 	switch (key) {
 	case 'i': strbuf_addstr(out, g->id); return true;
@@ -44,8 +42,7 @@ static bool field(const struct game *g, const char *dir, long long since,
 			engine_describe_prompt(g->data, s, out);
 		return true;
 	case 't':
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		utc_format(since, when);
 		strbuf_addstr(out, when);
 		return true;
 	case 'r':

@@ -4,20 +4,24 @@
  * state. play commits and mails; check only says what would happen.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "authorize.h"
 #include "cmd.h"
 #include "config.h"
 #include "engine/engine.h"
 #include "game.h"
+#include "hostlog.h"
 #include "mail.h"
 #include "notify.h"
 #include "publish.h"
 #include "query.h"
+#include "report.h"
 #include "repo.h"
 #include "order.h"
 #include "outbox.h"
@@ -74,7 +78,8 @@ static int parse_dice(const char *arg, struct play_opts *o)
  * name a path outside ROOT.
  */
 static char *routed_dir;
-static int route(struct play_opts *o, const char *raw, size_t len)
+static int route(struct play_opts *o, const char *raw, size_t len,
+		 struct strbuf *why)
 {
 	struct mail_message m = { 0 };
 	struct strbuf err = STRBUF_INIT;
@@ -82,14 +87,18 @@ static int route(struct play_opts *o, const char *raw, size_t len)
 	int ret = -1;
 
 	if (mail_parse(raw, len, &m, &err) < 0) {
-		fprintf(stderr, "rejected: the message cannot be read: %s\n", err.buf);
+		strbuf_addf(why, "rejected: the message cannot be read: %s", err.buf);
+	} else if (m.automatic) {
+		strbuf_addf(why, "ignored: an automatic message (%s); no reply sent, nothing changed",
+			    m.automatic);
+		ret = 1;
 	} else if (!mail_find_game(&m, id, sizeof(id)) || !mail_valid_game_id(id)) {
-		fprintf(stderr, "rejected: the message names no game (no [ww-...] in the subject); no reply sent\n");
+		strbuf_addstr(why, "rejected: the message names no game (no [ww-...] in the subject); no reply sent");
 	} else {
 		free(routed_dir);
 		routed_dir = xstrfmt("%s/%s", o->games, id);
 		if (access(routed_dir, F_OK) < 0)
-			fprintf(stderr, "rejected: there is no game %s in '%s'; no reply sent\n", id, o->games);
+			strbuf_addf(why, "rejected: there is no game %s in '%s'; no reply sent", id, o->games);
 		else {
 			o->dir = routed_dir;
 			ret = 0;
@@ -100,16 +109,6 @@ static int route(struct play_opts *o, const char *raw, size_t len)
 	return ret;
 }
 
-/* Which side a sender is, or SIDE_NONE. */
-static enum side sender_side(const struct game *g, const char *addr)
-{
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
-		if (addr && !ascii_strcasecmp(addr, g->player[side].addr))
-			return side;
-	return SIDE_NONE;
-}
-
-/* Drops what follows the first random draw from a check's output. */
 /* Cuts the log before its first draw; true if it did. */
 static bool cut_at_first_draw(struct strbuf *log)
 {
@@ -148,7 +147,7 @@ static void reply_unreadable(const struct game *g, struct notify *n,
 	free(as);
 	free(rp);
 	if (!check && !automatic && from && mail_parse_address(from, &name, &addr) == 0 &&
-	    (side = sender_side(g, addr)) != SIDE_NONE) {
+	    (side = authorize_sender_side(g, addr)) != SIDE_NONE) {
 		char *reason = xstrfmt("the message could not be read: %s", why);
 		notify_reject(n, g, side, reason, NULL);
 		free(reason);
@@ -180,6 +179,58 @@ static void commit_subject(const struct game *g, const struct state *before,
 	}
 }
 
+/*
+ * What became of the message, for stderr and the host's log: "rejected:
+ * ...", "ignored: ...", "error: ...". Printed once, at the end of run().
+ */
+static void outcome(struct strbuf *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void outcome(struct strbuf *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(out);
+	va_start(ap, fmt);
+	strbuf_vaddf(out, fmt, ap);
+	va_end(ap);
+}
+
+/* The templates must be there before a mail is taken: without them no
+ * reply can be written, and a retry would fail the same way. */
+static int templates_present(struct strbuf *why)
+{
+	char *dir = report_templates_dir(), *probe = xstrfmt("%s/turn.txt", dir);
+	int ok = access(probe, R_OK) == 0;
+
+	if (!ok)
+		strbuf_addf(why, "the templates are not in '%s' (%s): install postrider with 'make install', or set POSTRIDER_TEMPLATES",
+			    dir, strerror(errno));
+	free(probe);
+	free(dir);
+	return ok;
+}
+
+/* The host's line for this message; a message routed away before it was
+ * parsed here (an automatic one, say) is parsed again for its sender. */
+static void log_for_host(const struct mail_config *cfg, const struct game *g,
+			 const struct mail_message *m, const struct strbuf *input,
+			 int status, const char *what)
+{
+	struct mail_message again = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char id[64] = "";
+
+	if (!cfg->log)
+		return;
+	if (!m->from_addr && mail_parse(input->buf, input->len, &again, &err) == 0)
+		m = &again;
+	if (!g->id && m->from_addr && !mail_find_game(m, id, sizeof(id)))
+		*id = '\0';
+	hostlog_write(cfg->log, game_now(), g->id ? g->id : id, m->message_id,
+		      m->from_addr, status, what);
+	mail_message_release(&again);
+	strbuf_release(&err);
+}
+
 static int run(struct play_opts *o)
 {
 	struct game g;
@@ -188,11 +239,12 @@ static int run(struct play_opts *o)
 	struct notify n = { 0 };
 	struct strbuf input = STRBUF_INIT, err = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf happened = STRBUF_INIT, trailers = STRBUF_INIT;
+	struct strbuf said = STRBUF_INIT;
 	struct order_result res;
 	char *order_text = NULL, commit[41];
 	const char *reply_to_id = NULL;
 	enum side side;
-	bool from_mail = o->as < 0, committed = false;
+	bool from_mail = o->as < 0, committed = false, have_cfg = false;
 	int ret = EXIT_REJECTED, r;
 	struct state next;
 	struct rng rng;
@@ -200,29 +252,45 @@ static int run(struct play_opts *o)
 	order_result_init(&res);
 	memset(&g, 0, sizeof(g));
 	if (read_input(o->input, &input) < 0) {
-		if (errno == EFBIG)
-			fprintf(stderr, "rejected: the input is larger than %d bytes\n", MAX_INPUT);
-		else
-			error("cannot read the order: %s", strerror(errno));
-		ret = errno == EFBIG ? EXIT_REJECTED : EXIT_TEMPFAIL;
+		if (errno == EFBIG) {
+			outcome(&said, "rejected: the input is larger than %d bytes", MAX_INPUT);
+			ret = EXIT_REJECTED;
+		} else {
+			outcome(&said, "error: cannot read the order: %s", strerror(errno));
+			ret = EXIT_TEMPFAIL;
+		}
 		goto out;
 	}
 	if (config_load(o->config_path, &cfg, &err) < 0) {
-		error("%s", err.buf);
-		ret = EXIT_TEMPFAIL;
+		/* permanent: a retry reads the same file (cmd.h) */
+		outcome(&said, "error: the configuration is wrong; fix it (nothing was changed):\n%s", err.buf);
+		ret = EXIT_CONFIG;
 		goto out;
 	}
-	if (o->games && route(o, input.buf, input.len) < 0)
+	have_cfg = true;
+	if (!o->check && !templates_present(&err)) {
+		outcome(&said, "error: %s (nothing was changed)", err.buf);
+		ret = EXIT_CONFIG;
 		goto out;
+	}
+	strbuf_reset(&err);
+	if (o->games && (r = route(o, input.buf, input.len, &err)) != 0) {
+		outcome(&said, "%s", err.buf);
+		ret = r > 0 ? 0 : EXIT_REJECTED;
+		goto out;
+	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
 	if (r == GAME_BUSY) {
-		fprintf(stderr, "postrider: %s; try again later (nothing was changed)\n", err.buf);
+		outcome(&said, "postrider: %s; try again later (nothing was changed)", err.buf);
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
 	if (r < 0) {
-		fprintf(stderr, "error: %s", err.buf);
-		ret = EXIT_TEMPFAIL;
+		/* not a game, a missing seed, a corrupt file: the host must
+		 * look; a mail system that retried would only fail again */
+		outcome(&said, "error: %s(the game cannot be opened: nothing was changed; the host must fix it)",
+			err.buf);
+		ret = EXIT_CONFIG;
 		goto out;
 	}
 	notify_init(&n, &g, &cfg);
@@ -230,75 +298,71 @@ static int run(struct play_opts *o)
 		warning("some mail left by an earlier run in '%s/tmp' could not be recovered", n.outbox);
 
 	if (from_mail) {
-		char token[MAIL_TOKEN_SIZE], game_id[64];
+		enum authorize_verdict v;
+
 		if (mail_parse(input.buf, input.len, &m, &err) < 0) {
-			fprintf(stderr, "rejected: the message cannot be read: %s\n", err.buf);
+			outcome(&said, "rejected: the message cannot be read: %s", err.buf);
 			reply_unreadable(&g, &n, input.buf, input.len, err.buf, o->check);
 			goto out;
 		}
-		if (m.automatic) {
-			/* RFC 3834: never answer a machine, or two of them
-			 * answer each other for ever. */
-			fprintf(stderr, "ignored: an automatic message (%s); no reply sent, nothing changed\n",
-				m.automatic);
+		strbuf_reset(&err);
+		v = authorize_mail(&g, &m, true, &side, &err);
+		if (v == AUTHORIZE_IGNORE) {
+			outcome(&said, "ignored: %s; no reply sent, nothing changed", err.buf);
 			ret = 0;
 			goto out;
 		}
-		side = sender_side(&g, m.from_addr);
-		if (side == SIDE_NONE) {
+		if (v == AUTHORIZE_STRANGER) {
 			/* No reply: an unknown sender learns nothing about the game. */
-			fprintf(stderr, "rejected: '%s' is not a player of game %s; no reply sent\n",
-				m.from_addr ? m.from_addr : "(no sender)", g.id);
+			outcome(&said, "rejected: %s; no reply sent", err.buf);
 			goto out;
 		}
 		reply_to_id = m.message_id;
-		strbuf_reset(&err);
-		if (mail_find_game(&m, game_id, sizeof(game_id)) && strcmp(game_id, g.id)) {
-			strbuf_addf(&err, "this message is about game %s, not %s", game_id, g.id);
-		} else if (engine_game_over(&g.state)) {
-			strbuf_addstr(&err, "the game is over");
-		} else if (!mail_find_token(&m, token)) {
-			strbuf_addstr(&err, "the message carries no order token: reply to the last report and keep its subject line");
-		} else {
-			char want[FAIR_TOKEN_SIZE];
-			game_token(&g, side, want);
-			if (!fair_token_equal(token, want))
-				strbuf_addstr(&err, "the token in this message is not valid for this turn: the order is stale, replayed or mistyped (the last report carries the valid one)");
+		if (v == AUTHORIZE_OK) {
+			order_text = mail_order_text(m.body ? m.body : "");
+			/* a question instead of an order: answered to the
+			 * sender alone, nothing committed, the token not spent */
+			int qn;
+			enum query q = query_parse(order_text, &qn);
+			if (q != QUERY_NONE) {
+				struct strbuf answer = STRBUF_INIT, log = STRBUF_INIT;
+				repo_read(g.repo, NULL, "log.txt", &log);
+				query_answer(&g, side, q, qn, log.buf ? log.buf : "", &answer);
+				if (o->check) {
+					fputs(answer.buf, stdout);
+				} else if (notify_answer(&n, &g, side, query_name(q), answer.buf,
+							 reply_to_id) < 0) {
+					outcome(&said, "error: the answer to '%s' could not be written to the outbox",
+						query_name(q));
+					ret = EXIT_TEMPFAIL;
+				}
+				if (ret != EXIT_TEMPFAIL) {
+					printf("answered '%s' to the %s; nothing was changed\n",
+					       query_name(q), side_title(side));
+					outcome(&said, "answered '%s' to the %s", query_name(q),
+						side_title(side));
+					ret = 0;
+				}
+				strbuf_release(&answer);
+				strbuf_release(&log);
+				goto out;
+			}
+			if (engine_game_over(&g.state)) {
+				strbuf_addstr(&err, "the game is over");
+				v = AUTHORIZE_REFUSE;
+			}
 		}
-		if (err.len) {
-			fprintf(stderr, "rejected: %s\n", err.buf);
+		if (v == AUTHORIZE_REFUSE) {
+			outcome(&said, "rejected: %s", err.buf);
 			if (!o->check)
 				notify_reject(&n, &g, side, err.buf, reply_to_id);
-			goto out;
-		}
-		order_text = mail_order_text(m.body ? m.body : "");
-		/* a question instead of an order: answered to the sender
-		 * alone, nothing committed, the token not spent */
-		int qn;
-		enum query q = query_parse(order_text, &qn);
-		if (q != QUERY_NONE) {
-			struct strbuf answer = STRBUF_INIT, log = STRBUF_INIT;
-			repo_read(g.repo, NULL, "log.txt", &log);
-			query_answer(&g, side, q, qn, log.buf ? log.buf : "", &answer);
-			if (o->check)
-				fputs(answer.buf, stdout);
-			else if (notify_answer(&n, &g, side, query_name(q), answer.buf,
-					       reply_to_id) < 0)
-				ret = EXIT_TEMPFAIL;
-			if (ret != EXIT_TEMPFAIL) {
-				printf("answered '%s' to the %s; nothing was changed\n",
-				       query_name(q), side_title(side));
-				ret = 0;
-			}
-			strbuf_release(&answer);
-			strbuf_release(&log);
 			goto out;
 		}
 	} else {
 		side = (enum side)o->as;
 		order_text = xstrdup(input.buf);
 		if (engine_game_over(&g.state)) {
-			fprintf(stderr, "rejected: the game is over\n");
+			outcome(&said, "rejected: the game is over");
 			goto out;
 		}
 	}
@@ -311,7 +375,7 @@ static int run(struct play_opts *o)
 	rng.log = &res.log;
 	order_run(g.data, &next, &rng, side, order_text, &res);
 	if (res.rejected) {
-		fprintf(stderr, "rejected: %s", res.message.buf);
+		outcome(&said, "rejected: %s", res.message.buf);
 		if (from_mail && !o->check)
 			notify_reject(&n, &g, side, res.message.buf, reply_to_id);
 		goto out;
@@ -372,12 +436,12 @@ static int run(struct play_opts *o)
 		strbuf_release(&yaml);
 	}
 	if (r == TURN_STALE) {
-		fprintf(stderr, "postrider: %s; try again (nothing was changed)\n", err.buf);
+		outcome(&said, "postrider: %s; try again (nothing was changed)", err.buf);
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
 	if (r < 0) {
-		fprintf(stderr, "error: %s (nothing was changed)\n", err.buf);
+		outcome(&said, "error: %s (nothing was changed)", err.buf);
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
@@ -388,14 +452,22 @@ static int run(struct play_opts *o)
 		       res.log.buf, p.buf);
 		strbuf_release(&p);
 	}
+	outcome(&said, "accepted: commit %.12s (order %u)", commit, next.seq);
 	ret = 0;
 	committed = true;
 out:
 	/* every mail of this run (a report, a rejection) goes now */
 	if (!o->check && n.outbox && notify_send(&n, &cfg) > 0 && committed) {
 		fprintf(stderr, "postrider: the turn is committed but its mail was not sent\n");
+		strbuf_addstr(&said, "; its mail was not sent");
 		ret = EXIT_UNSENT;
 	}
+	while (said.len && said.buf[said.len - 1] == '\n')
+		said.buf[--said.len] = '\0';
+	if (said.len && !committed && strncmp(said.buf, "answered", 8))
+		fprintf(stderr, "%s\n", said.buf);
+	if (have_cfg && from_mail && !o->check)
+		log_for_host(&cfg, &g, &m, &input, ret, said.buf);
 	if (committed)
 		publish_after_commit(g.repo, &cfg);
 	order_result_release(&res);
@@ -409,6 +481,7 @@ out:
 	strbuf_release(&subject);
 	strbuf_release(&happened);
 	strbuf_release(&trailers);
+	strbuf_release(&said);
 	return ret;
 }
 
@@ -485,7 +558,8 @@ static int exec_check(int argc, char **argv)
 	"  --fix-dice LIST   test only: the next dice, e.g. 4,1,5 (marks the game as not fair)\n" \
 	"exit status: 0 accepted, 1 rejected, 2 usage, 3 accepted and committed but some\n" \
 	"mail could not be sent (it waits in the outbox; see stderr), 75 temporary failure\n" \
-	"(nothing was changed; retry later)\n"
+	"(nothing was changed; retry later), 78 a permanent failure the host must fix (the\n" \
+	"configuration, the templates, a game that cannot be opened; nothing was changed)\n"
 
 const struct cmd_entry cmd_play_entry = {
 	"play", "play (DIR | --games ROOT) [--as american|british] [FILE|-]",

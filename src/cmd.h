@@ -9,7 +9,7 @@
  * the process exit status: 0 success, 1 rejected (an illegal order, a
  * failed check), 2 usage, 3 done (a turn committed) but mail could not
  * be sent and waits in the outbox, 75 temporary failure (nothing changed;
- * retry).
+ * retry), 78 permanent failure the host must fix (EXIT_CONFIG).
  * Only main and the cmd- files exit or print usage.
  */
 #ifndef POSTRIDER_CMD_H
@@ -23,6 +23,14 @@
 /* play and new: the turn is committed but its mail could not be sent */
 #define EXIT_UNSENT 3
 #define EXIT_TEMPFAIL 75
+/*
+ * A permanent failure that only the host can mend: a wrong configuration,
+ * missing templates, a game that cannot be opened (sysexits EX_CONFIG). A
+ * mail system bounces the message with postrider's explanation instead of
+ * retrying it for days; 75 stays for what may succeed later (a busy game,
+ * a full disk, a commit that raced another).
+ */
+#define EXIT_CONFIG 78
 
 struct cmd_entry {
 	const char *name;

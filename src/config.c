@@ -74,6 +74,7 @@ void config_release(struct mail_config *cfg)
 	}
 	free(cfg->from);
 	free(cfg->outbox);
+	free(cfg->log);
 	free(cfg->sendmail);
 	free(cfg->path);
 	free(cfg->publish.ssh_key);
@@ -257,7 +258,7 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	static const char *const keys[] = {
 		"smtp_url", "username", "password", "password_file",
 		"starttls", "from", "outbox", "timeout", "transport",
-		"sendmail", "publish", NULL
+		"sendmail", "publish", "log", NULL
 	};
 	yaml_node_t *root = ytree_root(t), *n;
 	char *transport = NULL;
@@ -306,6 +307,9 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	}
 	if ((n = ytree_get(t, root, "outbox")) &&
 	    read_path(t, n, "outbox", &cfg->outbox, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, root, "log")) &&
+	    read_path(t, n, "log", &cfg->log, err) < 0)
 		bad = -1;
 	if ((n = ytree_get(t, root, "timeout")) &&
 	    ytree_int(t, n, 1, 3600, &cfg->timeout, err) < 0)

@@ -17,6 +17,8 @@
  *   outbox: ~/.local/share/postrider/outbox
  *   timeout: 60
  *   sendmail: /usr/sbin/sendmail   # for transport: sendmail
+ *   log: ~/.local/state/postrider/mail.log   # a line for every message
+ *                            # a mail system hands to `play` (hostlog.h)
  *   publish:                 # pushing games to their remotes (publish.h)
  *     ssh_key: ~/.ssh/id_ecdsa           # private key; the public one
  *                                        # is the same path with .pub
@@ -59,6 +61,7 @@ struct mail_config {
 	long timeout;		/* seconds for a whole SMTP session (60) */
 	char *sendmail;		/* the sendmail program
 				   (/usr/sbin/sendmail) */
+	char *log;		/* the host's log of messages, or NULL */
 	char *path;		/* the file read, or NULL if none */
 	struct publish_config {	/* the `publish:` mapping; all optional */
 		char *ssh_key;		/* private key file ("~/" expanded) */

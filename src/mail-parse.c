@@ -1496,8 +1496,9 @@ static const char *automatic_reason(const struct fields *f, const char *from)
 		    !strcmp(w, "list") || !strcmp(w, "auto_reply"))
 			return "Precedence: bulk, junk, list or auto_reply";
 	}
-	if (fields_get(f, "X-Autoreply") || fields_get(f, "X-Autorespond") ||
-	    fields_get(f, "X-Auto-Response-Suppress"))
+	/* not X-Auto-Response-Suppress: Outlook puts that request on
+	 * ordinary mail a person wrote, which must never be dropped */
+	if (fields_get(f, "X-Autoreply") || fields_get(f, "X-Autorespond"))
 		return "an X-Autoreply header";
 	if (fields_get(f, "List-Id") || fields_get(f, "List-Post"))
 		return "list mail (List-Id)";

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static NORETURN void out_of_memory(size_t n)
@@ -373,4 +374,64 @@ int remove_tree(const char *path, bool keep_top)
 	remove_top = path;
 	remove_keep_top = keep_top;
 	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void utc_format(long long t, char out[UTC_TIME_SIZE])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm) ||
+	    !strftime(out, UTC_TIME_SIZE, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, UTC_TIME_SIZE, "@%lld", t);
+}
+
+int duration_parse(const char *s, long long *seconds)
+{
+	static const struct { char unit; long long secs; } units[] = {
+		{ 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 7 * 86400 },
+	};
+	char *end;
+	long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || v <= 0 || end[0] == '\0' || end[1] != '\0')
+		return -1;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if ((*end | 0x20) != units[i].unit)
+			continue;
+		if (v > 10LL * 366 * 86400 / units[i].secs)
+			return -1;
+		*seconds = v * units[i].secs;
+		return 0;
+	}
+	return -1;
+}
+
+void duration_format(long long seconds, struct strbuf *out)
+{
+	static const struct { const char *name; long long secs; } units[] = {
+		{ "day", 86400 }, { "hour", 3600 }, { "minute", 60 },
+	};
+	int parts = 0;
+
+	if (seconds < 60) {
+		strbuf_addstr(out, seconds <= 0 ? "no time" : "less than a minute");
+		return;
+	}
+	for (size_t i = 0; i < 3 && parts < 2; i++) {
+		long long n = seconds / units[i].secs;
+		if (!n) {
+			if (parts)
+				break;	/* "1 day", not "1 day 0 hours 5 minutes" */
+			continue;
+		}
+		strbuf_addf(out, "%s%lld %s%s", parts ? " " : "", n,
+			    units[i].name, n == 1 ? "" : "s");
+		seconds -= n * units[i].secs;
+		parts++;
+	}
 }

@@ -90,6 +90,18 @@ int mkdir_p(const char *path);
 int remove_tree(const char *path, bool keep_top);
 
 /* Case-insensitive ASCII comparisons. */
+/* t (seconds since the epoch) as "2026-11-24T19:35:54Z" (UTC). */
+#define UTC_TIME_SIZE 32
+void utc_format(long long t, char out[UTC_TIME_SIZE]);
+/*
+ * Parses a duration: a positive number and a unit, "90m", "36h", "3d",
+ * "2w" (minutes, hours, days, weeks), into seconds. Returns 0, or -1 for
+ * anything else (no unit, zero, more than 10 years).
+ */
+int duration_parse(const char *s, long long *seconds);
+/* A duration as people read it: "3 days", "1 day 4 hours", "45 minutes". */
+void duration_format(long long seconds, struct strbuf *out);
+
 int ascii_strcasecmp(const char *a, const char *b);
 int ascii_strncasecmp(const char *a, const char *b, size_t n);
 /* Lowercase hex of len bytes into out (2*len+1 bytes). */

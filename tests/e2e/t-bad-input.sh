@@ -27,7 +27,7 @@ game trunc
 head -c 300 "$G/state.yaml" >"$TRASH/t" && mv "$TRASH/t" "$G/state.yaml"
 git -C "$G" commit -q -a -m "someone truncates state.yaml" || die "git commit"
 snapshot "$G" trunc
-expect_exit 75 postrider play "$G" --as american "$TRASH/order"
+expect_exit 78 postrider play "$G" --as american "$TRASH/order"
 expect_err "play names state.yaml and the place" 'state\.yaml:[0-9]*:[0-9]*:'
 expect_unchanged "a truncated state.yaml: the game is unchanged" "$G" trunc
 run_cmd postrider show "$G" --as american
@@ -39,7 +39,7 @@ game corrupt
 sed -i 's/^year: 1775$/year: 1492/; s/^  kind: cc$/  kind: teatime/' "$G/state.yaml"
 git -C "$G" commit -q -a -m "someone edits state.yaml" || die "git commit"
 snapshot "$G" corrupt
-expect_exit 75 postrider play "$G" --as american "$TRASH/order"
+expect_exit 78 postrider play "$G" --as american "$TRASH/order"
 expect_err "play names state.yaml (bad values)" 'state\.yaml'
 expect_unchanged "a corrupt state.yaml: the game is unchanged" "$G" corrupt
 run_cmd postrider show "$G" --as american
@@ -76,8 +76,9 @@ if fsck_ok "$G"; then ok "git fsck after a foreign commit"; else fail "git fsck 
 # (EDIT: syntax = a YAML syntax error, check = a duplicate space, which
 # parses but fails the data check). CACHE=nocache removes the host's data
 # cache (.git/postrider/data-*) first, CACHE=cache leaves the one written
-# by an earlier run. Expected either way: exit 75, a message naming
-# spaces.yaml, the game unchanged.
+# by an earlier run. Expected either way: exit 78 (EX_CONFIG: permanent,
+# the host must mend the game; a mail system bounces instead of retrying
+# for days), a message naming spaces.yaml, the game unchanged.
 # Judgement (fails today, reported): with a cache the committed data/ is
 # never read, so the same repository is accepted on one host and refused
 # on another; the data in the commit must match game.yaml's data_hash.
@@ -91,7 +92,7 @@ data_case() {
 	[ "$2" = nocache ] && rm -rf "$G"/.git/postrider/data-*
 	snapshot "$G" "data-$1-$2"
 	run_cmd postrider play "$G" --as american "$TRASH/order"
-	expect_eq "data ($1 error, $2): play exits 75" 75 "$status"
+	expect_eq "data ($1 error, $2): play exits 78" 78 "$status"
 	expect_err "data ($1 error, $2): the message names spaces.yaml" 'spaces\.yaml'
 	expect_unchanged_visible "data ($1 error, $2): the game is unchanged" "$G" "data-$1-$2"
 }
@@ -104,7 +105,7 @@ data_case check cache
 game nosecret
 mv "$G/.git/postrider/secret" "$G/.git/postrider/secret.away"
 snapshot "$G" nosecret
-expect_exit 75 postrider play "$G" --as american "$TRASH/order"
+expect_exit 78 postrider play "$G" --as american "$TRASH/order"
 expect_err "the message says the secret is missing" 'secret'
 expect_unchanged "a missing secret: the game is unchanged" "$G" nosecret
 mv "$G/.git/postrider/secret.away" "$G/.git/postrider/secret"
