@@ -14,10 +14,6 @@
 #include "engine/engine.h"
 #include "game.h"
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 /* Appends the value of one %-key of --format, or returns false. */
 static bool field(const struct game *g, const char *dir, long long since,
@@ -63,10 +59,8 @@ static int exec_list(int argc, char **argv)
 	};
 	const char *format = NULL;
 	char **names = NULL;
-	size_t n = 0, alloc = 0;
+	size_t n = 0;
 	int c, bad = 0;
-	DIR *d;
-	struct dirent *de;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -76,41 +70,21 @@ static int exec_list(int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_list_entry);
-	if (!(d = opendir(argv[optind]))) {
-		perror(argv[optind]);
+	if (cmd_game_dirs(argv[optind], &names, &n) < 0)
 		return EXIT_TEMPFAIL;
-	}
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == alloc)
-			names = xrealloc(names, (alloc = alloc ? 2 * alloc : 16) * sizeof(*names));
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
-		char *dir = xstrfmt("%s/%s", argv[optind], names[i]);
+		char *dir = names[i];
 		struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
 		struct game g = { 0 };
 		long long since = 0;
 
-		struct stat st;
-		char *git = xstrfmt("%s/.git", dir), *head = xstrfmt("%s/HEAD", dir);
-		bool repo = !stat(git, &st) || !stat(head, &st);
-		free(git);
-		free(head);
-		/* a folder that is no repository is not a club's business; a
-		 * repository that is no sound game is the host's */
-		if (!repo || game_open(dir, &g, 0, &err) != 0) {
-			if (repo) {
-				fprintf(stderr, "%s: not a sound game: %s", dir, err.buf);
-				bad++;
-			}
+		/* a repository that is no sound game is the host's business */
+		if (game_open(dir, &g, 0, &err) != 0) {
+			fprintf(stderr, "%s: not a sound game: %s", dir, err.buf);
+			bad++;
 			game_close(&g);
 			strbuf_release(&err);
 			free(dir);
-			free(names[i]);
 			continue;
 		}
 		repo_commit_info(g.repo, g.head, NULL, NULL, NULL, &since);
@@ -147,7 +121,6 @@ static int exec_list(int argc, char **argv)
 		strbuf_release(&err);
 		strbuf_release(&line);
 		free(dir);
-		free(names[i]);
 	}
 	free(names);
 	return bad ? EXIT_REJECTED : 0;

@@ -54,6 +54,8 @@ static int exec_new(int argc, char **argv)
 		{ "games", required_argument, NULL, 'G' },
 		{ "publish", required_argument, NULL, 'P' },
 		{ "mail-mode", required_argument, NULL, 'M' },
+		{ "deadline", required_argument, NULL, 'D' },
+		{ "vacation-limit", required_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
@@ -61,6 +63,7 @@ static int exec_new(int argc, char **argv)
 	const char *publish_url = NULL;
 	char *dir = NULL;
 	bool tournament = false;
+	long long deadline = 0, vacation_limit = CLOCK_DEFAULT_VACATION;
 	enum mail_mode mail_mode[3] = { MAIL_EVERY, MAIL_EVERY, MAIL_EVERY };
 	struct game g;
 	struct mail_config cfg = { 0 };
@@ -89,6 +92,14 @@ static int exec_new(int argc, char **argv)
 		case 'c': config_path = optarg; break;
 		case 'G': games = optarg; break;
 		case 'P': publish_url = optarg; break;
+		case 'D':
+		case 'V':
+			if (duration_parse(optarg, c == 'D' ? &deadline : &vacation_limit) < 0) {
+				fprintf(stderr, "postrider new: --%s takes a duration: a number and m, h, d or w (3d)\n",
+					c == 'D' ? "deadline" : "vacation-limit");
+				return EXIT_USAGE;
+			}
+			break;
 		case 'M': {
 			/* MODE for both players, or SIDE=MODE */
 			const char *eq = strchr(optarg, '=');
@@ -205,6 +216,12 @@ static int exec_new(int argc, char **argv)
 		char *p = xstrfmt("data/%s", g.data_files[i]);
 		extra[n_extra++] = (struct repo_file){ p, files_text[i].buf, files_text[i].len };
 	}
+	/* the host's clock, before the first reports show it */
+	clock_init(&g.clock, game_now());
+	g.clock.deadline = deadline;
+	g.clock.vacation_limit = vacation_limit;
+	if (clock_save(g.repo, &g.clock) < 0)
+		goto out;
 	strbuf_addf(&subject, "New game %s: %s (American) v %s (British)", g.id,
 		    g.player[SIDE_AMERICAN].name, g.player[SIDE_BRITISH].name);
 	notify_init(&n, &g, &cfg);
@@ -261,7 +278,7 @@ out:
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
 	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
@@ -273,6 +290,10 @@ const struct cmd_entry cmd_new_entry = {
 	"  --mail-mode [SIDE=]MODE  when a player is mailed: every turn (every, the\n"
 	"                         default), only when he must decide (my-move), or so\n"
 	"                         without the board's text (digest); SIDE american|british\n"
+	"  --deadline TIME        each decision is due within TIME (90m, 36h, 3d, 2w);\n"
+	"                         `postrider remind` mails the reminders (default: none)\n"
+	"  --vacation-limit TIME  how much vacation each player may take by mail in\n"
+	"                         this game (default 14d)\n"
 	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",

@@ -37,6 +37,21 @@ struct play_opts {
 	int n_dice, dice[RNG_MAX_FORCED];
 };
 
+/*
+ * What became of the message, for stderr and the host's log: "rejected:
+ * ...", "ignored: ...", "error: ...". Printed once, at the end of run().
+ */
+static void outcome(struct strbuf *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void outcome(struct strbuf *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_reset(out);
+	va_start(ap, fmt);
+	strbuf_vaddf(out, fmt, ap);
+	va_end(ap);
+}
+
 static int read_input(const char *path, struct strbuf *out)
 {
 	if (!path || !strcmp(path, "-")) {
@@ -109,6 +124,71 @@ static int route(struct play_opts *o, const char *raw, size_t len,
 	return ret;
 }
 
+/* Whether the order is a vacation request, "vacation 7d" alone. */
+static bool is_vacation(const char *text)
+{
+	while (*text == ' ' || *text == '\t' || *text == '\n')
+		text++;
+	return !ascii_strncasecmp(text, "vacation", 8) &&
+	       (!text[8] || text[8] == ' ' || text[8] == '\t' || text[8] == '\n');
+}
+
+/*
+ * "vacation 7d" by mail: the sender's deadlines stop for that long, within
+ * the game's limit (clock.h); both players are told, since it moves the
+ * deadline the opponent waits for. Nothing is committed and the token is
+ * not spent. Returns the exit status.
+ */
+static int vacation(struct game *g, struct notify *n, enum side side,
+		    const char *text, const char *reply_to, bool check,
+		    struct strbuf *said)
+{
+	struct strbuf why = STRBUF_INIT, news = STRBUF_INIT, len_text = STRBUF_INIT;
+	char word[32] = "", extra[2] = "", until[UTC_TIME_SIZE];
+	long long len = 0, now = game_now();
+	int ret = EXIT_REJECTED;
+
+	if (sscanf(text, "%*s %31s %1s", word, extra) != 1 || duration_parse(word, &len) < 0)
+		strbuf_addstr(&why, "a vacation is asked for as 'vacation' and how long: 'vacation 7d' (m, h, d or w), alone in the message");
+	else if (clock_vacation(&g->clock, side, now, len, &why) == 0)
+		ret = 0;
+	if (ret) {
+		outcome(said, "rejected: %s", why.buf);
+		if (!check)
+			notify_reject(n, g, side, why.buf, reply_to);
+		goto out;
+	}
+	if (check) {
+		printf("the vacation would be granted\n");
+		goto out;
+	}
+	if (clock_save(g->repo, &g->clock) < 0) {
+		outcome(said, "error: the clock could not be saved (nothing was changed)");
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	duration_format(len, &len_text);
+	utc_format(g->clock.side[side].away_until, until);
+	strbuf_addf(&news, "%s (%s) is on vacation until %s: %s deadlines stop for %s.",
+		    g->player[side].name, side_title(side), until,
+		    side == SIDE_AMERICAN ? "the American's" : "the British's", len_text.buf);
+	strbuf_reset(&len_text);
+	duration_format(g->clock.vacation_limit - g->clock.side[side].vacation_used, &len_text);
+	strbuf_addf(&news, " Vacation left to the %s in this game: %s.\n", side_title(side),
+		    len_text.buf);
+	for (enum side s = SIDE_AMERICAN; s <= SIDE_BRITISH; s++)
+		if (notify_notice(n, g, s, "vacation", "vacation", news.buf,
+				  s == side ? reply_to : NULL) < 0)
+			ret = EXIT_TEMPFAIL;
+	printf("%s", news.buf);
+	outcome(said, "answered 'vacation' to both players: until %s", until);
+out:
+	strbuf_release(&why);
+	strbuf_release(&news);
+	strbuf_release(&len_text);
+	return ret;
+}
+
 /* Cuts the log before its first draw; true if it did. */
 static bool cut_at_first_draw(struct strbuf *log)
 {
@@ -177,21 +257,6 @@ static void commit_subject(const struct game *g, const struct state *before,
 		if (*p)
 			p++;
 	}
-}
-
-/*
- * What became of the message, for stderr and the host's log: "rejected:
- * ...", "ignored: ...", "error: ...". Printed once, at the end of run().
- */
-static void outcome(struct strbuf *out, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static void outcome(struct strbuf *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	strbuf_reset(out);
-	va_start(ap, fmt);
-	strbuf_vaddf(out, fmt, ap);
-	va_end(ap);
 }
 
 /* The templates must be there before a mail is taken: without them no
@@ -350,6 +415,10 @@ static int run(struct play_opts *o)
 			if (engine_game_over(&g.state)) {
 				strbuf_addstr(&err, "the game is over");
 				v = AUTHORIZE_REFUSE;
+			} else if (is_vacation(order_text)) {
+				ret = vacation(&g, &n, side, order_text, reply_to_id,
+					       o->check, &said);
+				goto out;
 			}
 		}
 		if (v == AUTHORIZE_REFUSE) {
@@ -432,9 +501,13 @@ static int run(struct play_opts *o)
 			.body = res.actions.buf, .extra = extra, .n_extra = n_extra,
 			.trailers = trailers.len ? trailers.buf : NULL,
 		};
+		/* the reports show the clock as it is after this order */
+		clock_order(&g.clock, g.state.prompt.side, side, game_now());
 		r = turn_commit(&g, &t, &n, commit, &err);
 		strbuf_release(&yaml);
 	}
+	if (r >= 0 && clock_save(g.repo, &g.clock) < 0)
+		warning("the turn is committed, but the deadline's clock was not saved");
 	if (r == TURN_STALE) {
 		outcome(&said, "postrider: %s; try again (nothing was changed)", err.buf);
 		ret = EXIT_TEMPFAIL;

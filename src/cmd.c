@@ -1,8 +1,14 @@
 /*
  * cmd.c - the table of subcommands and the help every command shares.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "util.h"
 
 #include "cmd.h"
 
@@ -20,6 +26,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_list_entry,
 	&cmd_archive_entry,
 	&cmd_publish_entry,
+	&cmd_remind_entry,
+	&cmd_deadline_entry,
 	&cmd_selfplay_entry,
 	NULL
 };
@@ -41,5 +49,53 @@ int cmd_wants_help(const struct cmd_entry *e, int argc, char **argv)
 			return 1;
 		}
 	}
+	return 0;
+}
+
+bool cmd_is_repository(const char *path)
+{
+	struct stat st;
+	char *git = xstrfmt("%s/.git", path), *head = xstrfmt("%s/HEAD", path);
+	bool repo = !stat(git, &st) || !stat(head, &st);
+
+	free(git);
+	free(head);
+	return repo;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int cmd_game_dirs(const char *arg, char ***dirs, size_t *n)
+{
+	DIR *d;
+	struct dirent *de;
+	size_t first = *n;
+
+	if (cmd_is_repository(arg)) {
+		*dirs = xrealloc(*dirs, (*n + 1) * sizeof(**dirs));
+		(*dirs)[(*n)++] = xstrdup(arg);
+		return 0;
+	}
+	if (!(d = opendir(arg))) {
+		fprintf(stderr, "postrider: cannot read '%s': %s\n", arg, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		char *path;
+		if (de->d_name[0] == '.')
+			continue;
+		path = xstrfmt("%s/%s", arg, de->d_name);
+		if (!cmd_is_repository(path)) {
+			free(path);
+			continue;
+		}
+		*dirs = xrealloc(*dirs, (*n + 1) * sizeof(**dirs));
+		(*dirs)[(*n)++] = path;
+	}
+	closedir(d);
+	qsort(*dirs + first, *n - first, sizeof(**dirs), by_name);
 	return 0;
 }

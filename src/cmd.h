@@ -15,6 +15,9 @@
 #ifndef POSTRIDER_CMD_H
 #define POSTRIDER_CMD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #define EXIT_REJECTED 1
 #define EXIT_USAGE 2
 /* audit: every commit verifies, but the game is not fair by construction
@@ -54,6 +57,8 @@ extern const struct cmd_entry cmd_audit_entry;
 extern const struct cmd_entry cmd_list_entry;
 extern const struct cmd_entry cmd_archive_entry;
 extern const struct cmd_entry cmd_publish_entry;
+extern const struct cmd_entry cmd_remind_entry;
+extern const struct cmd_entry cmd_deadline_entry;
 
 /* The table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];
@@ -62,5 +67,17 @@ extern const struct cmd_entry *const cmd_table[];
 int cmd_usage(const struct cmd_entry *e);
 /* True if argv holds -h or --help (then prints the help on stdout). */
 int cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
+
+/* Whether path is a git repository (a work tree's .git, or bare). */
+bool cmd_is_repository(const char *path);
+/*
+ * The games a command given ROOT|DIR works on: DIR itself when it is a
+ * repository, else every repository directly under ROOT, sorted by name
+ * (folders that are no repository are not a club's business). Appends
+ * malloc'd paths to *dirs (grown with xrealloc; the caller frees each
+ * and the array). Returns 0, or -1 after printing why ROOT cannot be
+ * read.
+ */
+int cmd_game_dirs(const char *arg, char ***dirs, size_t *n);
 
 #endif

@@ -373,6 +373,15 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 	}
 	if (load_data(g, err) < 0)
 		goto out;
+	{
+		/* the host's clock (clock.h); a player's copy has none */
+		long long head_time = 0;
+		repo_commit_info(g->repo, g->head, NULL, NULL, NULL, &head_time);
+		if (!g->have_seed)
+			clock_init(&g->clock, head_time);
+		else if (clock_load(g->repo, head_time, &g->clock, err) < 0)
+			goto out;
+	}
 	ret = game_load_state(g, g->head, err);
 out:
 	strbuf_release(&text);

@@ -11,7 +11,8 @@
  *   private/state.sealed   deck order and hands, sealed (fair_seal)
  *   orders/NNNN-side.txt   every accepted order, verbatim
  *   log.txt                the running log
- * and, never committed, <gitdir>/postrider/secret (the seed).
+ * and, never committed, <gitdir>/postrider/secret (the seed) and
+ * <gitdir>/postrider/clock.yaml (the host's clock, clock.h).
  *
  * Ownership: struct game owns everything it points to; game_close()
  * releases it (safe on a zeroed or half-opened game).
@@ -19,6 +20,7 @@
 #ifndef POSTRIDER_GAME_H
 #define POSTRIDER_GAME_H
 
+#include "clock.h"
 #include "data.h"
 #include "fair.h"
 #include "repo.h"
@@ -70,6 +72,9 @@ struct game {
 	/* the state at head */
 	struct state state;
 	bool have_private;
+
+	/* the host's clock: deadline, time taken, vacations (clock.h) */
+	struct game_clock clock;
 };
 
 enum game_open_flags {

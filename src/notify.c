@@ -142,7 +142,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	const struct data *d = g->data;
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strbuf numbers = STRBUF_INIT;
+	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -159,6 +159,8 @@ static int compose_report(const struct game *g, const struct state *s,
 	report_hand_since(d, s, g->head[0] && g->have_private ? &g->state : NULL, side, &hand);
 	engine_describe_prompt(d, s, &prompt);
 	report_numbers(d, s, side, &numbers);
+	if (!over)
+		clock_describe(&g->clock, s->prompt.side, game_now(), &clock);
 	/* Both players get their token: the one not to move may still send
 	 * standing reactions. */
 	if (!over) {
@@ -177,6 +179,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
 			"numbers", numbers.buf ? numbers.buf : "",
+			"clock", clock.buf ? clock.buf : "",
 			"your_move", mine ? "yes" : "",
 			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
 			"token", token, "options", options.buf ? options.buf : "",
@@ -234,6 +237,7 @@ out:
 	strbuf_release(&prompt);
 	strbuf_release(&options);
 	strbuf_release(&numbers);
+	strbuf_release(&clock);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;
@@ -365,6 +369,38 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	strbuf_release(&body);
 	strbuf_release(&msg);
 	strbuf_release(&err);
+	return ret;
+}
+
+int notify_notice(struct notify *n, const struct game *g, enum side side,
+		  const char *kind, const char *title, const char *text,
+		  const char *in_reply_to)
+{
+	struct strbuf subject = STRBUF_INIT, clock = STRBUF_INIT;
+	char token[FAIR_TOKEN_SIZE] = "";
+	bool over = engine_game_over(&g->state);
+	int ret;
+
+	if (!over) {
+		game_token(g, side, token);
+		clock_describe(&g->clock, g->state.prompt.side, game_now(), &clock);
+	}
+	if (*token)
+		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, title, token);
+	else
+		strbuf_addf(&subject, "[%s] %s", g->id, title);
+	{
+		const char *vars[] = {
+			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
+			"british", g->player[SIDE_BRITISH].name, "text", text,
+			"clock", clock.buf ? clock.buf : "", "token", token,
+			"version", POSTRIDER_VERSION, NULL
+		};
+		ret = private_reply(n, g, side, kind, subject.buf, "notice.txt",
+				    vars, in_reply_to);
+	}
+	strbuf_release(&subject);
+	strbuf_release(&clock);
 	return ret;
 }
 

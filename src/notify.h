@@ -47,6 +47,18 @@ int notify_answer(struct notify *n, const struct game *g, enum side side,
 		  const char *in_reply_to);
 
 /*
+ * Writes a notice from the host to the player of side: a reminder, a
+ * deadline passed, a vacation, an undo, a new deadline. title is the
+ * subject after "[game id]" (the side's current token is added while the
+ * game runs), text the paragraph(s) of news; the report's clock lines
+ * follow. kind names it in its Message-ID and outbox file ("remind").
+ * in_reply_to may be NULL. Returns 0 or -1.
+ */
+int notify_notice(struct notify *n, const struct game *g, enum side side,
+		  const char *kind, const char *title, const char *text,
+		  const char *in_reply_to);
+
+/*
  * Writes the reply to a rejected order to the outbox: to the player of
  * side, with reason. in_reply_to may be NULL. Returns 0 or -1.
  */

@@ -70,4 +70,12 @@ expect_exit 0 postrider play "$G" --config "$TRASH/nolog.yaml" "$TRASH/am.eml"
 expect_fixed "an unwritable log is a warning" "cannot write the host's log" "$TRASH/err"
 expect_eq "and the turn is committed" 3 "$(commit_count "$G")"
 
+# --- the bash completion knows every command ------------------------------------
+postrider --help | sed -n 's/^  \([a-z]*\) .*/\1/p' >"$TRASH/commands"
+for c in $(cat "$TRASH/commands"); do
+	grep -q "compgen -W \"[^\"]*\b$c\b" contrib/postrider.bash-completion ||
+		fail "contrib/postrider.bash-completion completes '$c'"
+done
+ok "the bash completion lists all $(wc -l <"$TRASH/commands") commands"
+
 test_done
