@@ -236,7 +236,8 @@ static int replay(struct auditor *a, bool *fixed)
 {
 	const struct data *d = a->g->data;
 	struct strbuf log = STRBUF_INIT, order = STRBUF_INIT;
-	struct state s;
+	struct state s, prev;
+	bool have_prev = false;	/* prev: the state before the last order */
 	struct rng r;
 	int ret = -1;
 
@@ -287,6 +288,29 @@ static int replay(struct auditor *a, bool *fixed)
 			fail(a, "order %u is missing (orders/%04u-SIDE.txt)", seq, seq);
 			goto out;
 		}
+		if (order_text_is(order.buf, "undo")) {
+			/* the state before the side's last order again, with
+			 * the counters carried on (engine_undo) */
+			struct state next;
+			struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT;
+			if (!have_prev || engine_undo(&prev, &s, side, &next, &why) < 0) {
+				fail(a, "the undo %s is not allowed: %s", path,
+				     have_prev ? why.buf : "there is no order to take back");
+				strbuf_release(&why);
+				goto out;
+			}
+			strbuf_addf(&msg, "The %s takes back order %u: the game is as it was before it.\n",
+				    side_title(side), s.seq);
+			turn_happened(&log, &s, seq, side, msg.buf);
+			strbuf_release(&why);
+			strbuf_release(&msg);
+			prev = s;
+			have_prev = false;	/* an undo is not undone */
+			s = next;
+			if (check_state(a, &s, log.buf, log.len) < 0)
+				goto out;
+			continue;
+		}
 		struct order_result res;
 		struct state next = s;
 		order_result_init(&res);
@@ -305,6 +329,8 @@ static int replay(struct auditor *a, bool *fixed)
 		next.orders[side]++;
 		turn_happened(&log, &s, seq, side, res.log.buf);
 		order_result_release(&res);
+		prev = s;
+		have_prev = true;
 		s = next;
 		if (check_state(a, &s, log.buf, log.len) < 0)
 			goto out;

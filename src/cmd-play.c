@@ -189,6 +189,39 @@ out:
 	return ret;
 }
 
+/*
+ * The state after side takes back its last order (engine_undo): the state
+ * before it, read from the parent of HEAD, with the counters carried on.
+ * An undo is not undone in turn. Returns 0, or -1 with the reason in why.
+ */
+static int undo_state(struct game *g, enum side side, struct state *next,
+		      struct strbuf *why)
+{
+	struct state cur = g->state;
+	struct strbuf order = STRBUF_INIT, err = STRBUF_INIT;
+	char (*history)[41] = NULL, path[64];
+	size_t n = 0;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "orders/%04u-%s.txt", cur.seq, side_name(side));
+	if (repo_history(g->repo, &history, &n) < 0 || n < 2) {
+		strbuf_addstr(why, "there is no order to take back");
+	} else if (repo_read(g->repo, g->head, path, &order) != 0) {
+		strbuf_addstr(why, "only the side that gave the last order may take it back, and only that order");
+	} else if (order_text_is(order.buf, "undo")) {
+		strbuf_addstr(why, "the last order is itself an undo");
+	} else if (game_load_state(g, history[n - 2], &err) < 0) {
+		strbuf_addf(why, "the state before it cannot be read: %s", err.buf);
+	} else {
+		ret = engine_undo(&g->state, &cur, side, next, why);
+	}
+	g->state = cur;
+	free(history);
+	strbuf_release(&order);
+	strbuf_release(&err);
+	return ret;
+}
+
 /* Cuts the log before its first draw; true if it did. */
 static bool cut_at_first_draw(struct strbuf *log)
 {
@@ -436,6 +469,27 @@ static int run(struct play_opts *o)
 		}
 	}
 
+	if (order_text_is(order_text, "undo")) {
+		/* a new commit that restores the state before the side's
+		 * last order (history is never rewritten) */
+		strbuf_reset(&err);
+		if (undo_state(&g, side, &next, &err) < 0) {
+			outcome(&said, "rejected: the last order cannot be taken back: %s", err.buf);
+			if (from_mail && !o->check)
+				notify_reject(&n, &g, side, said.buf + 10, reply_to_id);
+			goto out;
+		}
+		strbuf_addf(&res.log, "The %s takes back order %u: the game is as it was before it.\n",
+			    side_title(side), g.state.seq);
+		strbuf_addf(&res.actions, "undo order %u\n", g.state.seq);
+		res.applied = 1;
+		if (o->check) {
+			printf("the undo is allowed:\n%s", res.log.buf);
+			ret = 0;
+			goto out;
+		}
+		goto commit;
+	}
 	next = g.state;
 	game_rng(&g, &rng);
 	for (int i = 0; i < o->n_dice; i++)
@@ -465,6 +519,7 @@ static int run(struct play_opts *o)
 		ret = 0;
 		goto out;
 	}
+commit:
 	turn_happened(&happened, &g.state, next.seq, side, res.log.buf);
 	commit_subject(&g, &g.state, side, res.actions.buf, &subject);
 	/* Who gave the order to postrider: the player by mail (with the

@@ -1072,3 +1072,17 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			show_expected(d, s, side, &res->message);
 	}
 }
+
+bool order_text_is(const char *text, const char *word)
+{
+	size_t n = strlen(word);
+
+	while (*text == ' ' || *text == '\t' || *text == '\n')
+		text++;
+	if (ascii_strncasecmp(text, word, n))
+		return false;
+	for (text += n; *text; text++)
+		if (*text != ' ' && *text != '\t' && *text != '\n')
+			return false;
+	return true;
+}

@@ -71,4 +71,11 @@ int order_find_space(const struct data *d, const char *ref, struct strbuf *err);
 int order_find_card(const struct data *d, const struct state *s,
 		    enum side side, const char *ref, struct strbuf *err);
 
+/*
+ * Whether an order's text is the one word given, alone (any case, blank
+ * lines and surrounding blanks aside): "undo" is read so, by play and by
+ * the audit.
+ */
+bool order_text_is(const char *text, const char *word);
+
 #endif

@@ -211,4 +211,17 @@ bool engine_game_over(const struct state *s);
  */
 void engine_abandon(struct state *s);
 
+/*
+ * Takes back side's last order (README.md, "Undo"): prev is the state
+ * before that order, cur the state after it (the current one). Allowed
+ * only if cur is the result of one order of side after prev, the game is
+ * not over, and the order drew nothing at random, dealt no card and moved
+ * no card into a hand or out of the opponent's. Then next is prev with
+ * the counters carried on (seq and side's orders one past cur's, so the
+ * token is new; draws as in cur) and 0 is returned; else -1 with the
+ * reason (one lowercase sentence) appended to why, next untouched.
+ */
+int engine_undo(const struct state *prev, const struct state *cur,
+		enum side side, struct state *next, struct strbuf *why);
+
 #endif

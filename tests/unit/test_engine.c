@@ -4627,10 +4627,60 @@ static void test_declare_first_standing_order_5_3_a(void **state)
 	assert_true(log_has("standing reaction: never declare"));
 }
 
+
+/* Undo (engine_undo, README.md "Undo"): only the mover's last order, and
+ * only while chance and hidden cards had no part in it. */
+static void test_undo_rules(void **state)
+{
+	struct state prev, cur, next;
+	(void)state;
+
+	set_hand(SIDE_AMERICAN, 2, 12, 20);
+	set_hand(SIDE_BRITISH, 1, 30);
+	prev = S;
+	cur = prev;
+	cur.seq = prev.seq + 1;
+	cur.orders[SIDE_AMERICAN]++;
+	cur.space[SP("Boston MA")].pc = SIDE_AMERICAN;
+	cur.n_hand[SIDE_AMERICAN] = 1;	/* #20 played */
+
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, SIDE_AMERICAN, &next, &WHY), 0);
+	assert_int_equal(next.space[SP("Boston MA")].pc, prev.space[SP("Boston MA")].pc);
+	assert_int_equal(next.n_hand[SIDE_AMERICAN], 2);
+	assert_int_equal(next.seq, cur.seq + 1);
+	assert_int_equal(next.orders[SIDE_AMERICAN], cur.orders[SIDE_AMERICAN] + 1);
+	assert_int_equal(next.orders[SIDE_BRITISH], cur.orders[SIDE_BRITISH]);
+	assert_int_equal(next.draws, cur.draws);
+
+	/* not the British's order to take back */
+	assert_int_equal(engine_undo(&prev, &cur, SIDE_BRITISH, &next, &WHY), -1);
+	assert_non_null(strstr(WHY.buf, "only the side that gave the last order"));
+
+#define UNDO_REFUSED(change, text) do {					\
+		struct state c = cur;					\
+		change;							\
+		strbuf_reset(&WHY);					\
+		assert_int_equal(engine_undo(&prev, &c, SIDE_AMERICAN, &next, &WHY), -1); \
+		if (!strstr(WHY.buf, text))				\
+			fail_msg("expected '%s', got '%s'", text, WHY.buf); \
+	} while (0)
+	UNDO_REFUSED(c.draws++, "rolled a die");
+	UNDO_REFUSED(c.n_deck--, "dealt");
+	UNDO_REFUSED(c.deck[0] = c.deck[1], "dealt");
+	UNDO_REFUSED((c.hand[SIDE_AMERICAN][1] = 77, c.n_hand[SIDE_AMERICAN] = 2), "changed hands");
+	UNDO_REFUSED(c.n_hand[SIDE_BRITISH] = 0, "changed hands");
+	UNDO_REFUSED(c.prompt.kind = PROMPT_NONE, "the game is over");
+	UNDO_REFUSED(c.orders[SIDE_BRITISH]++, "only the side");
+	UNDO_REFUSED(c.seq += 1, "only the side");
+#undef UNDO_REFUSED
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup(f, new_game)
 	const struct CMUnitTest tests[] = {
+		T(test_undo_rules),
 		/* 4.0 */
 		T(test_setup_starts_with_committees),
 		T(test_cc_one_per_colony),
