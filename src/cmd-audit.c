@@ -521,11 +521,20 @@ static int check_game_yaml(struct auditor *a, const struct record *prev,
 		/* a reveal adds the seed, which matches the commitment */
 		before.revealed = true;
 		memcpy(before.seed, after.seed, sizeof(before.seed));
+	} else if (!after.revealed) {
+		/* an address change (postrider player): names and addresses
+		 * of the players and the host, nothing else */
+		for (int i = 0; i < 3; i++) {
+			free(before.player[i].name);
+			free(before.player[i].addr);
+			before.player[i].name = xstrdup(after.player[i].name);
+			before.player[i].addr = xstrdup(after.player[i].addr);
+		}
 	}
 	game_write_yaml(&before, &want);
 	if (want.len != cur->game_yaml.len || memcmp(want.buf, cur->game_yaml.buf, want.len))
 		ret = fail(a, "game.yaml changes in a way no %s may (players, options, data, the commitment or the seed's source)",
-			   order ? "order" : "reveal");
+			   order ? "order" : after.revealed ? "reveal" : "address change");
 out:
 	game_close(&before);
 	game_close(&after);

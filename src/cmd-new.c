@@ -23,14 +23,10 @@ static int parse_player(const char *opt, const char *arg, struct game_player *p)
 		fprintf(stderr, "postrider new: %s is required\n", opt);
 		return -1;
 	}
-	if (mail_parse_address(arg, &p->name, &p->addr) < 0) {
+	if (game_player_parse(arg, p) < 0) {
 		fprintf(stderr, "postrider new: %s: '%s' is not a mail address (\"Name <addr@example.org>\")\n",
 			opt, arg);
 		return -1;
-	}
-	if (!p->name || !*p->name) {
-		free(p->name);
-		p->name = xstrdup(p->addr);
 	}
 	return 0;
 }

@@ -35,6 +35,7 @@ struct play_opts {
 	const char *games;	/* --games ROOT: the game named in the mail */
 	int as;			/* -1: the input is a mail message */
 	int n_dice, dice[RNG_MAX_FORCED];
+	bool default_order;	/* --default: the late side's default order */
 };
 
 /*
@@ -186,6 +187,32 @@ out:
 	strbuf_release(&why);
 	strbuf_release(&news);
 	strbuf_release(&len_text);
+	return ret;
+}
+
+/*
+ * The default order for a late side (README.md, Deadlines): the first
+ * legal action that declines (pass, done, stop, stand, no battle card),
+ * else the first discard; none for any other decision. Appends the order
+ * text to out and returns 0, or -1.
+ */
+static int default_order(const struct game *g, struct strbuf *out)
+{
+	static const enum action_kind prefer[] = {
+		ACT_PASS, ACT_DONE, ACT_STOP, ACT_STAND, ACT_NOCARD, ACT_DISCARD,
+	};
+	int n = engine_legal(g->data, &g->state, NULL, 0), ret = -1;
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+
+	engine_legal(g->data, &g->state, acts, n);
+	for (size_t k = 0; k < sizeof(prefer) / sizeof(prefer[0]) && ret < 0; k++)
+		for (int i = 0; i < n && ret < 0; i++)
+			if (acts[i].kind == prefer[k]) {
+				action_format(g->data, &acts[i], out);
+				strbuf_addch(out, '\n');
+				ret = 0;
+			}
+	free(acts);
 	return ret;
 }
 
@@ -460,6 +487,22 @@ static int run(struct play_opts *o)
 				notify_reject(&n, &g, side, err.buf, reply_to_id);
 			goto out;
 		}
+	} else if (o->default_order) {
+		struct strbuf text = STRBUF_INIT, p = STRBUF_INIT;
+		side = (enum side)o->as;
+		if (!engine_game_over(&g.state) && g.state.prompt.side == side &&
+		    default_order(&g, &text) == 0) {
+			order_text = strbuf_detach(&text, NULL);
+			printf("the default order for the %s: %s", side_title(side), order_text);
+		} else {
+			engine_describe_prompt(g.data, &g.state, &p);
+			outcome(&said, "rejected: there is no default order for the %s now (%s); play one with play --as %s",
+				side_title(side), p.buf, side_name(side));
+		}
+		strbuf_release(&text);
+		strbuf_release(&p);
+		if (!order_text)
+			goto out;
 	} else {
 		side = (enum side)o->as;
 		order_text = xstrdup(input.buf);
@@ -533,7 +576,8 @@ commit:
 		strbuf_addf(&trailers, "Postrider-Via: mail\nPostrider-Message-Id: %s\n",
 			    usable ? id : "(none or unusable)");
 	} else {
-		strbuf_addf(&trailers, "Postrider-Via: host (play --as %s)\n", side_name(side));
+		strbuf_addf(&trailers, "Postrider-Via: host (play --as %s%s)\n", side_name(side),
+			    o->default_order ? " --default, the side being late" : "");
 	}
 	if (o->n_dice) {
 		strbuf_addstr(&trailers, "Postrider-Fixed-Dice:");
@@ -621,6 +665,7 @@ static int exec_common(int argc, char **argv, bool check,
 		{ "config", required_argument, NULL, 'c' },
 		{ "fix-dice", required_argument, NULL, 'f' },
 		{ "games", required_argument, NULL, 'G' },
+		{ "default", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct play_opts o = { .check = check, .as = -1 };
@@ -638,6 +683,7 @@ static int exec_common(int argc, char **argv, bool check,
 			break;
 		case 'c': o.config_path = optarg; break;
 		case 'G': o.games = optarg; break;
+		case 'D': o.default_order = true; break;
 		case 'f':
 			if (parse_dice(optarg, &o) < 0) {
 				fprintf(stderr, "postrider %s: --fix-dice takes die values 1-6 separated by commas\n", e->name);
@@ -654,6 +700,13 @@ static int exec_common(int argc, char **argv, bool check,
 			return EXIT_USAGE;
 		}
 		o.input = optind < argc ? argv[optind] : "-";
+	} else if (o.default_order) {
+		if (o.as <= 0 || argc - optind != 1) {
+			fprintf(stderr, "postrider %s: --default takes --as SIDE and DIR, and no order\n", e->name);
+			return EXIT_USAGE;
+		}
+		o.dir = argv[optind];
+		o.input = "/dev/null";
 	} else {
 		if (optind >= argc || argc - optind > 2)
 			return cmd_usage(e);
@@ -681,6 +734,8 @@ static int exec_check(int argc, char **argv)
 	"                    plain order text; '-' or nothing reads standard input\n" \
 	"  --as SIDE         plain order text for american or british (the host's use)\n" \
 	"  --games ROOT      find the game in ROOT/<game id> from the message itself\n" \
+	"  --default         with --as SIDE: play the late side's default order (it\n" \
+	"                    declines what can be declined, else discards; README.md)\n" \
 	"  --config FILE     mail configuration (default: $POSTRIDER_CONFIG, else\n" \
 	"                    ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n" \
 	"  --fix-dice LIST   test only: the next dice, e.g. 4,1,5 (marks the game as not fair)\n" \
@@ -690,7 +745,7 @@ static int exec_check(int argc, char **argv)
 	"configuration, the templates, a game that cannot be opened; nothing was changed)\n"
 
 const struct cmd_entry cmd_play_entry = {
-	"play", "play (DIR | --games ROOT) [--as american|british] [FILE|-]",
+	"play", "play (DIR | --games ROOT) [--as american|british] [FILE|-] | play DIR --as SIDE --default",
 	"adjudicate one order, commit the turn and mail the players",
 	PLAY_HELP, exec_play,
 };

@@ -28,6 +28,8 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_publish_entry,
 	&cmd_remind_entry,
 	&cmd_deadline_entry,
+	&cmd_player_entry,
+	&cmd_doctor_entry,
 	&cmd_selfplay_entry,
 	NULL
 };

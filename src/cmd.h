@@ -59,6 +59,8 @@ extern const struct cmd_entry cmd_archive_entry;
 extern const struct cmd_entry cmd_publish_entry;
 extern const struct cmd_entry cmd_remind_entry;
 extern const struct cmd_entry cmd_deadline_entry;
+extern const struct cmd_entry cmd_player_entry;
+extern const struct cmd_entry cmd_doctor_entry;
 
 /* The table, NULL-terminated. */
 extern const struct cmd_entry *const cmd_table[];

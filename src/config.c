@@ -75,6 +75,8 @@ void config_release(struct mail_config *cfg)
 	free(cfg->from);
 	free(cfg->outbox);
 	free(cfg->log);
+	free(cfg->password_file);
+	free(cfg->publish.password_file);
 	free(cfg->sendmail);
 	free(cfg->path);
 	free(cfg->publish.ssh_key);
@@ -153,7 +155,7 @@ static int read_password_file(struct ytree *t, yaml_node_t *n,
  * password written in a file others can read is warned about.
  */
 static int read_secret(struct ytree *t, yaml_node_t *map, const char *path,
-		       char **out, struct strbuf *err)
+		       char **out, char **file_out, struct strbuf *err)
 {
 	yaml_node_t *n;
 	int bad = 0;
@@ -176,6 +178,10 @@ static int read_secret(struct ytree *t, yaml_node_t *map, const char *path,
 			   read_password_file(t, n, file, out, err) < 0) {
 			bad = -1;
 		}
+		if (file && !bad) {
+			free(*file_out);
+			*file_out = expand_home(file);
+		}
 		free(file);
 	}
 	return bad;
@@ -187,14 +193,14 @@ static int read_secret(struct ytree *t, yaml_node_t *map, const char *path,
  */
 static int read_credentials(struct ytree *t, yaml_node_t *map,
 			    const char *path, char **user, char **pass,
-			    struct strbuf *err)
+			    char **pass_file, struct strbuf *err)
 {
 	yaml_node_t *n = ytree_get(t, map, "username");
 	int bad = 0;
 
 	if (n && read_string(t, n, "username", user, err) < 0)
 		bad = -1;
-	if (read_secret(t, map, path, pass, err) < 0)
+	if (read_secret(t, map, path, pass, pass_file, err) < 0)
 		bad = -1;
 	if (*user && !*pass && !bad) {
 		ytree_error(t, n, err, "username given without password or "
@@ -247,7 +253,7 @@ static int parse_publish(struct ytree *t, yaml_node_t *map,
 	    read_path(t, n, "ca_file", &p->ca_file, err) < 0)
 		bad = -1;
 	if (read_credentials(t, map, cfg->path, &p->username, &p->password,
-			     err) < 0)
+			     &p->password_file, err) < 0)
 		bad = -1;
 	return bad;
 }
@@ -287,7 +293,7 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 		}
 	}
 	if (read_credentials(t, root, cfg->path, &cfg->username,
-			     &cfg->password, err) < 0)
+			     &cfg->password, &cfg->password_file, err) < 0)
 		bad = -1;
 	if ((n = ytree_get(t, root, "starttls")) &&
 	    ytree_bool(t, n, &cfg->starttls, err) < 0)

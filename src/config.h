@@ -53,6 +53,7 @@ struct mail_config {
 				   means "outbox only" */
 	char *username;		/* NULL: no authentication */
 	char *password;		/* from password or password_file; NULL */
+	char *password_file;	/* the file it came from, or NULL */
 	bool starttls;		/* require STARTTLS on smtp:// (default
 				   true) */
 	char *from;		/* "Name <addr>" of the host, or NULL */
@@ -69,6 +70,7 @@ struct mail_config {
 		char *ca_file;		/* NULL: the system's CA certificates */
 		char *username;		/* HTTPS basic authentication */
 		char *password;
+		char *password_file;
 	} publish;
 };
 

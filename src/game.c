@@ -3,6 +3,7 @@
  * and the secret. See game.h for the layout.
  */
 #include "game.h"
+#include "mail.h"
 #include "paths.h"
 #include "ytree.h"
 
@@ -480,4 +481,19 @@ int game_state_files(const struct game *g, const struct state *s,
 	ret = fair_seal(g->seed, s->seq, priv.buf, priv.len, sealed);
 	strbuf_release(&priv);
 	return ret;
+}
+
+int game_player_parse(const char *text, struct game_player *p)
+{
+	char *name = NULL, *addr = NULL;
+
+	if (!text || mail_parse_address(text, &name, &addr) < 0)
+		return -1;
+	if (!name || !*name) {
+		free(name);
+		name = xstrdup(addr);
+	}
+	p->name = name;
+	p->addr = addr;
+	return 0;
 }

@@ -93,6 +93,13 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 	      struct strbuf *err);
 void game_close(struct game *g);
 
+/*
+ * Reads "Name <addr>" (or a bare address, the name then being the
+ * address) into p's name and addr (malloc'd; p's old strings are not
+ * freed). Returns 0, or -1 for anything that is not one mail address.
+ */
+int game_player_parse(const char *text, struct game_player *p);
+
 /* A random stream for the game at its current draw index. */
 void game_rng(const struct game *g, struct rng *r);
 

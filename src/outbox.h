@@ -93,6 +93,13 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	      struct strbuf *err);
 
 /*
+ * Connects to cfg->smtp_url as smtp_send() would (TLS, STARTTLS and the
+ * login as configured) and sends no mail: what `postrider doctor` asks.
+ * Returns 0, or -1 with a one-line reason appended to err.
+ */
+int smtp_probe(const struct mail_config *cfg, struct strbuf *err);
+
+/*
  * The same through `cfg->sendmail -oi -f FROM -- TO...`, the message on
  * its standard input: 0; -2 if it exits EX_USAGE, EX_DATAERR, EX_NOUSER or
  * EX_NOHOST; -1 for any other failure (EX_TEMPFAIL, cannot run it).

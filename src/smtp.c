@@ -97,6 +97,77 @@ static char *envelope_from(const struct mail_config *cfg, const char *msg,
 	return addr;
 }
 
+/*
+ * What every session needs: the server, its protocols, TLS as configured,
+ * the login, timeouts. Returns 0, or -1 with the reason in err.
+ */
+static int setup_session(CURL *c, const struct mail_config *cfg,
+			 char errbuf[CURL_ERROR_SIZE], struct strbuf *err)
+{
+	long timeout = cfg->timeout > 0 ? cfg->timeout : 60;
+	CURLcode rc;
+
+#define SETOPT(opt, val) \
+	do { \
+		if ((rc = curl_easy_setopt(c, opt, val)) != CURLE_OK) { \
+			strbuf_addf(err, "cannot set libcurl's %s: %s", #opt, \
+				    curl_easy_strerror(rc)); \
+			return -1; \
+		} \
+	} while (0)
+	SETOPT(CURLOPT_URL, cfg->smtp_url);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	SETOPT(CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+#else
+	SETOPT(CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
+#endif
+	SETOPT(CURLOPT_ERRORBUFFER, errbuf);
+	SETOPT(CURLOPT_NOSIGNAL, 1L);
+	SETOPT(CURLOPT_CONNECTTIMEOUT, timeout < 30 ? timeout : 30L);
+	SETOPT(CURLOPT_TIMEOUT, timeout);
+	if (cfg->starttls && !strncmp(cfg->smtp_url, "smtp://", 7))
+		SETOPT(CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+	if (cfg->username)
+		SETOPT(CURLOPT_USERNAME, cfg->username);
+	if (cfg->password)
+		SETOPT(CURLOPT_PASSWORD, cfg->password);
+#undef SETOPT
+	return 0;
+}
+
+int smtp_probe(const struct mail_config *cfg, struct strbuf *err)
+{
+	char errbuf[CURL_ERROR_SIZE] = "";
+	CURL *c;
+	CURLcode rc;
+	int ret = -1;
+
+	if (!cfg->smtp_url) {
+		strbuf_addstr(err, "no smtp_url configured");
+		return -1;
+	}
+	if (!(c = curl_easy_init())) {
+		strbuf_addstr(err, "cannot initialise libcurl");
+		return -1;
+	}
+	if (setup_session(c, cfg, errbuf, err) < 0)
+		goto out;
+	/* the greeting, EHLO, STARTTLS and the login; no mail */
+	if ((rc = curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L)) != CURLE_OK) {
+		strbuf_addf(err, "cannot set libcurl's CURLOPT_CONNECT_ONLY: %s",
+			    curl_easy_strerror(rc));
+		goto out;
+	}
+	rc = curl_easy_perform(c);
+	if (rc != CURLE_OK)
+		strbuf_addf(err, "%s", *errbuf ? errbuf : curl_easy_strerror(rc));
+	else
+		ret = 0;
+out:
+	curl_easy_cleanup(c);
+	return ret;
+}
+
 int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	      struct strbuf *err)
 {
@@ -108,7 +179,6 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	int count = 0, ret = -1;
 	CURL *c = NULL;
 	CURLcode rc;
-	long timeout = cfg->timeout > 0 ? cfg->timeout : 60;
 
 	if (!cfg->smtp_url) {
 		strbuf_addstr(err, "no smtp_url configured");
@@ -148,28 +218,14 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 			goto out; \
 		} \
 	} while (0)
-	SETOPT(CURLOPT_URL, cfg->smtp_url);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	SETOPT(CURLOPT_PROTOCOLS_STR, "smtp,smtps");
-#else
-	SETOPT(CURLOPT_PROTOCOLS, (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
-#endif
+	if (setup_session(c, cfg, errbuf, err) < 0)
+		goto out;
 	SETOPT(CURLOPT_MAIL_FROM, mail_from);
 	SETOPT(CURLOPT_MAIL_RCPT, rcpts);
 	SETOPT(CURLOPT_UPLOAD, 1L);
 	SETOPT(CURLOPT_READFUNCTION, read_cb);
 	SETOPT(CURLOPT_READDATA, &up);
 	SETOPT(CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
-	SETOPT(CURLOPT_ERRORBUFFER, errbuf);
-	SETOPT(CURLOPT_NOSIGNAL, 1L);
-	SETOPT(CURLOPT_CONNECTTIMEOUT, timeout < 30 ? timeout : 30L);
-	SETOPT(CURLOPT_TIMEOUT, timeout);
-	if (cfg->starttls && !strncmp(cfg->smtp_url, "smtp://", 7))
-		SETOPT(CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
-	if (cfg->username)
-		SETOPT(CURLOPT_USERNAME, cfg->username);
-	if (cfg->password)
-		SETOPT(CURLOPT_PASSWORD, cfg->password);
 #undef SETOPT
 
 	rc = curl_easy_perform(c);

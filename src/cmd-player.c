@@ -1,0 +1,118 @@
+/*
+ * cmd-player.c - `postrider player DIR SIDE "Name <addr>"`: the host
+ * replaces a player's (or his own) name and address, for a player who
+ * moved to another mailbox. A commit of its own that changes only the
+ * players in game.yaml and appends a line to the log, which the audit
+ * accepts as an address change (docs/fairness.md, section 14); both
+ * players are mailed the report, the changed one at the new address.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "authorize.h"
+#include "cmd.h"
+#include "config.h"
+#include "engine/engine.h"
+#include "game.h"
+#include "notify.h"
+#include "publish.h"
+#include "turn.h"
+
+static int exec_player(int argc, char **argv)
+{
+	struct game g;
+	struct game_player now = { 0 };
+	struct mail_config cfg = { 0 };
+	struct notify n = { 0 };
+	struct strbuf err = STRBUF_INIT, yaml = STRBUF_INIT, happened = STRBUF_INIT;
+	struct strbuf subject = STRBUF_INIT;
+	const char *who_name;
+	char commit[41];
+	int who, r, ret = EXIT_REJECTED;
+
+	memset(&g, 0, sizeof(g));
+	if (argc != 4 || argv[1][0] == '-')
+		return cmd_usage(&cmd_player_entry);
+	who = !strcmp(argv[2], "host") ? 0 : side_parse(argv[2]);
+	if (who < 0) {
+		fprintf(stderr, "postrider player: the side is american, british or host, not '%s'\n", argv[2]);
+		return EXIT_USAGE;
+	}
+	if (game_player_parse(argv[3], &now) < 0) {
+		fprintf(stderr, "postrider player: '%s' is not a mail address (\"Name <addr@example.org>\")\n", argv[3]);
+		return EXIT_USAGE;
+	}
+	if (config_load(NULL, &cfg, &err) < 0) {
+		fprintf(stderr, "error: the configuration is wrong; fix it:\n%s", err.buf);
+		ret = EXIT_CONFIG;
+		goto out;
+	}
+	r = game_open(argv[1], &g, GAME_NEED_SECRET | GAME_LOCK, &err);
+	if (r != 0) {
+		fprintf(stderr, "error: %s", err.buf);
+		ret = r == GAME_BUSY ? EXIT_TEMPFAIL : EXIT_CONFIG;
+		goto out;
+	}
+	who_name = who ? side_title((enum side)who) : "host";
+	if (g.revealed) {
+		fprintf(stderr, "postrider player: the seed of %s is public: the game is closed\n", g.id);
+		goto out;
+	}
+	if (who && authorize_sender_side(&g, now.addr) == (who == SIDE_AMERICAN ? SIDE_BRITISH : SIDE_AMERICAN)) {
+		fprintf(stderr, "postrider player: %s is the other player's address; a player is known by his address\n",
+			now.addr);
+		goto out;
+	}
+	if (!strcmp(g.player[who].addr, now.addr) && !strcmp(g.player[who].name, now.name)) {
+		fprintf(stderr, "postrider player: the %s is already %s <%s>; nothing to change\n",
+			who_name, now.name, now.addr);
+		goto out;
+	}
+	strbuf_addf(&happened, "\n-- The host gives the %s a new address: %s <%s> (was %s <%s>) --\n",
+		    who_name, now.name, now.addr, g.player[who].name, g.player[who].addr);
+	strbuf_addf(&subject, "New address of the %s in game %s", who_name, g.id);
+	free(g.player[who].name);
+	free(g.player[who].addr);
+	g.player[who] = (struct game_player){ now.name, now.addr, g.player[who].mail };
+	now.name = now.addr = NULL;
+	game_write_yaml(&g, &yaml);
+	notify_init(&n, &g, &cfg);
+	{
+		struct repo_file extra[] = { { "game.yaml", yaml.buf, yaml.len } };
+		struct turn t = {
+			.next = &g.state, .side = SIDE_NONE, .happened = happened.buf,
+			.subject = subject.buf, .extra = extra, .n_extra = 1,
+		};
+		r = turn_commit(&g, &t, &n, commit, &err);
+	}
+	if (r != 0) {
+		fprintf(stderr, "error: %s (nothing was changed)\n", err.buf);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	printf("the %s of %s is now %s <%s> (commit %.12s)\n", who_name, g.id,
+	       g.player[who].name, g.player[who].addr, commit);
+	ret = notify_send(&n, &cfg) > 0 ? EXIT_UNSENT : 0;
+	publish_after_commit(g.repo, &cfg);
+out:
+	free(now.name);
+	free(now.addr);
+	notify_release(&n);
+	config_release(&cfg);
+	game_close(&g);
+	strbuf_release(&err);
+	strbuf_release(&yaml);
+	strbuf_release(&happened);
+	strbuf_release(&subject);
+	return ret;
+}
+
+const struct cmd_entry cmd_player_entry = {
+	"player", "player DIR american|british|host \"Name <addr>\"",
+	"give a player (or the host) a new name and address",
+	"A commit that changes only the players in game.yaml (the audit knows\n"
+	"it); both players get a report, the changed one at the new address.\n"
+	"Orders are taken from the new address only.\n",
+	exec_player,
+};
