@@ -522,14 +522,33 @@ static int check_game_yaml(struct auditor *a, const struct record *prev,
 		before.revealed = true;
 		memcpy(before.seed, after.seed, sizeof(before.seed));
 	} else if (!after.revealed) {
-		/* an address change (postrider player): names and addresses
-		 * of the players and the host, nothing else */
+		/* an address change (postrider player): the name and address
+		 * of one player or the host, nothing else, and the log says
+		 * so in the line the command writes */
+		struct strbuf said = STRBUF_INIT;
+		int changed = 0;
 		for (int i = 0; i < 3; i++) {
+			if (!strcmp(before.player[i].name, after.player[i].name) &&
+			    !strcmp(before.player[i].addr, after.player[i].addr))
+				continue;
+			changed++;
+			game_address_change_line(&before, i, after.player[i].name,
+						 after.player[i].addr, &said);
 			free(before.player[i].name);
 			free(before.player[i].addr);
 			before.player[i].name = xstrdup(after.player[i].name);
 			before.player[i].addr = xstrdup(after.player[i].addr);
 		}
+		if (changed == 1 && (cur->log.len != prev->log.len + said.len ||
+				     memcmp(cur->log.buf, prev->log.buf, prev->log.len) ||
+				     memcmp(cur->log.buf + prev->log.len, said.buf, said.len)))
+			ret = fail(a, "game.yaml changes an address, but log.txt does not say so as an address change does ('%s')",
+				   said.buf);
+		else if (changed > 1)
+			ret = fail(a, "game.yaml changes %d addresses in one commit; an address change changes one", changed);
+		strbuf_release(&said);
+		if (ret)
+			goto out;
 	}
 	game_write_yaml(&before, &want);
 	if (want.len != cur->game_yaml.len || memcmp(want.buf, cur->game_yaml.buf, want.len))

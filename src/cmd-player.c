@@ -69,8 +69,7 @@ static int exec_player(int argc, char **argv)
 			who_name, now.name, now.addr);
 		goto out;
 	}
-	strbuf_addf(&happened, "\n-- The host gives the %s a new address: %s <%s> (was %s <%s>) --\n",
-		    who_name, now.name, now.addr, g.player[who].name, g.player[who].addr);
+	game_address_change_line(&g, who, now.name, now.addr, &happened);
 	strbuf_addf(&subject, "New address of the %s in game %s", who_name, g.id);
 	free(g.player[who].name);
 	free(g.player[who].addr);

@@ -497,3 +497,11 @@ int game_player_parse(const char *text, struct game_player *p)
 	p->addr = addr;
 	return 0;
 }
+
+void game_address_change_line(const struct game *g, int who, const char *name,
+			      const char *addr, struct strbuf *out)
+{
+	strbuf_addf(out, "\n-- The host gives the %s a new address: %s <%s> (was %s <%s>) --\n",
+		    who ? side_title((enum side)who) : "host", name, addr,
+		    g->player[who].name, g->player[who].addr);
+}

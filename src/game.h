@@ -100,6 +100,14 @@ void game_close(struct game *g);
  */
 int game_player_parse(const char *text, struct game_player *p);
 
+/*
+ * The log line of an address change (postrider player, checked by the
+ * audit): "\n-- The host gives the American a new address: NAME <ADDR>
+ * (was OLD <OLDADDR>) --\n", for player who (0 the host) of g.
+ */
+void game_address_change_line(const struct game *g, int who, const char *name,
+			      const char *addr, struct strbuf *out);
+
 /* A random stream for the game at its current draw index. */
 void game_rng(const struct game *g, struct rng *r);
 

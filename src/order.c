@@ -527,9 +527,74 @@ static int find_general(const struct data *d, const char *ref,
  * "stop [GENERAL]", "land SPACE [N] [GENERAL]". The American's N may be
  * left out of "land": it is fixed by his card (8.2.C).
  */
+/* Does the normalized reference r name space i: each word a beginning of
+ * a word of its full name, bare name or another spelling (nearly: the
+ * whole of one of them within one edit, for four letters or more)? */
+static bool space_fits(const struct data *d, int i, const char *r, bool nearly)
+{
+	const struct data_space *sp = &d->spaces[i];
+	char nm[128];
+	bool ex;
+
+	for (int k = -2; k < sp->n_aliases; k++) {
+		normalize(k == -2 ? sp->full_name : k == -1 ? sp->name : sp->aliases[k],
+			  nm, sizeof(nm));
+		if (!nearly ? words_match(r, nm, &ex) :
+		    strlen(r) >= 4 && levenshtein(r, nm) <= 1)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A space for an action of kind by side (docs/orders.md, "Names"): by
+ * name first (order_find_space); where the name is ambiguous or unknown,
+ * the legal orders settle it: of the spaces legal for this kind now, the
+ * only one the name fits, else the only one within one typo of it (never
+ * when two are that close). A space so read is said in note ("read
+ * 'savanah' as 'Savannah GA'"). Returns the space, or -1 with err.
+ */
+static int resolve_space(const struct data *d, const struct state *s,
+			 enum side side, enum action_kind kind, const char *ref,
+			 struct strbuf *err, struct strbuf *note)
+{
+	struct strbuf why = STRBUF_INIT;
+	int sp = order_find_space(d, ref, &why), n, pick = -1, n_pick = 0;
+	bool legal[DATA_MAX_SPACES] = { false };
+	struct action *acts;
+	char r[128];
+
+	if (sp >= 0 || !s || !note || engine_game_over(s) || s->prompt.side != side)
+		goto out;
+	n = engine_legal(d, s, NULL, 0);
+	acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	engine_legal(d, s, acts, n);
+	for (int i = 0; i < n; i++)
+		if (acts[i].kind == kind && acts[i].space >= 0)
+			legal[acts[i].space] = true;
+	free(acts);
+	normalize(ref, r, sizeof(r));
+	for (int pass = 0; pass < 2 && !n_pick && *r; pass++)
+		for (int i = 0; i < d->n_spaces; i++)
+			if (legal[i] && space_fits(d, i, r, pass == 1)) {
+				pick = i;
+				n_pick++;
+			}
+	if (n_pick == 1) {
+		sp = pick;
+		strbuf_addf(note, "(read '%s' as '%s', the legal one.)\n", ref,
+			    d->spaces[sp].full_name);
+	}
+out:
+	if (sp < 0)
+		strbuf_add(err, why.buf ? why.buf : "", why.len);
+	strbuf_release(&why);
+	return sp;
+}
+
 static int parse_movement(const struct data *d, const struct state *s,
 			  enum side side, struct action *out, char *rest,
-			  struct strbuf *err)
+			  struct strbuf *err, struct strbuf *note)
 {
 	size_t len = strlen(rest);
 	char *last;
@@ -630,13 +695,13 @@ static int parse_movement(const struct data *d, const struct state *s,
 		strbuf_addstr(err, "'land' needs the number of CUs after the space: 'land New York 3 [GENERAL]'");
 		return -1;
 	}
-	out->space = order_find_space(d, rest, err);
+	out->space = resolve_space(d, s, side, out->kind, rest, err, note);
 	return out->space < 0 ? -1 : 0;
 }
 
-int order_parse_line(const struct data *d, const struct state *s,
-		     enum side side, const char *line, struct action *out,
-		     struct strbuf *err, int *column)
+static int parse_line(const struct data *d, const struct state *s,
+		      enum side side, const char *line, struct action *out,
+		      struct strbuf *err, int *column, struct strbuf *note)
 {
 	const char *p = line, *arg;
 	const struct verb *v;
@@ -666,7 +731,7 @@ int order_parse_line(const struct data *d, const struct state *s,
 		for (char *t = rest; *t; t++)	/* tabs count as spaces */
 			if (*t == '\t')
 				*t = ' ';
-		ret = parse_movement(d, s, side, out, rest, err);
+		ret = parse_movement(d, s, side, out, rest, err, note);
 		free(rest);
 		return ret;
 	}
@@ -745,7 +810,7 @@ int order_parse_line(const struct data *d, const struct state *s,
 				last--;
 			*last = '\0';
 		}
-		out->space = order_find_space(d, rest, err);
+		out->space = resolve_space(d, s, side, out->kind, rest, err, note);
 		if (out->space < 0)
 			ret = -1;
 	} else if (action_takes_side(out->kind)) {
@@ -761,6 +826,13 @@ int order_parse_line(const struct data *d, const struct state *s,
 	}
 	free(rest);
 	return ret;
+}
+
+int order_parse_line(const struct data *d, const struct state *s,
+		     enum side side, const char *line, struct action *out,
+		     struct strbuf *err, int *column)
+{
+	return parse_line(d, s, side, line, out, err, column, NULL);
 }
 
 /*
@@ -957,13 +1029,14 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 {
 	const char *p = text;
 	int lineno = 0, first, last;
-	struct strbuf why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, note = STRBUF_INIT;
 
 	order_span(text, &first, &last);
 
 	engine_begin_order(s);
 	while (*p) {
 		size_t len = strcspn(p, "\n");
+		strbuf_reset(&note);
 		char *line = xstrndup(p, len), *t;
 		struct action a;
 		int column = 1;
@@ -1011,8 +1084,10 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 				continue;
 			}
 			column = (int)(t - line) + 1;
-		} else if (order_parse_line(d, s, side, line, &a, &why, &column) == 0) {
+		} else if (parse_line(d, s, side, line, &a, &why, &column, &note) == 0) {
 			size_t loglen = res->log.len;
+			if (note.len)
+				strbuf_add(&res->log, note.buf, note.len);
 			if (a.kind != ACT_REACT && engine_game_over(s)) {
 				strbuf_addstr(&why, "the game is over; nothing more can be ordered");
 				column = (int)(t - line) + 1;
@@ -1053,9 +1128,11 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			show_expected(d, s, side, &res->message);
 		free(line);
 		strbuf_release(&why);
+		strbuf_release(&note);
 		return;
 	}
 	strbuf_release(&why);
+	strbuf_release(&note);
 	if (res->applied && res->set_aside.len) {
 		strbuf_addstr(&res->log, "Set aside, not orders:");
 		for (const char *q = res->set_aside.buf; *q;) {

@@ -35,6 +35,8 @@ expect_fixed "and so does a player's clone" "verified" "$TRASH/out"
 # an address change that slips in another change is caught
 git clone -q "$G" "$TRASH/forged" || die "clone"
 sed -i 's/^  tournament_rule: false/  tournament_rule: true/; s/alice@new.example.net/alice@evil.example.net/' "$TRASH/forged/game.yaml"
+printf '\n-- The host gives the American a new address: Alice Liddell <alice@evil.example.net> (was Alice Liddell <alice@new.example.net>) --\n' \
+	>>"$TRASH/forged/log.txt"
 # the trailers of a host's commit at this order number
 git -C "$G" log -1 --format=%B HEAD~1 | sed -n '/^Postrider-/p' |
 	sed "s/^Postrider-Seq: .*/Postrider-Seq: $(state_field "$G" seq)/" >"$TRASH/trailers"
@@ -42,6 +44,12 @@ printf 'New address of the American\n\n%s\n' "$(cat "$TRASH/trailers")" >"$TRASH
 git -C "$TRASH/forged" commit -q -a -F "$TRASH/forged.msg" || die "commit"
 expect_exit 1 postrider audit "$TRASH/forged"
 expect_fixed "more than an address is named" "game.yaml changes in a way no address change may" "$TRASH/out"
+# and one without its line in the log
+git clone -q "$G" "$TRASH/silent" || die "clone"
+sed -i 's/alice@new.example.net/alice@evil.example.net/' "$TRASH/silent/game.yaml"
+git -C "$TRASH/silent" commit -q -a -F "$TRASH/forged.msg" || die "commit"
+expect_exit 1 postrider audit "$TRASH/silent"
+expect_fixed "a silent address change is named" "log.txt does not say so" "$TRASH/out"
 
 # --- the default order for a late side ---------------------------------------
 expect_exit 2 postrider play "$G" --default

@@ -22,7 +22,9 @@
  *   %%OK                        then the canonical actions applied, one a
  *   place Boston MA             line as action_format writes them; a last
  *   now: <prompt>               "now: " line, if given, is the prompt after
- *                               the order (engine_describe_prompt)
+ *                               the order (engine_describe_prompt); before
+ *                               it a "said: (read 'x' as 'Y' ...)" line for
+ *                               each name the legal orders settled
  * or
  *   %%FAIL                      then the first lines of the error message,
  *   line 1, column 7: ...       as many as given (at least the position
@@ -144,6 +146,14 @@ static void start_cc(struct state *s, struct rng *r)
 	strbuf_release(&log);
 }
 
+/* A new game without the British PC in Wilmington NC, so that both
+ * Wilmingtons may take a Committee: two legal spaces of one name. */
+static void start_cc_two_wilmingtons(struct state *s, struct rng *r)
+{
+	start_cc(s, r);
+	s->space[data_space_index(data, "Wilmington NC")].pc = SIDE_NONE;
+}
+
 /* The Committees of Correspondence, all but Georgia. */
 static const char *const cc_placements[] = {
 	"Portsmouth NH", "Worcester MA", "Providence RI", "Hartford CT",
@@ -225,6 +235,7 @@ static const struct start {
 	const char *about;
 } starts[] = {
 	{ "cc", start_cc, "a new game: the American places the Committees of Correspondence" },
+	{ "cc-two-wilmingtons", start_cc_two_wilmingtons, "a new game, but Wilmington NC holds no PC: both Wilmingtons are legal" },
 	{ "cc-last", start_cc_last, "Committees placed in every colony but Georgia" },
 	{ "ftk", start_ftk, "Committees done: the British places For The King PCs" },
 	{ "first", start_first, "set-up done, 1775: the American chooses who plays first; hands fixed" },
@@ -480,6 +491,11 @@ static void run_case(const struct tcase *c, struct strbuf *actual, bool *ok_out)
 			    c->ok || c->n_expected < 3 ? 3 : c->n_expected, actual);
 	} else {
 		strbuf_addstr(actual, strbuf_str(&res.actions));
+		/* a name read by the legal orders is said in the log */
+		for (const char *p = strbuf_str(&res.log); (p = strstr(p, "(read '")); p++) {
+			size_t n = strcspn(p, "\n");
+			strbuf_addf(actual, "said: %.*s\n", (int)n, p);
+		}
 		if (!c->ok || wants_prompt(c)) {
 			strbuf_addstr(actual, "now: ");
 			engine_describe_prompt(data, s, actual);
