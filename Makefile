@@ -59,7 +59,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpostrider.a
 # so a reference from the engine to libyaml, libgit2 or libcurl fails the
 # build of the check (make check runs it).
 ENGINE_SRC = $(sort $(wildcard src/engine/*.c)) src/util.c src/effects.c \
-	src/rng.c src/codec.c src/state-names.c
+	src/rng.c src/vrf.c src/codec.c src/state-names.c
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 
 $(BUILD)/libengine.a: $(ENGINE_OBJ)
@@ -109,8 +109,14 @@ $(BUILD)/bench-floor: bench/floor.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs libgit2)
 
+# The cost of one provable die: VRF proof and verification.
+$(BUILD)/bench-vrf: bench/vrf.c $(BUILD)/libengine.a $(BUILD)/src/fair.o
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libengine.a \
+		$(BUILD)/src/fair.o $(shell pkg-config --libs libcrypto)
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf
 	@BUILD=$(BUILD) sh tests/bench.sh
 
 # A long random self-play run (issue: robustness); make test runs a short one.

@@ -20,6 +20,7 @@
 #include "order.h"
 #include "publish.h"
 #include "turn.h"
+#include "vrf.h"
 
 static int exec_reveal(int argc, char **argv)
 {
@@ -115,6 +116,8 @@ struct auditor {
 	size_t n;
 	size_t at;		/* index of the commit being checked */
 	struct strbuf why;
+	unsigned long dice;	/* version 2: public draws whose proofs verified */
+	unsigned long shuffles;	/* shuffles, checked only with the seed */
 };
 
 /* Records the first difference; returns -1 so callers can `return fail()`. */
@@ -235,19 +238,22 @@ static bool committed_abandoned(struct auditor *a)
 static int replay(struct auditor *a, bool *fixed)
 {
 	const struct data *d = a->g->data;
-	struct strbuf log = STRBUF_INIT, order = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT, order = STRBUF_INIT, proofs = STRBUF_INIT;
 	struct state s, prev;
 	bool have_prev = false;	/* prev: the state before the last order */
 	struct rng r;
 	int ret = -1;
 
 	a->at = 0;
-	rng_init(&r, a->g->seed, 0);
+	memset(&s, 0, sizeof(s));
+	game_rng_for(a->g, &s, &r);
 	r.log = &log;
+	r.proofs = &proofs;
 	engine_new_game(d, &s, &r, &log);
 	s.tournament = a->g->tournament;	/* 6.34.C.i */
 	s.draws = r.next;
-	if (check_state(a, &s, log.buf, log.len) < 0)
+	if (check_state(a, &s, log.buf, log.len) < 0 ||
+	    (a->g->fairness == 2 && same_file(a, "proofs.txt", proofs.buf, proofs.len) < 0))
 		goto out;
 	for (a->at = 1; a->at < a->n; a->at++) {
 		uint32_t seq = 0;
@@ -314,10 +320,10 @@ static int replay(struct auditor *a, bool *fixed)
 		struct order_result res;
 		struct state next = s;
 		order_result_init(&res);
-		rng_init(&r, a->g->seed, s.draws);
-		state_mix_words(&s, &r);
+		game_rng_for(a->g, &s, &r);
 		forced_dice(a, &r, fixed);
 		r.log = &res.log;
+		r.proofs = &proofs;
 		order_run(d, &next, &r, side, order.buf, &res);
 		if (res.rejected) {
 			fail(a, "the committed order %s is illegal on replay:\n%s", path, res.message.buf);
@@ -332,12 +338,15 @@ static int replay(struct auditor *a, bool *fixed)
 		prev = s;
 		have_prev = true;
 		s = next;
-		if (check_state(a, &s, log.buf, log.len) < 0)
+		if (check_state(a, &s, log.buf, log.len) < 0 ||
+		    (a->g->fairness == 2 &&
+		     same_file(a, "proofs.txt", proofs.buf, proofs.len) < 0))
 			goto out;
 	}
 	ret = 0;
 out:
 	strbuf_release(&log);
+	strbuf_release(&proofs);
 	strbuf_release(&order);
 	return ret;
 }
@@ -388,27 +397,42 @@ static bool purpose_ok(const char *p, const char *end)
 	return true;
 }
 
+/* One draw line of the log, read (docs/fairness.md section 6.6). */
+struct draw {
+	unsigned long long first, count;	/* indices first .. first+count-1 */
+	bool shuffle;		/* "draws A-B: shuffle of n" */
+	bool die;		/* "d6", else "uniform(n)" */
+	unsigned long long n, v;	/* the bound (6 for a die) and the value shown */
+	bool forced;		/* a fixed die; stream is the stream's own */
+	unsigned long long stream;
+	const char *purpose;	/* "(...)" or empty, not NUL-terminated */
+	int purpose_len;
+};
+
 /*
- * One log line (without its '\n'): 0 if it is not a draw line, 1 with its
- * first index and number of draws (and whether a die was fixed), -1 if it
- * starts like one but breaks the grammar of docs/fairness.md section 6.6.
+ * One log line (without its '\n'): 0 if it is not a draw line, 1 with the
+ * draw read into *d, -1 if it starts like one but breaks the grammar of
+ * docs/fairness.md section 6.6.
  */
-static int draw_line(const char *p, const char *end, unsigned long long *first,
-		     unsigned long long *count, bool *forced)
+static int draw_line(const char *p, const char *end, struct draw *d)
 {
 	unsigned long long a, b, n, v, st;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
-	*forced = false;
+	memset(d, 0, sizeof(*d));
 	if (eat(&p, end, "draws ")) {
 		if (!parse_num(&p, end, &a) || !eat(&p, end, "-") ||
 		    !parse_num(&p, end, &b) || !eat(&p, end, ": shuffle of ") ||
 		    !parse_num(&p, end, &n) || n < 2 || b != a + n - 2 ||
 		    !purpose_ok(p, end))
 			return -1;
-		*first = a;
-		*count = n - 1;
+		d->first = a;
+		d->count = n - 1;
+		d->shuffle = true;
+		d->n = n;
+		d->purpose = p;
+		d->purpose_len = (int)(end - p);
 		return 1;
 	}
 	if (!eat(&p, end, "draw "))
@@ -418,22 +442,29 @@ static int draw_line(const char *p, const char *end, unsigned long long *first,
 	if (eat(&p, end, "d6 -> ")) {
 		if (!parse_num(&p, end, &v) || v < 1 || v > 6)
 			return -1;
+		d->die = true;
+		d->n = 6;
 		if (eat(&p, end, " forced, stream ")) {
 			if (!parse_num(&p, end, &st) || st < 1 || st > 6)
 				return -1;
-			*forced = true;
+			d->forced = true;
+			d->stream = st;
 		}
 	} else if (eat(&p, end, "uniform(")) {
 		if (!parse_num(&p, end, &n) || n < 1 || !eat(&p, end, ") -> ") ||
 		    !parse_num(&p, end, &v) || v >= n)
 			return -1;
+		d->n = n;
 	} else {
 		return -1;
 	}
 	if (!purpose_ok(p, end))
 		return -1;
-	*first = a;
-	*count = 1;
+	d->first = a;
+	d->count = 1;
+	d->v = v;
+	d->purpose = p;
+	d->purpose_len = (int)(end - p);
 	return 1;
 }
 
@@ -454,7 +485,7 @@ static const char *trailer(const char *msg, const char *key, size_t *len)
 /* The public record of one commit. */
 struct record {
 	struct state s;
-	struct strbuf log, game_yaml, msg, changes;
+	struct strbuf log, game_yaml, msg, changes, proofs;
 	unsigned parents;
 };
 
@@ -468,6 +499,7 @@ static int read_record(struct auditor *a, struct record *r)
 	strbuf_reset(&r->game_yaml);
 	strbuf_reset(&r->msg);
 	strbuf_reset(&r->changes);
+	strbuf_reset(&r->proofs);
 	if (repo_read(a->g->repo, id, "state.yaml", &pub) != 0)
 		ret = fail(a, "state.yaml is missing");
 	else if (state_read(&r->s, a->g->data, pub.buf, pub.len, NULL, 0, &err) < 0)
@@ -476,6 +508,8 @@ static int read_record(struct auditor *a, struct record *r)
 		ret = fail(a, "log.txt is missing");
 	else if (repo_read(a->g->repo, id, "game.yaml", &r->game_yaml) != 0)
 		ret = fail(a, "game.yaml is missing");
+	else if (a->g->fairness == 2 && repo_read(a->g->repo, id, "proofs.txt", &r->proofs) != 0)
+		ret = fail(a, "proofs.txt is missing (a game of fairness version 2 keeps every die's proof)");
 	else if (repo_commit_info(a->g->repo, id, &r->msg, NULL, NULL, NULL) < 0 ||
 		 repo_changes(a->g->repo, id, &r->changes, &r->parents) < 0)
 		ret = fail(a, "the commit cannot be read");
@@ -490,6 +524,7 @@ static void release_record(struct record *r)
 	strbuf_release(&r->game_yaml);
 	strbuf_release(&r->msg);
 	strbuf_release(&r->changes);
+	strbuf_release(&r->proofs);
 }
 
 /*
@@ -592,10 +627,12 @@ static int check_changes(struct auditor *a, const struct record *cur,
 		char *path = xstrndup(p + 2, n > 2 ? n - 2 : 0);
 		bool ok;
 
+		bool proofs = a->g->fairness == 2 && !strcmp(path, "proofs.txt");
 		if (!a->at) {
 			ok = kind == 'A' &&
 			     (!strcmp(path, "game.yaml") || !strcmp(path, "state.yaml") ||
-			      !strcmp(path, "log.txt") || !strcmp(path, "private/state.sealed"));
+			      !strcmp(path, "log.txt") || !strcmp(path, "private/state.sealed") ||
+			      proofs);
 			for (int i = 0; !ok && i < a->g->n_data_files; i++) {
 				char *d = xstrfmt("data/%s", a->g->data_files[i]);
 				ok = kind == 'A' && !strcmp(path, d);
@@ -604,7 +641,8 @@ static int check_changes(struct auditor *a, const struct record *cur,
 		} else {
 			ok = kind == 'M' &&
 			     (!strcmp(path, "game.yaml") || !strcmp(path, "state.yaml") ||
-			      !strcmp(path, "log.txt") || !strcmp(path, "private/state.sealed"));
+			      !strcmp(path, "log.txt") || !strcmp(path, "private/state.sealed") ||
+			      proofs);
 			if (!ok && order_path && kind == 'A' && !strcmp(path, order_path))
 				ok = seen_order = true;
 		}
@@ -624,37 +662,121 @@ static int check_changes(struct auditor *a, const struct record *cur,
 	return 0;
 }
 
+/* "words mixed: american H british H": the words' hashes, or 0. */
+static int mix_line(const char *p, const char *end, unsigned char words[64])
+{
+	static const char *const side[2] = { "words mixed: american ", " british " };
+
+	for (int i = 0; i < 2; i++) {
+		if (!eat(&p, end, side[i]))
+			return 0;
+		if (eat(&p, end, "-")) {
+			memset(words + 32 * i, 0, 32);
+		} else {
+			char hex[65];
+			if (end - p < 64)
+				return 0;
+			memcpy(hex, p, 64);
+			hex[64] = '\0';
+			if (hex_decode(hex, words + 32 * i, 32) < 0)
+				return 0;
+			p += 64;
+		}
+	}
+	return p == end;
+}
+
+/*
+ * Version 2: the proof of one public draw, the next line of the proofs a
+ * commit added ("N HEX"), checked under the game's public key; the value
+ * it gives must be the one the log shows. 0, or -1 with the reason.
+ */
+static int check_proof(struct auditor *a, const struct draw *d, int line,
+		       const unsigned char words[64], const char **pp, const char *pend)
+{
+	unsigned long long n;
+	unsigned char pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES], alpha[RNG_ALPHA_MAX];
+	char hex[2 * VRF_PROOF_BYTES + 1];
+	const char *p = *pp, *eol = memchr(p, '\n', (size_t)(pend - p));
+	size_t len;
+
+	if (p >= pend || !eol)
+		return fail(a, "log.txt line %d: draw %llu has no proof in proofs.txt", line, d->first);
+	if (!parse_num(&p, eol, &n) || !eat(&p, eol, " ") ||
+	    eol - p != 2 * VRF_PROOF_BYTES)
+		return fail(a, "proofs.txt: a malformed line where the proof of draw %llu belongs", d->first);
+	if (n != d->first)
+		return fail(a, "log.txt line %d: draw %llu has no proof in proofs.txt (the next proof is of draw %llu)",
+			    line, d->first, n);
+	memcpy(hex, p, sizeof(hex) - 1);
+	hex[sizeof(hex) - 1] = '\0';
+	len = rng_vrf_alpha(a->g->id, words, d->first, alpha);
+	if (hex_decode(hex, pi, sizeof(pi)) < 0 ||
+	    vrf_verify(a->g->vrf_pk, pi, alpha, len, beta) < 0)
+		return fail(a, "log.txt line %d: the proof of draw %llu in proofs.txt does not verify under the game's public key",
+			    line, d->first);
+	unsigned long long got = rng_vrf_value(beta, d->first, d->n) + (d->die ? 1 : 0);
+	unsigned long long shown = d->forced ? d->stream : d->v;
+	if (got != shown)
+		return fail(a, "log.txt line %d: draw %llu shows %s %llu, but its proof gives %llu",
+			    line, d->first, d->die ? "the die" : "the value", shown, got);
+	a->dice++;
+	*pp = eol + 1;
+	return 0;
+}
+
 /* The draw lines a commit adds to the log, and its trailers about draws. */
 static int check_draws(struct auditor *a, const struct record *prev,
 		       const struct record *cur, bool fixed)
 {
-	unsigned long long at = a->at ? prev->s.draws : 0, first, count;
+	unsigned long long at = a->at ? prev->s.draws : 0;
 	const char *p = cur->log.buf + (a->at ? prev->log.len : 0);
 	const char *end = cur->log.buf + cur->log.len, *t;
+	const bool vrf = a->g->fairness == 2;
+	const char *pp = cur->proofs.buf, *pend = cur->proofs.buf + cur->proofs.len;
+	unsigned char words[64] = { 0 };
 	int line = 1;
 	size_t tlen;
-	bool forced;
+	struct draw d;
 
+	if (vrf && a->at) {
+		if (prev->proofs.len > cur->proofs.len ||
+		    memcmp(cur->proofs.buf, prev->proofs.buf, prev->proofs.len))
+			return fail(a, "proofs.txt does not continue the proofs of the previous commit");
+		pp += prev->proofs.len;
+		for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++)
+			if (prev->s.has_words[k])
+				memcpy(words + 32 * (k - SIDE_AMERICAN), prev->s.words[k], 32);
+	}
 	for (const char *q = cur->log.buf; q < p; q++)
 		line += *q == '\n';
 	for (; p < end; line++) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			return fail(a, "log.txt line %d does not end with a newline", line);
-		int k = draw_line(p, eol, &first, &count, &forced);
+		int k = draw_line(p, eol, &d);
 		if (k < 0)
 			return fail(a, "log.txt line %d is a malformed draw line: %.*s", line,
 				    (int)(eol - p), p);
-		if (k > 0 && first != at)
+		if (k > 0 && d.first != at)
 			return fail(a, "log.txt line %d: the draws go from index %llu to %llu (%s)",
-				    line, at, first, first < at ? "a draw used twice" : "draws missing");
-		if (k > 0 && forced && !fixed)
+				    line, at, d.first, d.first < at ? "a draw used twice" : "draws missing");
+		if (k > 0 && d.forced && !fixed)
 			return fail(a, "log.txt line %d: a fixed die in a commit that does not say it used fixed dice",
 				    line);
+		if (k == 0 && vrf)
+			mix_line(p, eol, words);
+		if (k > 0 && vrf && !d.shuffle && check_proof(a, &d, line, words, &pp, pend) < 0)
+			return -1;
+		if (k > 0 && d.shuffle)
+			a->shuffles++;
 		if (k > 0)
-			at += count;
+			at += d.count;
 		p = eol + 1;
 	}
+	if (vrf && pp != pend)
+		return fail(a, "proofs.txt holds a proof of no draw of this commit: %.*s",
+			    (int)strcspn(pp, "\n"), pp);
 	if (cur->s.draws != at)
 		return fail(a, "state.yaml says draws: %llu, but the log's draws end at %llu%s",
 			    (unsigned long long)cur->s.draws, at,
@@ -671,6 +793,150 @@ static int check_draws(struct auditor *a, const struct record *prev,
 	return 0;
 }
 
+/* The rule a draw's purpose names: its last "(N.N...)", or its card. */
+static void purpose_rule(const struct draw *d, struct strbuf *out)
+{
+	const char *p = d->purpose, *end = p + d->purpose_len;
+
+	for (const char *q = end - 1; q > p; q--) {
+		if (*q != '(')
+			continue;
+		const char *r = q + 1;
+		while (r < end && ((*r >= '0' && *r <= '9') || *r == '.' ||
+				   (*r >= 'A' && *r <= 'Z')))
+			r++;
+		if (r > q + 1 && *r == ')' && q[1] >= '1' && q[1] <= '9') {
+			strbuf_addf(out, "rule %.*s", (int)(r - q - 1), q + 1);
+			return;
+		}
+		if (q[1] == '#') {
+			strbuf_addf(out, "the event of card %.*s (data/cards.yaml)",
+				    (int)(strcspn(q + 1, ")") < (size_t)(end - q - 1) ?
+					  strcspn(q + 1, ")") : (size_t)(end - q - 1)), q + 1);
+			return;
+		}
+	}
+	strbuf_addstr(out, "(no rule named)");
+}
+
+/*
+ * audit --turn N: one order explained for a dispute, after the whole
+ * history has passed: the order as given, what happened, and each die with
+ * its purpose, its proof checked and the rule that used it.
+ */
+static int explain_turn(struct auditor *a, unsigned long seq)
+{
+	struct record rec[2];
+	size_t at = 0;
+	int ret = -1;
+
+	for (int i = 0; i < 2; i++) {
+		strbuf_init(&rec[i].log);
+		strbuf_init(&rec[i].game_yaml);
+		strbuf_init(&rec[i].msg);
+		strbuf_init(&rec[i].changes);
+		strbuf_init(&rec[i].proofs);
+	}
+	/* the commit of order seq: the first whose state has that number */
+	for (a->at = 1; a->at < a->n; a->at++) {
+		uint32_t s;
+		if (committed_seq(a, &s) < 0)
+			goto out;
+		if (s == seq) {
+			at = a->at;
+			break;
+		}
+	}
+	if (!at) {
+		printf("there is no order %lu in this game (it has %zu commits)\n", seq, a->n);
+		ret = 1;
+		goto out;
+	}
+	a->at = at - 1;
+	if (read_record(a, &rec[0]) < 0)
+		goto out;
+	a->at = at;
+	if (read_record(a, &rec[1]) < 0)
+		goto out;
+	{
+		size_t tlen;
+		const char *side = trailer(rec[1].msg.buf, "Postrider-Side", &tlen);
+		char path[64];
+		struct strbuf order = STRBUF_INIT;
+		snprintf(path, sizeof(path), "orders/%04lu-%.*s.txt", seq,
+			 side ? (int)tlen : 4, side ? side : "none");
+		printf("order %lu of game %s, by the %.*s, commit %.12s (%zu of %zu)\n",
+		       seq, a->g->id, side ? (int)tlen : 4, side ? side : "none",
+		       a->history[at], at + 1, a->n);
+		printf("the order, as given (%s):\n", path);
+		if (repo_read(a->g->repo, a->history[at], path, &order) == 0) {
+			for (const char *p = order.buf; *p;) {
+				size_t n = strcspn(p, "\n");
+				printf("  | %.*s\n", (int)n, p);
+				p += n + (p[n] == '\n');
+			}
+		} else {
+			printf("  (none: a commit of the host)\n");
+		}
+		strbuf_release(&order);
+	}
+	printf("what happened (log.txt):\n");
+	{
+		const char *p = rec[1].log.buf + rec[0].log.len, *end = rec[1].log.buf + rec[1].log.len;
+		const char *pp = rec[1].proofs.buf + rec[0].proofs.len;
+		const char *pend = rec[1].proofs.buf + rec[1].proofs.len;
+		unsigned char words[64] = { 0 };
+		int line = 1, n_draws = 0;
+		struct strbuf rule = STRBUF_INIT;
+
+		for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++)
+			if (rec[0].s.has_words[k])
+				memcpy(words + 32 * (k - SIDE_AMERICAN), rec[0].s.words[k], 32);
+		for (const char *q = rec[1].log.buf; q < p; q++)
+			line += *q == '\n';
+		for (; p < end; line++) {
+			const char *eol = memchr(p, '\n', (size_t)(end - p));
+			struct draw d;
+			int k;
+			if (!eol)
+				break;
+			printf("  | %.*s\n", (int)(eol - p), p);
+			k = draw_line(p, eol, &d);
+			if (k == 0 && a->g->fairness == 2)
+				mix_line(p, eol, words);
+			if (k > 0) {
+				n_draws++;
+				strbuf_reset(&rule);
+				purpose_rule(&d, &rule);
+				if (d.shuffle) {
+					printf("      draws %llu-%llu: a shuffle, %s; its draws stay sealed until the seed is revealed\n",
+					       d.first, d.first + d.count - 1, a->g->revealed ? "checked by the replay with the revealed seed" : "the deck is secret");
+				} else if (a->g->fairness == 2) {
+					strbuf_reset(&a->why);
+					if (check_proof(a, &d, line, words, &pp, pend) < 0) {
+						printf("      draw %llu: THE PROOF FAILS: %s\n", d.first, a->why.buf);
+						strbuf_release(&rule);
+						goto out;
+					}
+					printf("      draw %llu: proof checked under the game's public key, it gives %llu; %s\n",
+					       d.first, d.forced ? d.stream : d.v, rule.buf);
+				} else {
+					printf("      draw %llu: fairness version 1, checked by the replay once the seed is revealed%s; %s\n",
+					       d.first, a->g->have_seed ? " (done: the seed is known here)" : "", rule.buf);
+				}
+			}
+			p = eol + 1;
+		}
+		strbuf_release(&rule);
+		printf("%d draw%s in this order\n", n_draws, n_draws == 1 ? "" : "s");
+	}
+	ret = 0;
+out:
+	for (int i = 0; i < 2; i++)
+		release_record(&rec[i]);
+	return ret;
+}
+
 static int public_checks(struct auditor *a)
 {
 	struct record rec[2];
@@ -681,6 +947,7 @@ static int public_checks(struct auditor *a)
 		strbuf_init(&rec[i].game_yaml);
 		strbuf_init(&rec[i].msg);
 		strbuf_init(&rec[i].changes);
+		strbuf_init(&rec[i].proofs);
 	}
 	for (a->at = 0; a->at < a->n && !ret; a->at++) {
 		struct record *cur = &rec[a->at % 2], *prev = &rec[(a->at + 1) % 2];
@@ -892,17 +1159,27 @@ static int exec_audit(int argc, char **argv)
 
 	static const struct option opts[] = {
 		{ "mail", required_argument, NULL, 'm' },
+		{ "turn", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *mail = NULL;
-	char *bundle_dir = NULL, *game_dir = NULL;
+	char *bundle_dir = NULL, *game_dir = NULL, *end;
+	long turn = -1;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c != 'm')
+		if (c == 'm') {
+			mail = optarg;
+		} else if (c == 't') {
+			turn = strtol(optarg, &end, 10);
+			if (*end || end == optarg || turn < 1) {
+				fprintf(stderr, "postrider audit: --turn takes an order number (1, 2, ...)\n");
+				return EXIT_USAGE;
+			}
+		} else {
 			return cmd_usage(&cmd_audit_entry);
-		mail = optarg;
+		}
 	}
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_audit_entry);
@@ -963,15 +1240,32 @@ static int exec_audit(int argc, char **argv)
 		a.n = all;
 		goto differs;
 	}
+	if (g.fairness == 2) {
+		/* the public dice, each proved under the game's key */
+		printf("verified %lu di%s without any secret", a.dice, a.dice == 1 ? "e" : "ce");
+		if (!g.have_seed && a.shuffles)
+			printf("; %lu shuffle%s wait%s for the end (their draws would show the deck)",
+			       a.shuffles, a.shuffles == 1 ? "" : "s", a.shuffles == 1 ? "s" : "");
+		printf("\n");
+	}
 	if (g.have_seed) {
 		if (replay(&a, &fixed) < 0)
 			goto differs;
 		printf("verified: %zu commits\n", a.n);
-		if (!g.revealed)
-			printf("note: audited with the host's secret; the seed is not public yet\n");
 	} else {
 		printf("verified without the seed: %zu commits (the orders are re-adjudicated once the seed is revealed)\n", a.n);
 	}
+	if (turn > 0) {
+		int r = explain_turn(&a, (unsigned long)turn);
+		if (r < 0)
+			goto differs;
+		if (r > 0) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (g.have_seed && !g.revealed)
+		printf("note: audited with the host's secret; the seed is not public yet\n");
 	/* A game can replay perfectly and still not be fair. */
 	fixed = fixed || g.fixed_dice;
 	if (fixed || !g.seed_source || strcmp(g.seed_source, "random")) {
@@ -1009,11 +1303,13 @@ const struct cmd_entry cmd_reveal_entry = {
 };
 
 const struct cmd_entry cmd_audit_entry = {
-	"audit", "audit [--mail FOLDER] DIR",
+	"audit", "audit [--mail FOLDER] [--turn N] DIR",
 	"replay the whole history and check every commit, state and die",
 	"  --mail FOLDER  also check that every report in FOLDER (a Maildir,\n"
 	"                 a folder of messages or an mbox file) names a commit\n"
 	"                 of the history (found: a history rewritten or cut short)\n"
+	"  --turn N       then explain order N for a dispute: the order, what\n"
+	"                 happened, each die with its proof checked and its rule\n"
 	"exit status: 0 verified and fair, 1 a commit does not match (it is named),\n"
 	"3 every commit verifies but the game is not fair (a seed given to new, fixed dice)\n",
 	exec_audit,

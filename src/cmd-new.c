@@ -52,6 +52,7 @@ static int exec_new(int argc, char **argv)
 		{ "mail-mode", required_argument, NULL, 'M' },
 		{ "deadline", required_argument, NULL, 'D' },
 		{ "vacation-limit", required_argument, NULL, 'V' },
+		{ "fairness", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
@@ -59,12 +60,13 @@ static int exec_new(int argc, char **argv)
 	const char *publish_url = NULL;
 	char *dir = NULL;
 	bool tournament = false;
+	int fairness = 2;
 	long long deadline = 0, vacation_limit = CLOCK_DEFAULT_VACATION;
 	enum mail_mode mail_mode[3] = { MAIL_EVERY, MAIL_EVERY, MAIL_EVERY };
 	struct game g;
 	struct mail_config cfg = { 0 };
 	struct strbuf err = STRBUF_INIT, log = STRBUF_INIT, path = STRBUF_INIT;
-	struct strbuf yaml = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf yaml = STRBUF_INIT, subject = STRBUF_INIT, proofs = STRBUF_INIT;
 	struct strbuf files_text[DATA_MAX_FILES];
 	struct repo_file extra[DATA_MAX_FILES + 1];
 	struct notify n = { 0 };
@@ -88,6 +90,13 @@ static int exec_new(int argc, char **argv)
 		case 'c': config_path = optarg; break;
 		case 'G': games = optarg; break;
 		case 'P': publish_url = optarg; break;
+		case 'F':
+			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
+				fprintf(stderr, "postrider new: --fairness takes 2 (dice provable at once, the default) or 1 (checked at the reveal)\n");
+				return EXIT_USAGE;
+			}
+			fairness = *optarg - '0';
+			break;
 		case 'D':
 		case 'V':
 			if (duration_parse(optarg, c == 'D' ? &deadline : &vacation_limit) < 0) {
@@ -163,6 +172,11 @@ static int exec_new(int argc, char **argv)
 	g.have_seed = true;
 	fair_commitment(g.seed, g.commitment);
 	g.id = xstrfmt("ww-%.8s", g.commitment);
+	g.fairness = fairness;
+	if (fairness == 2 && fair_vrf_keys(g.seed, NULL, g.vrf_pk) < 0) {
+		error("cannot derive the game's VRF key");
+		goto out;
+	}
 	g.data_hash = xstrdup(g.data->hash);
 	g.tournament = tournament;
 	g.player[SIDE_AMERICAN].mail = mail_mode[SIDE_AMERICAN];
@@ -197,6 +211,7 @@ static int exec_new(int argc, char **argv)
 	}
 
 	game_rng(&g, &r);
+	r.proofs = &proofs;
 	engine_new_game(g.data, &s, &r, &log);
 	s.tournament = g.tournament;	/* 6.34.C.i */
 	s.draws = r.next;
@@ -225,6 +240,7 @@ static int exec_new(int argc, char **argv)
 		struct turn t = {
 			.next = &s, .side = SIDE_NONE, .happened = log.buf,
 			.subject = subject.buf, .extra = extra, .n_extra = n_extra,
+			.proofs = proofs.buf,
 		};
 		if (turn_commit(&g, &t, &n, commit, &err) != 0) {
 			error("%s", err.buf);
@@ -269,12 +285,13 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&yaml);
 	strbuf_release(&subject);
+	strbuf_release(&proofs);
 	return ret;
 }
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME] [--fairness 1|2]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
 	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
@@ -290,6 +307,9 @@ const struct cmd_entry cmd_new_entry = {
 	"                         `postrider remind` mails the reminders (default: none)\n"
 	"  --vacation-limit TIME  how much vacation each player may take by mail in\n"
 	"                         this game (default 14d)\n"
+	"  --fairness 2|1         2 (the default): every public die provable at once\n"
+	"                         with the game's VRF key; 1: the keyed stream alone,\n"
+	"                         checked when the seed is revealed (docs/fairness.md)\n"
 	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",

@@ -364,6 +364,7 @@ static int run(struct play_opts *o)
 	struct notify n = { 0 };
 	struct strbuf input = STRBUF_INIT, err = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf happened = STRBUF_INIT, trailers = STRBUF_INIT;
+	struct strbuf proofs = STRBUF_INIT;
 	struct strbuf said = STRBUF_INIT;
 	struct order_result res;
 	char *order_text = NULL, commit[41];
@@ -539,6 +540,7 @@ static int run(struct play_opts *o)
 		rng.forced[i] = o->dice[i];
 	rng.n_forced = o->n_dice;
 	rng.log = &res.log;
+	rng.proofs = &proofs;
 	order_run(g.data, &next, &rng, side, order_text, &res);
 	if (res.rejected) {
 		outcome(&said, "rejected: %s", res.message.buf);
@@ -599,6 +601,7 @@ commit:
 			.happened = happened.buf, .subject = subject.buf,
 			.body = res.actions.buf, .extra = extra, .n_extra = n_extra,
 			.trailers = trailers.len ? trailers.buf : NULL,
+			.proofs = proofs.buf,
 		};
 		/* the reports show the clock as it is after this order */
 		clock_order(&g.clock, g.state.prompt.side, side, game_now());
@@ -653,6 +656,7 @@ out:
 	strbuf_release(&subject);
 	strbuf_release(&happened);
 	strbuf_release(&trailers);
+	strbuf_release(&proofs);
 	strbuf_release(&said);
 	return ret;
 }

@@ -4,6 +4,7 @@
  */
 #include "fair.h"
 #include "codec.h"
+#include "vrf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -24,6 +25,7 @@ static const char commit_label[] = "postrider-commitment";
 static const char token_key_label[] = "postrider-key-token";
 static const char seal_key_label[] = "postrider-key-seal";
 static const char hand_key_label[] = "postrider-key-hand";
+static const char vrf_key_label[] = "postrider-key-vrf";
 static const char token_label[] = "postrider-token";
 static const char hand_label[] = "postrider-hand-salt";
 static const char seal_nonce_label[] = "postrider-key-seal-nonce";
@@ -484,4 +486,19 @@ bool fair_hand_proof_ok(const char *salt_hex, const char *hand_text,
 		return false;
 	sha256_2(salt, sizeof(salt), hand_text, strlen(hand_text), h);
 	return CRYPTO_memcmp(want, h, sizeof(h)) == 0;
+}
+
+int fair_vrf_keys(const unsigned char seed[FAIR_SEED_BYTES],
+		  unsigned char sk[32], unsigned char pk[33])
+{
+	unsigned char k[32], x[VRF_SK_BYTES];
+	int ret;
+
+	derive_key(seed, vrf_key_label, k);
+	ret = vrf_secret_key(k, x) < 0 || vrf_public_key(x, pk) < 0 ? -1 : 0;
+	if (!ret && sk)
+		memcpy(sk, x, VRF_SK_BYTES);
+	OPENSSL_cleanse(k, sizeof(k));
+	OPENSSL_cleanse(x, sizeof(x));
+	return ret;
 }

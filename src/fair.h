@@ -100,6 +100,15 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	      struct strbuf *err);
 
 /*
+ * The VRF key pair of a game (docs/fairness.md section 18): the secret
+ * key from K_vrf = HMAC(seed, "postrider-key-vrf") (vrf_secret_key()),
+ * and its public key, published in game.yaml. sk may be NULL. 0, or -1
+ * for a libcrypto failure.
+ */
+int fair_vrf_keys(const unsigned char seed[FAIR_SEED_BYTES],
+		  unsigned char sk[32], unsigned char pk[33]);
+
+/*
  * The commitment to side's hand after the order with sequence number seq:
  * salt = the first 16 bytes of an HMAC keyed from the seed, hash =
  * SHA-256(salt || hand_text), both as lowercase hex. hand_text is the exact

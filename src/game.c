@@ -7,12 +7,15 @@
 #include "paths.h"
 #include "ytree.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 long long game_now(void)
 {
@@ -89,6 +92,19 @@ int mail_mode_parse(const char *s)
 	return -1;
 }
 
+/* Game ids go into mail headers, file names and the VRF input. */
+static bool game_id_ok(const char *id)
+{
+	size_t n = strlen(id);
+
+	if (!n || n > RNG_MAX_GAME_ID)
+		return false;
+	for (const char *p = id; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return false;
+	return true;
+}
+
 static int read_game_yaml(struct game *g, const char *text, size_t len,
 			  struct strbuf *err)
 {
@@ -98,7 +114,8 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 	};
 	static const char *const player_keys[] = { "name", "address", "mail", NULL };
 	static const char *const fair_keys[] = {
-		"seed_commitment", "seed_source", "fixed_dice", "revealed_seed", NULL
+		"seed_commitment", "seed_source", "fixed_dice", "revealed_seed",
+		"version", "vrf_public_key", NULL
 	};
 	static const char *const opt_keys[] = { "tournament_rule", NULL };
 	struct ytree t;
@@ -121,6 +138,11 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		errors++;
 	}
 	g->id = dup_scalar(&t, root, "id", err, &errors);
+	if (g->id && !game_id_ok(g->id)) {
+		ytree_error(&t, ytree_get(&t, root, "id"), err,
+			    "bad 'id': 1 to 64 letters, digits, '.', '_' or '-'");
+		errors++;
+	}
 	g->module = dup_scalar(&t, root, "game", err, &errors);
 	g->data_hash = dup_scalar(&t, root, "data_hash", err, &errors);
 	n = ytree_get(&t, root, "data_files");
@@ -184,6 +206,25 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 			memcpy(g->commitment, c, 65);
 		}
 		g->seed_source = dup_scalar(&t, m, "seed_source", err, &errors);
+		g->fairness = 1;
+		if ((n = ytree_get(&t, m, "version"))) {
+			if (ytree_int(&t, n, 1, 2, &v, err) < 0)
+				errors++;
+			else
+				g->fairness = (int)v;
+		}
+		n = ytree_get(&t, m, "vrf_public_key");
+		if (g->fairness == 2) {
+			const char *k = ytree_scalar(n);
+			if (!k || strlen(k) != 66 || hex_decode(k, g->vrf_pk, 33) < 0 ||
+			    (g->vrf_pk[0] != 2 && g->vrf_pk[0] != 3)) {
+				ytree_error(&t, n ? n : m, err, "fairness version 2 needs 'vrf_public_key' (66 hex digits, a compressed P-256 point)");
+				errors++;
+			}
+		} else if (n) {
+			ytree_error(&t, n, err, "'vrf_public_key' belongs to fairness version 2");
+			errors++;
+		}
 		if ((n = ytree_get(&t, m, "fixed_dice")) &&
 		    ytree_bool(&t, n, &g->fixed_dice, err) < 0)
 			errors++;
@@ -242,6 +283,11 @@ void game_write_yaml(const struct game *g, struct strbuf *out)
 		    g->tournament ? "true" : "false");
 	strbuf_addf(out, "fairness:\n  seed_commitment: %s\n  seed_source: %s\n",
 		    g->commitment, g->seed_source);
+	if (g->fairness == 2) {
+		char hex[67];
+		hex_encode(g->vrf_pk, 33, hex);
+		strbuf_addf(out, "  version: 2\n  vrf_public_key: %s\n", hex);
+	}
 	if (g->fixed_dice)
 		strbuf_addstr(out, "  fixed_dice: true\n");
 	if (g->revealed) {
@@ -249,6 +295,18 @@ void game_write_yaml(const struct game *g, struct strbuf *out)
 		fair_seed_format(g->seed, hex);
 		strbuf_addf(out, "  revealed_seed: %s\n", hex);
 	}
+}
+
+/* In version 2, whether g->seed gives the public key: 0 or -1. */
+static int game_vrf_key_matches(const struct game *g)
+{
+	unsigned char pk[33];
+
+	if (g->fairness != 2)
+		return 0;
+	if (fair_vrf_keys(g->seed, NULL, pk) < 0)
+		return -1;
+	return memcmp(pk, g->vrf_pk, 33) ? -1 : 0;
 }
 
 /* Reads the seed from <gitdir>/postrider/secret, if there. 1 = absent. */
@@ -274,6 +332,9 @@ static int read_secret(struct game *g, struct strbuf *err)
 		ret = -1;
 	} else if (!fair_commitment_matches(g->seed, g->commitment)) {
 		strbuf_addf(err, "the game secret '%s' does not match the commitment in game.yaml\n", path.buf);
+		ret = -1;
+	} else if (game_vrf_key_matches(g) < 0) {
+		strbuf_addf(err, "the game secret '%s' does not give the VRF public key in game.yaml\n", path.buf);
 		ret = -1;
 	} else {
 		g->have_seed = true;
@@ -430,14 +491,26 @@ out:
 	return ret;
 }
 
+void game_rng_for(const struct game *g, const struct state *s, struct rng *r)
+{
+	if (!g->have_seed) {
+		rng_init_keyless(r, s->draws);
+		return;
+	}
+	rng_init(r, g->seed, s->draws);
+	state_mix_words(s, r);
+	if (g->fairness == 2) {
+		unsigned char sk[32], pk[33];
+		if (fair_vrf_keys(g->seed, sk, pk) < 0)
+			BUG("cannot derive the VRF key");
+		rng_use_vrf(r, sk, g->id);
+		OPENSSL_cleanse(sk, sizeof(sk));
+	}
+}
+
 void game_rng(const struct game *g, struct rng *r)
 {
-	if (g->have_seed) {
-		rng_init(r, g->seed, g->state.draws);
-		state_mix_words(&g->state, r);
-	} else {
-		rng_init_keyless(r, g->state.draws);
-	}
+	game_rng_for(g, &g->state, r);
 }
 
 void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE])

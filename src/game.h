@@ -64,6 +64,13 @@ struct game {
 	bool tournament;		/* Optional Tournament Rule (6.34.C.i) */
 	bool fixed_dice;		/* some dice were fixed: never a fair game */
 	bool revealed;			/* the seed has been published */
+	/*
+	 * The version of the construction (docs/fairness.md): 1, every draw
+	 * from the keyed stream, checked at the reveal; 2, the public draws
+	 * from a VRF whose public key is vrf_pk, checked at once.
+	 */
+	int fairness;
+	unsigned char vrf_pk[33];
 
 	/* the secret */
 	bool have_seed;
@@ -110,6 +117,9 @@ void game_address_change_line(const struct game *g, int who, const char *name,
 
 /* A random stream for the game at its current draw index. */
 void game_rng(const struct game *g, struct rng *r);
+/* The same for state s (an audit's replay): the stream at s->draws, with
+ * s's words mixed in and, in version 2, the VRF key. */
+void game_rng_for(const struct game *g, const struct state *s, struct rng *r);
 
 /* The one-time reply token of side for the state at head, and for a given
  * state. A token is valid until that side's next accepted order. */

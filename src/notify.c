@@ -188,6 +188,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"board", g->player[side].mail == MAIL_DIGEST ? "" : board.buf,
 			"digest", g->player[side].mail == MAIL_DIGEST ? "yes" : "",
 			"commit", commit ? commit : "",
+			"provable", g->fairness == 2 && draws.buf && strstr(draws.buf, "draw ") ? "yes" : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
 		ret = report_render("turn.txt", vars, &body, err);

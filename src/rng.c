@@ -7,6 +7,7 @@
  */
 #include "rng.h"
 #include "codec.h"
+#include "vrf.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -99,6 +100,11 @@ void rng_mix(struct rng *r, const unsigned char am[32],
 
 	if (!r->have_key)
 		return;
+	memset(r->words, 0, sizeof(r->words));
+	if (am)
+		memcpy(r->words, am, 32);
+	if (br)
+		memcpy(r->words + 32, br, 32);
 	if (!am && !br) {
 		memcpy(r->key, r->base, sizeof(r->key));
 		return;
@@ -110,6 +116,64 @@ void rng_mix(struct rng *r, const unsigned char am[32],
 	if (br)
 		memcpy(msg + sizeof(label) - 1 + 32, br, 32);
 	codec_hmac_sha256(r->base, 32, msg, sizeof(msg), r->key);
+}
+
+void rng_use_vrf(struct rng *r, const unsigned char sk[32], const char *game_id)
+{
+	size_t n = strlen(game_id);
+
+	if (n > RNG_MAX_GAME_ID)
+		BUG("game id of %zu bytes in the VRF input", n);
+	r->vrf = true;
+	memcpy(r->vrf_sk, sk, 32);
+	memcpy(r->vrf_game, game_id, n + 1);
+}
+
+size_t rng_vrf_alpha(const char *game_id, const unsigned char words[64],
+		     uint64_t index, unsigned char out[RNG_ALPHA_MAX])
+{
+	static const char label[] = "postrider-vrf-draw";
+	size_t n = strlen(game_id), len = 0;
+
+	if (n > RNG_MAX_GAME_ID)
+		BUG("game id of %zu bytes in the VRF input", n);
+	memcpy(out, label, sizeof(label) - 1);
+	len += sizeof(label) - 1;
+	out[len++] = (unsigned char)n;
+	memcpy(out + len, game_id, n);
+	len += n;
+	memcpy(out + len, words, 64);
+	len += 64;
+	put_be64(out + len, index);
+	return len + 8;
+}
+
+uint64_t rng_vrf_value(const unsigned char beta[32], uint64_t index, uint64_t n)
+{
+	return rng_uniform64_at(beta, index, n, NULL);
+}
+
+/* A public draw of fairness version 2: the proof logged, the value. */
+static int vrf_draw(struct rng *r, uint64_t index, int n)
+{
+	unsigned char alpha[RNG_ALPHA_MAX], pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES];
+	size_t len = rng_vrf_alpha(r->vrf_game, r->words, index, alpha);
+
+	if (vrf_prove(r->vrf_sk, alpha, len, pi) < 0 || vrf_proof_to_hash(pi, beta) < 0)
+		BUG("the VRF failed for draw %" PRIu64, index);
+	if (r->proofs) {
+		strbuf_addf(r->proofs, "%" PRIu64 " ", index);
+		for (size_t i = 0; i < sizeof(pi); i++)
+			strbuf_addf(r->proofs, "%02x", pi[i]);
+		strbuf_addch(r->proofs, '\n');
+	}
+	return (int)rng_vrf_value(beta, index, (uint64_t)n);
+}
+
+/* The value of a public draw: from the VRF (version 2) or the stream. */
+static int public_value(struct rng *r, uint64_t index, int n)
+{
+	return r->vrf ? vrf_draw(r, index, n) : rng_value_at(r->key, index, n);
 }
 
 void rng_init_keyless(struct rng *r, uint64_t next_index)
@@ -153,7 +217,7 @@ int rng_uniform(struct rng *r, int n, const char *purpose)
 		BUG("uniform draw with bound %d (%s)", n,
 		    purpose ? purpose : "no purpose");
 	index = take_index(r, purpose);
-	v = rng_value_at(r->key, index, n);
+	v = public_value(r, index, n);
 	if (r->log) {
 		strbuf_addf(r->log, "draw %" PRIu64 ": uniform(%d) -> %d",
 			    index, n, v);
@@ -165,7 +229,7 @@ int rng_uniform(struct rng *r, int n, const char *purpose)
 int rng_die(struct rng *r, const char *purpose)
 {
 	uint64_t index = take_index(r, purpose);
-	int v = rng_value_at(r->key, index, 6) + 1;
+	int v = public_value(r, index, 6) + 1;
 
 	if (r->forced_pos < r->n_forced) {
 		int f = r->forced[r->forced_pos++];

@@ -23,6 +23,8 @@
 
 #define RNG_SEED_BYTES 32
 #define RNG_MAX_FORCED 64
+#define RNG_MAX_GAME_ID 64	/* a game id's length in the VRF input */
+#define RNG_ALPHA_MAX (18 + 1 + RNG_MAX_GAME_ID + 64 + 8)
 
 struct rng {
 	unsigned char key[32];	/* the stream key: K_draw, or K_draw mixed
@@ -48,6 +50,17 @@ struct rng {
 	 * The exact format is specified in docs/fairness.md.
 	 */
 	struct strbuf *log;
+	/*
+	 * Fairness version 2 (docs/fairness.md section 18): with vrf set,
+	 * every die and uniform draw comes from the VRF output for
+	 * rng_vrf_alpha(), and its proof is appended to proofs (if set) as
+	 * the line "N HEX\n"; shuffles stay on the keyed stream above.
+	 */
+	bool vrf;
+	unsigned char vrf_sk[32];
+	char vrf_game[RNG_MAX_GAME_ID + 1];
+	unsigned char words[64];	/* the mixed words, zeros for none */
+	struct strbuf *proofs;
 };
 
 /* Initialises r from a 32-byte seed, the next draw being next_index. */
@@ -61,6 +74,23 @@ void rng_init(struct rng *r, const unsigned char seed[RNG_SEED_BYTES],
  */
 void rng_mix(struct rng *r, const unsigned char am[32],
 	     const unsigned char br[32]);
+/*
+ * Switches r to fairness version 2: public draws from the VRF under sk for
+ * game game_id (at most RNG_MAX_GAME_ID bytes, or a BUG).
+ */
+void rng_use_vrf(struct rng *r, const unsigned char sk[32], const char *game_id);
+/*
+ * The VRF input of draw index (docs/fairness.md 18.2):
+ * "postrider-vrf-draw" || u8(len(id)) || id || words || u64be(index).
+ * Returns its length (at most RNG_ALPHA_MAX).
+ */
+size_t rng_vrf_alpha(const char *game_id, const unsigned char words[64],
+		     uint64_t index, unsigned char out[RNG_ALPHA_MAX]);
+/*
+ * The value in [0, n) that a VRF output beta gives draw index: the
+ * rejection sampling of 6.3 with beta as the key.
+ */
+uint64_t rng_vrf_value(const unsigned char beta[32], uint64_t index, uint64_t n);
 /* An rng without a secret (for read-only commands): every draw is a BUG. */
 void rng_init_keyless(struct rng *r, uint64_t next_index);
 

@@ -18,6 +18,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 {
 	struct strbuf state_yaml = STRBUF_INIT, sealed = STRBUF_INIT;
 	struct strbuf log = STRBUF_INIT, msg = STRBUF_INIT, patch = STRBUF_INIT;
+	struct strbuf proofs = STRBUF_INIT;
 	struct repo_file files[24];
 	char order_path[64];
 	int nf = 0, ret = -1, r;
@@ -41,6 +42,16 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	files[nf++] = (struct repo_file){ "state.yaml", state_yaml.buf, state_yaml.len };
 	files[nf++] = (struct repo_file){ "private/state.sealed", sealed.buf, sealed.len };
 	files[nf++] = (struct repo_file){ "log.txt", log.buf, log.len };
+	if (g->fairness == 2) {
+		/* every public draw's proof, one line each, in draw order */
+		if (!first && repo_read(g->repo, g->head, "proofs.txt", &proofs) < 0) {
+			strbuf_addstr(err, "cannot read proofs.txt");
+			goto out;
+		}
+		if (t->proofs)
+			strbuf_addstr(&proofs, t->proofs);
+		files[nf++] = (struct repo_file){ "proofs.txt", proofs.buf, proofs.len };
+	}
 	if (t->order_text) {
 		snprintf(order_path, sizeof(order_path), "orders/%04u-%s.txt",
 			 t->next->seq, side_name(t->side));
@@ -92,6 +103,7 @@ out:
 	strbuf_release(&state_yaml);
 	strbuf_release(&sealed);
 	strbuf_release(&log);
+	strbuf_release(&proofs);
 	strbuf_release(&msg);
 	strbuf_release(&patch);
 	return ret;

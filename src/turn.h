@@ -23,6 +23,8 @@ struct turn {
 	const struct repo_file *extra;	/* more files (a new game's game.yaml, data) */
 	int n_extra;
 	const char *trailers;		/* extra trailer lines, or NULL */
+	const char *proofs;		/* version 2: the turn's VRF proofs,
+					   appended to proofs.txt (or NULL) */
 };
 
 /* The log of one accepted order as it goes into log.txt and the mail:

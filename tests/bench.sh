@@ -115,6 +115,10 @@ for cut in 150 300 600; do
 | audit of $cut orders (a player's clone, no seed) | $(((t1 - t0) / 1000)) ms | $(((t1 - t0) / cut)) us per order |"
 done
 
+# One provable die (fairness version 2): a proof and its verification.
+vrf=$("$(pwd)/$BUILD/bench-vrf" 500)
+dice=$(grep -c '^draw [0-9]*: ' "$T/game/log.txt" || true)
+
 ratio=$(awk "BEGIN { printf \"%.2f\", $play_us / $floor_us }")
 {
 	echo "# Benchmarks (\`make bench\`)"
@@ -129,6 +133,8 @@ ratio=$(awk "BEGIN { printf \"%.2f\", $play_us / $floor_us }")
 	echo "| \`git -c core.fsync=all add && commit\` | $git_us us | for reference |"
 	echo "| self-play (one core) | $sp games/s | target at least 200 |"
 	printf '%s\n' "$audit_rows" | sed '/^$/d'
+	echo "| a VRF proof of one die (bench/vrf.c, mean of 500) | ${vrf% *} us | paid once per public draw by \`play\`; this game had $dice |"
+	echo "| a VRF verification of one die | ${vrf#* } us | paid per die by every \`audit\` (included above) |"
 	echo "| peak RSS of a turn | $rss_play KiB | target under 16 MiB |"
 	echo "| peak RSS of the longest audit | $rss_audit KiB | |"
 	echo

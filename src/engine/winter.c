@@ -17,7 +17,7 @@ static int lone_cu_roll(const struct data *d, struct rng *r, int space,
 
 	if (!r)		/* a forecast: the die is not rolled */
 		return WINTER_ON_A_DIE;
-	snprintf(purpose, sizeof(purpose), "winter attrition, lone %s CU in %s",
+	snprintf(purpose, sizeof(purpose), "winter attrition, lone %s CU in %s (11.1)",
 		 who, space_name(d, space));
 	die = rng_die(r, purpose);
 	elog(log, "Lone %s CU in %s rolls %d: %s.", who, space_name(d, space),

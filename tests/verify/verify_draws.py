@@ -5,6 +5,7 @@ Written from the specification with the Python standard library only, not
 from the C code, so that the two can check each other.
 
     verify_draws.py SEED LOG [--start N] [--commitment HEX] [--allow-forced]
+                    [--vrf GAME_ID]
     verify_draws.py --vectors
 
 The first form re-derives every "draw N: ..." line of LOG (a file, or - for
@@ -171,11 +172,23 @@ class Mismatch(Exception):
     pass
 
 
-def verify(seed, lines, start, allow_forced):
-    """Returns (draws verified, forced dice); raises Mismatch."""
+def vrf_value(seed, game_id, words, index, n):
+    """Fairness version 2 (sections 17-18): the value of public draw index,
+    from the VRF under the key the seed gives (verify_vrf.py beside this)."""
+    import verify_vrf
+    sk = verify_vrf.game_secret_key(seed)
+    _, beta = verify_vrf.prove(sk, verify_vrf.draw_alpha(game_id, words, index))
+    return verify_vrf.value_from_beta(beta, index, n)
+
+
+def verify(seed, lines, start, allow_forced, vrf_game=None):
+    """Returns (draws verified, forced dice); raises Mismatch. With
+    vrf_game (a game id), dice and uniform draws come from the VRF of
+    fairness version 2; shuffles stay on the stream."""
     st = Stream(seed)
     expect = start
     forced = 0
+    words = bytes(64)
     for lineno, line in enumerate(lines, 1):
         line = line.rstrip("\n")
         body = line.lstrip(" \t")
@@ -186,6 +199,8 @@ def verify(seed, lines, start, allow_forced):
                 raise Mismatch(where + "malformed words line: " + body)
             st.mix(*(None if h == "-" else bytes.fromhex(h)
                      for h in m.groups()))
+            words = b"".join(bytes(32) if h == "-" else bytes.fromhex(h)
+                             for h in m.groups())
             continue
         if not (body.startswith("draw ") or body.startswith("draws ")):
             continue
@@ -198,7 +213,8 @@ def verify(seed, lines, start, allow_forced):
                                   "a gap" if index > expect else "a repeat"))
             kind, value = m.group(2), int(m.group(4))
             if kind == "d6":
-                got = st.d6(index)
+                got = (vrf_value(seed, vrf_game, words, index, 6) + 1
+                       if vrf_game else st.d6(index))
                 if value < 1 or value > 6:
                     raise Mismatch(where + "a d6 cannot show %d" % value)
                 if m.group(5):
@@ -215,7 +231,8 @@ def verify(seed, lines, start, allow_forced):
                 bound = int(m.group(3))
                 if bound < 1:
                     raise Mismatch(where + "uniform(0) is not a draw")
-                got = st.uniform(index, bound)
+                got = (vrf_value(seed, vrf_game, words, index, bound)
+                       if vrf_game else st.uniform(index, bound))
                 what = "uniform(%d)" % bound
             if got != value:
                 raise Mismatch(where + "draw %d: %s logged %d, the seed "
@@ -241,14 +258,14 @@ def verify(seed, lines, start, allow_forced):
 
 
 USAGE = ("usage: verify_draws.py SEED LOG [--start N] [--commitment HEX] "
-         "[--allow-forced]\n       verify_draws.py --vectors\n")
+         "[--allow-forced] [--vrf GAME_ID]\n       verify_draws.py --vectors\n")
 
 
 def main(argv):
     if argv == ["--vectors"]:
         sys.stdout.write(vectors())
         return 0
-    args, start, allow_forced, commit = [], 0, False, None
+    args, start, allow_forced, commit, vrf_game = [], 0, False, None, None
     i = 0
     try:
         while i < len(argv):
@@ -258,6 +275,9 @@ def main(argv):
             elif a == "--start":
                 i += 1
                 start = int(argv[i])
+            elif a == "--vrf":
+                i += 1
+                vrf_game = argv[i]
             elif a == "--commitment":
                 i += 1
                 commit = argv[i].strip().lower()
@@ -285,7 +305,7 @@ def main(argv):
         sys.stderr.write("error: cannot read '%s': %s\n" % (args[1], e))
         return 2
     try:
-        n, forced = verify(seed, lines, start, allow_forced)
+        n, forced = verify(seed, lines, start, allow_forced, vrf_game)
     except Mismatch as e:
         print("mismatch: " + str(e))
         return 1

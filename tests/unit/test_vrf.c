@@ -1,0 +1,302 @@
+/*
+ * test_vrf.c - ECVRF-P256-SHA256-TAI (src/vrf.c) and the provable dice of
+ * fairness version 2 (src/rng.c, src/fair.c): RFC 9381's vectors, cases
+ * computed by the independent Python verifier (tests/verify/verify_vrf.py)
+ * that the C code must match, the game-level vector of docs/fairness.md
+ * section 18, and every kind of bad proof or key, rejected without a crash.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <openssl/evp.h>
+
+#include "fair.h"
+#include "rng.h"
+#include "util.h"
+#include "vrf.h"
+
+static void unhex(const char *h, unsigned char *out, size_t n)
+{
+	assert_int_equal(strlen(h), 2 * n);
+	assert_int_equal(hex_decode(h, out, n), 0);
+}
+
+static void assert_hex(const unsigned char *b, size_t n, const char *want)
+{
+	char got[512];
+
+	assert_true(2 * n < sizeof(got));
+	hex_encode(b, n, got);
+	assert_string_equal(got, want);
+}
+
+/* RFC 9381 appendix B.1: sk, pk, alpha (text), pi, beta. */
+static const struct {
+	const char *sk, *pk, *alpha, *pi, *beta;
+} rfc[] = {
+	{ "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+	  "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+	  "sample",
+	  "035b5c726e8c0e2c488a107c600578ee75cb702343c153cb1eb8dec77f4b5071b4"
+	  "a53f0a46f018bc2c56e58d383f2305e0975972c26feea0eb122fe7893c15af376b"
+	  "33edf7de17c6ea056d4d82de6bc02f",
+	  "a3ad7b0ef73d8fc6655053ea22f9bede8c743f08bbed3d38821f0e16474b505e" },
+	{ "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+	  "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+	  "test",
+	  "034dac60aba508ba0c01aa9be80377ebd7562c4a52d74722e0abae7dc3080ddb56"
+	  "c19e067b15a8a8174905b13617804534214f935b94c2287f797e393eb0816969d8"
+	  "64f37625b443f30f1a5a33f2b3c854",
+	  "a284f94ceec2ff4b3794629da7cbafa49121972671b466cab4ce170aa365f26d" },
+	{ "2ca1411a41b17b24cc8c3b089cfd033f1920202a6c0de8abb97df1498d50d2c8",
+	  "03596375e6ce57e0f20294fc46bdfcfd19a39f8161b58695b3ec5b3d16427c274d",
+	  "Example using ECDSA key from Appendix L.4.2 of ANSI.X9-62-2005",
+	  "03d03398bf53aa23831d7d1b2937e005fb0062cbefa06796579f2a1fc7e7b8c667"
+	  "d091c00b0f5c3619d10ecea44363b5a599cadc5b2957e223fec62e81f7b4825fc7"
+	  "99a771a3d7334b9186bdbee87316b1",
+	  "90871e06da5caa39a3c61578ebb844de8635e27ac0b13e829997d0d95dd98c19" },
+};
+
+static void test_rfc_vectors(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(rfc); i++) {
+		unsigned char sk[32], pk[33], pi[81], beta[32], beta2[32];
+		const unsigned char *alpha = (const unsigned char *)rfc[i].alpha;
+		size_t len = strlen(rfc[i].alpha);
+
+		unhex(rfc[i].sk, sk, 32);
+		assert_int_equal(vrf_public_key(sk, pk), 0);
+		assert_hex(pk, 33, rfc[i].pk);
+		assert_int_equal(vrf_prove(sk, alpha, len, pi), 0);
+		assert_hex(pi, 81, rfc[i].pi);
+		assert_int_equal(vrf_proof_to_hash(pi, beta), 0);
+		assert_hex(beta, 32, rfc[i].beta);
+		assert_int_equal(vrf_verify(pk, pi, alpha, len, beta2), 0);
+		assert_memory_equal(beta, beta2, 32);
+	}
+}
+
+/* Computed by tests/verify/verify_vrf.py (prove): sk_i = (SHA-256(
+ * "postrider-vrf-test" || u8(i)) mod (q-1)) + 1, alpha_i = "alpha i". */
+static const struct {
+	const char *pk, *pi, *beta;
+} python[] = {
+	{ "034a06b1407c3b0e357c1dcc1f7db13480d32e496ce226d1cd26245e668ff888b6",
+	  "0362265c3e99794958c689093977528a364ec5179e5afd7f409997f2ec53fd84fe57666af6f59b7ad526a88f13c7524e4c1c9108296467ea2ed27fc1f8685f4f2e0fe836a43a1c0b08e5ff526b37e73be9",
+	  "6d45d4fde2bf5ef65229807eff16991aee56a1bcc33ac97bb39e8fdc8047bad0" },
+	{ "027c61a52ad821453fbe45a7b7a4511a7ac035cdf8f40d9ae7098109a8b25c7bf1",
+	  "03137c500927199766efcf80bddbaa176d876e872eb20f0d05a2f7671c66bbaad1d0a9f67ed8c155ab771260692d223c64016fd969d07cfd41542879c4ecc1bb3dc494f9d7cc7800e376b788dbf095212a",
+	  "d3ae9f428deff15cb952f9ca4286fb8132d2ffb38c4cae2363a04c2ad02e5456" },
+	{ "0255c2ed16bdfb20c5f94e92917976c759b83f2cbba243dd10829e9d3b4648ea09",
+	  "0234ce81a2e4c1bd60b99bbb4c2ddd94d59296029e8e3ac58510107d80ee9cdec2608c2b0aff7217250100bee964962c75e24e42f4461962a28e0a8bb1d06d05bf5eb573a2053d8b59bec7e92e5f31263e",
+	  "5d481f5295938af3591b3adffdcbc698a91d1910fce1509ed377e64d25abbaef" },
+	{ "028012e713759414ff775f0ed47c5f3cf9361cab1e842075e5b3811bb8b20f9447",
+	  "030daa1e2c11120b192b0f1a5f0ad8a37e1ee3aa5b08b7748c4efe9b8c5e4f840ad4b8ddbce79127d1d19463919cb9b49a5dcd2f0305e865fb2dbf21503d9744e590784aee9d5e4edf7d8cace7fac87402",
+	  "35b16d04e565e6b409b5fab37825cacc54072fb1eaca44ee0ed54c6fe20a73c2" },
+	{ "02db2640cadb26df92aebed6523d3100cff85f83c22c54aa041672b01ff5269f33",
+	  "020e8875fc2f7757a34232bdfda78c74dc391a386864413a500e2bc3bdea7d376550b89719648bcf69d4c4d0b08aa4b1befe6c536b06c1df475d474cf90343ad1be821cd0f6052d3dc3e28072f16e8ca2e",
+	  "1224a97b28c8659ba95725e2c9f84ce5047da08d33389f6fceaba0d301fe4a46" },
+	{ "03aeb69ec5a64c0aa34bacd0fb7274c79eced3ba38f96f955a75b580db5d891843",
+	  "021a9ae440e8f77fc73cf2bf1c82d8dfa182ae0193ac64b03895987af7c229210ff8bea7bd928a59566bf049ca74480e112896a7d8e4b149046a12ec9f1d35032e2b7ef6097ccc1269a67f373c6362058e",
+	  "5264e947c4991dca802d073219e2bfb56509f5aed8319430399eadb3d2b6761b" },
+	{ "02af937a38397ff5456524717bfb30eb61fe06d42f54e2f3b53297e7942fb43442",
+	  "02a91550fbab81cef5956eda8142a597f262694085e8a30b283776204598715dc6038576515bbcaf704de066f44cb1d975f2f2e4185663aa8bdce03b371a93573c0eeb9ca660db037465aa17da2c0c3d93",
+	  "489856fdd6c551986293a46a99abb23cbf0008fda65acf5766f055fc380fd993" },
+	{ "03ac5f185f47a299f37dae1dd5477336c48194ccde37870147307ff9e8d2c6e90d",
+	  "027653e5a2ad90b38b8a52c2e00efe8e6cc4b353bde887affe9e3891fca006c96ee29807953c86ae4067e29ebadd809452cf93351b2497234deb7b7780e4d8ed38529ea70872da6f7e8ef996f940c02451",
+	  "1372b666bb6517f58f9c7a35a1ea1065ab5647d69f0094808243ca7111c7ad13" },
+};
+
+static void test_python_cases(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(python); i++) {
+		unsigned char raw[32], sk[32], pk[33], pi[81], beta[32], msg[19];
+		char alpha[16];
+		unsigned int n = 0;
+
+		memcpy(msg, "postrider-vrf-test", 18);
+		msg[18] = (unsigned char)i;
+		assert_true(EVP_Digest(msg, sizeof(msg), raw, &n, EVP_sha256(), NULL));
+		assert_int_equal(vrf_secret_key(raw, sk), 0);
+		snprintf(alpha, sizeof(alpha), "alpha %zu", i);
+		assert_int_equal(vrf_public_key(sk, pk), 0);
+		assert_hex(pk, 33, python[i].pk);
+		assert_int_equal(vrf_prove(sk, (unsigned char *)alpha, strlen(alpha), pi), 0);
+		assert_hex(pi, 81, python[i].pi);
+		assert_int_equal(vrf_verify(pk, pi, (unsigned char *)alpha, strlen(alpha), beta), 0);
+		assert_hex(beta, 32, python[i].beta);
+	}
+}
+
+/* Every single-bit change of the proof, the key or alpha is caught. */
+static void test_tamper(void **state)
+{
+	unsigned char sk[32], pk[33], pi[81], beta[32], bad[81], badpk[33];
+	const unsigned char alpha[] = "sample";
+
+	(void)state;
+	unhex(rfc[0].sk, sk, 32);
+	assert_int_equal(vrf_public_key(sk, pk), 0);
+	unhex(rfc[0].pi, pi, 81);
+	for (int byte = 0; byte < 81; byte++) {
+		for (int bit = 0; bit < 8; bit += 3) {
+			memcpy(bad, pi, 81);
+			bad[byte] ^= (unsigned char)(1 << bit);
+			assert_int_equal(vrf_verify(pk, bad, alpha, 6, beta), -1);
+		}
+	}
+	for (int byte = 1; byte < 33; byte += 4) {
+		memcpy(badpk, pk, 33);
+		badpk[byte] ^= 0x10;
+		assert_int_equal(vrf_verify(badpk, pi, alpha, 6, beta), -1);
+	}
+	assert_int_equal(vrf_verify(pk, pi, (const unsigned char *)"samplf", 6, beta), -1);
+	assert_int_equal(vrf_verify(pk, pi, alpha, 5, beta), -1);
+}
+
+/* Malformed inputs: no crash, always -1. */
+static void test_malformed(void **state)
+{
+	unsigned char sk[32], pk[33], pi[81], beta[32], bad[81];
+	const unsigned char alpha[] = "sample";
+
+	(void)state;
+	unhex(rfc[0].sk, sk, 32);
+	assert_int_equal(vrf_public_key(sk, pk), 0);
+	unhex(rfc[0].pi, pi, 81);
+	/* an all-zero proof, an all-0xff proof */
+	memset(bad, 0, sizeof(bad));
+	assert_int_equal(vrf_verify(pk, bad, alpha, 6, beta), -1);
+	assert_int_equal(vrf_proof_to_hash(bad, beta), -1);
+	memset(bad, 0xff, sizeof(bad));
+	assert_int_equal(vrf_verify(pk, bad, alpha, 6, beta), -1);
+	/* s = q (not below the order) */
+	memcpy(bad, pi, 81);
+	unhex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551", bad + 49, 32);
+	assert_int_equal(vrf_verify(pk, bad, alpha, 6, beta), -1);
+	assert_int_equal(vrf_proof_to_hash(bad, beta), -1);
+	/* Gamma with an x of no point (x = 5 has none on P-256? try a few) */
+	memcpy(bad, pi, 81);
+	bad[0] = 0x04;	/* not a compressed point */
+	assert_int_equal(vrf_verify(pk, bad, alpha, 6, beta), -1);
+	/* a key that is no point: x = p */
+	unsigned char nokey[33];
+	nokey[0] = 0x02;
+	unhex("ffffffff00000001000000000000000000000000ffffffffffffffffffffffff", nokey + 1, 32);
+	assert_int_equal(vrf_verify(nokey, pi, alpha, 6, beta), -1);
+	memset(nokey, 0, sizeof(nokey));
+	assert_int_equal(vrf_verify(nokey, pi, alpha, 6, beta), -1);
+	/* secret keys out of range: 0 and q */
+	memset(sk, 0, sizeof(sk));
+	assert_int_equal(vrf_public_key(sk, pk), -1);
+	assert_int_equal(vrf_prove(sk, alpha, 6, bad), -1);
+	unhex("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551", sk, 32);
+	assert_int_equal(vrf_public_key(sk, pk), -1);
+}
+
+/* vrf_secret_key maps every 32 bytes into [1, q-1]. */
+static void test_secret_key_range(void **state)
+{
+	unsigned char in[32], sk[32], pk[33];
+
+	(void)state;
+	memset(in, 0xff, sizeof(in));
+	assert_int_equal(vrf_secret_key(in, sk), 0);
+	assert_int_equal(vrf_public_key(sk, pk), 0);
+	memset(in, 0, sizeof(in));
+	assert_int_equal(vrf_secret_key(in, sk), 0);
+	for (int i = 0; i < 31; i++)
+		assert_int_equal(sk[i], 0);
+	assert_int_equal(sk[31], 1);
+}
+
+/* docs/fairness.md section 18's vector: the seed 00 01 ... 1f, game
+ * "ww-test", no words; the dice at indices 0-2. */
+static void test_game_vector(void **state)
+{
+	unsigned char seed[32], sk[32], pk[33], alpha[RNG_ALPHA_MAX], pi[81], beta[32];
+	unsigned char words[64] = { 0 };
+	static const int dice[3] = { 2, 3, 3 };
+	struct rng r;
+	struct strbuf proofs = STRBUF_INIT;
+
+	(void)state;
+	for (int i = 0; i < 32; i++)
+		seed[i] = (unsigned char)i;
+	assert_int_equal(fair_vrf_keys(seed, sk, pk), 0);
+	assert_hex(sk, 32, "728b628227fe184c616947da81fcc4d1408a07bb9114b66deb24933d3431689b");
+	assert_hex(pk, 33, "035960a54d84ad773022d3eb0e2af1c67d0b8422bfb81377aa7745d94c21282c39");
+	size_t len = rng_vrf_alpha("ww-test", words, 0, alpha);
+	assert_int_equal(len, 18 + 1 + 7 + 64 + 8);
+	/* the label, u8(7), "ww-test", 64 zero bytes of words, u64be(0) */
+	assert_hex(alpha, len, "706f737472696465722d7672662d64726177" "07" "77772d74657374"
+		   "0000000000000000000000000000000000000000000000000000000000000000"
+		   "0000000000000000000000000000000000000000000000000000000000000000"
+		   "0000000000000000");
+	assert_int_equal(vrf_prove(sk, alpha, len, pi), 0);
+	assert_hex(pi, 81, "0284e2a30a9133eedbc18aff4fddcf5cf7af6ced4976c9f0993f4007f77db57f15"
+		   "95fb513d1d06c98b0dddd3e05995637ac067c2cf0b009b6216c40369396ae2f2"
+		   "6fab0cd4528abead91cd4e0e3fc73bfd");
+	assert_int_equal(vrf_verify(pk, pi, alpha, len, beta), 0);
+	assert_hex(beta, 32, "f610e5b3ab9994de4b19b8e5b4daf9c1df2638ce025f3a458271060477c645d2");
+
+	/* the stream draws the same dice and logs one proof a die */
+	rng_init(&r, seed, 0);
+	rng_use_vrf(&r, sk, "ww-test");
+	r.proofs = &proofs;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rng_die(&r, "test"), dice[i]);
+	assert_true(!strncmp(proofs.buf, "0 0284e2a30a9133eedbc18aff", 26));
+	assert_non_null(strstr(proofs.buf, "\n1 024c7acc6346094f489ed39f"));
+	assert_non_null(strstr(proofs.buf, "\n2 02fb2c08edcfb9a90c95c1b1"));
+	/* a shuffle stays on the keyed stream: no proof */
+	size_t before = proofs.len;
+	int items[5] = { 0, 1, 2, 3, 4 };
+	rng_shuffle(&r, items, 5, "test");
+	assert_int_equal(proofs.len, before);
+	assert_int_equal(r.next, 3 + 4);
+	strbuf_release(&proofs);
+}
+
+/* The words change every die's input, so every die. */
+static void test_words_change_alpha(void **state)
+{
+	unsigned char seed[32] = { 0 }, sk[32], pk[33];
+	unsigned char am[32];
+	struct rng r1, r2;
+	int same = 0;
+
+	(void)state;
+	memset(am, 0x5a, sizeof(am));
+	assert_int_equal(fair_vrf_keys(seed, sk, pk), 0);
+	rng_init(&r1, seed, 0);
+	rng_use_vrf(&r1, sk, "ww-test");
+	rng_init(&r2, seed, 0);
+	rng_mix(&r2, am, NULL);
+	rng_use_vrf(&r2, sk, "ww-test");
+	assert_memory_equal(r2.words, am, 32);
+	for (int i = 0; i < 40; i++)
+		same += rng_die(&r1, NULL) == rng_die(&r2, NULL);
+	assert_true(same < 20);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rfc_vectors),
+		cmocka_unit_test(test_python_cases),
+		cmocka_unit_test(test_tamper),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_secret_key_range),
+		cmocka_unit_test(test_game_vector),
+		cmocka_unit_test(test_words_change_alpha),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

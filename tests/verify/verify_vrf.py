@@ -1,0 +1,357 @@
+#!/usr/bin/python3
+"""An independent verifier of postrider's provable dice (docs/fairness.md,
+sections 17 and 18), with the Python standard library only.
+
+It was written from RFC 9381 and from docs/fairness.md, not from the C code,
+so that the two check each other. The elliptic-curve arithmetic is plain
+affine P-256: slow, but a game has a few hundred dice.
+
+    verify_vrf.py --vectors
+        checks RFC 9381's examples for ECVRF-P256-SHA256-TAI and the
+        document's own vector; prints "ok: N vectors".
+    verify_vrf.py verify PK ALPHA PI
+        (hex) prints beta and exits 0 if PI proves ALPHA under PK, else
+        prints "invalid" and exits 1.
+    verify_vrf.py prove SK ALPHA
+        (hex) prints "PI BETA".
+    verify_vrf.py game DIR [REV]
+        checks every public draw of a game's clone (at REV, default HEAD)
+        with the public key in its game.yaml: prints "verified N dice
+        without any secret; K shuffles wait for the end", or the first draw
+        that fails and exits 1.
+
+Exit status 2 for bad usage.
+"""
+
+import hashlib
+import hmac
+import re
+import subprocess
+import sys
+
+# ---- P-256 (SEC 2, FIPS 186) ----
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+A = P - 3
+B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+Q = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+G = (0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296,
+     0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5)
+INF = None
+
+SUITE = b"\x01"
+C_LEN = 16
+
+
+def on_curve(pt):
+    x, y = pt
+    return (y * y - (x * x * x + A * x + B)) % P == 0
+
+
+def add(p1, p2):
+    if p1 is INF:
+        return p2
+    if p2 is INF:
+        return p1
+    (x1, y1), (x2, y2) = p1, p2
+    if x1 == x2:
+        if (y1 + y2) % P == 0:
+            return INF
+        lam = (3 * x1 * x1 + A) * pow(2 * y1, -1, P) % P
+    else:
+        lam = (y2 - y1) * pow(x2 - x1, -1, P) % P
+    x3 = (lam * lam - x1 - x2) % P
+    return (x3, (lam * (x1 - x3) - y1) % P)
+
+
+def neg(pt):
+    return INF if pt is INF else (pt[0], (-pt[1]) % P)
+
+
+def mul(k, pt):
+    acc = INF
+    for bit in bin(k % Q)[2:]:
+        acc = add(acc, acc)
+        if bit == "1":
+            acc = add(acc, pt)
+    return acc
+
+
+def encode_point(pt):
+    """The 33-byte compressed form; the point at infinity has none."""
+    if pt is INF:
+        raise ValueError("point at infinity")
+    x, y = pt
+    return bytes([2 + (y & 1)]) + x.to_bytes(32, "big")
+
+
+def decode_point(b):
+    """A compressed point of the curve, or None."""
+    if len(b) != 33 or b[0] not in (2, 3):
+        return None
+    x = int.from_bytes(b[1:], "big")
+    if x >= P:
+        return None
+    rhs = (x * x * x + A * x + B) % P
+    y = pow(rhs, (P + 1) // 4, P)
+    if y * y % P != rhs:
+        return None
+    if (y & 1) != (b[0] & 1):
+        y = P - y
+    return (x, y)
+
+
+def sha256(*parts):
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+# ---- RFC 9381, suite 0x01 ----
+def encode_to_curve(pk_bytes, alpha):
+    """Try and increment: the first counter whose hash is an x-coordinate."""
+    for ctr in range(256):
+        h = sha256(SUITE, b"\x01", pk_bytes, alpha, bytes([ctr]), b"\x00")
+        pt = decode_point(b"\x02" + h)
+        if pt is not None:
+            return pt
+    raise ValueError("no point found")
+
+
+def challenge(*points):
+    return sha256(SUITE, b"\x02", *[encode_point(p) for p in points], b"\x00")[:C_LEN]
+
+
+def nonce_rfc6979(x, h_string):
+    """RFC 6979 section 3.2 with SHA-256; qlen = hlen = 256."""
+    h1 = int.from_bytes(hashlib.sha256(h_string).digest(), "big") % Q
+    xb, hb = x.to_bytes(32, "big"), h1.to_bytes(32, "big")
+    v, k = b"\x01" * 32, b"\x00" * 32
+    k = hmac.new(k, v + b"\x00" + xb + hb, "sha256").digest()
+    v = hmac.new(k, v, "sha256").digest()
+    k = hmac.new(k, v + b"\x01" + xb + hb, "sha256").digest()
+    v = hmac.new(k, v, "sha256").digest()
+    while True:
+        v = hmac.new(k, v, "sha256").digest()
+        cand = int.from_bytes(v, "big")
+        if 1 <= cand < Q:
+            return cand
+        k = hmac.new(k, v + b"\x00", "sha256").digest()
+        v = hmac.new(k, v, "sha256").digest()
+
+
+def public_key(sk):
+    return encode_point(mul(int.from_bytes(sk, "big"), G))
+
+
+def gamma_to_beta(gamma_bytes):
+    return sha256(SUITE, b"\x03", gamma_bytes, b"\x00")
+
+
+def prove(sk, alpha):
+    x = int.from_bytes(sk, "big")
+    if not 1 <= x < Q:
+        raise ValueError("secret key out of range")
+    y = mul(x, G)
+    pk = encode_point(y)
+    h = encode_to_curve(pk, alpha)
+    gamma = mul(x, h)
+    k = nonce_rfc6979(x, encode_point(h))
+    c = challenge(y, h, gamma, mul(k, G), mul(k, h))
+    s = (k + int.from_bytes(c, "big") * x) % Q
+    pi = encode_point(gamma) + c + s.to_bytes(32, "big")
+    return pi, gamma_to_beta(pi[:33])
+
+
+def verify(pk, pi, alpha):
+    """beta, or None when the proof is not valid."""
+    y = decode_point(pk)
+    if y is None or len(pi) != 81:
+        return None
+    gamma = decode_point(pi[:33])
+    c = int.from_bytes(pi[33:49], "big")
+    s = int.from_bytes(pi[49:], "big")
+    if gamma is None or s >= Q:
+        return None
+    h = encode_to_curve(pk, alpha)
+    u = add(mul(s, G), neg(mul(c, y)))
+    v = add(mul(s, h), neg(mul(c, gamma)))
+    if u is INF or v is INF:
+        return None
+    if challenge(y, h, gamma, u, v) != pi[33:49]:
+        return None
+    return gamma_to_beta(pi[:33])
+
+
+# RFC 9381 appendix B.1 (ECVRF-P256-SHA256-TAI): sk, pk, alpha, pi, beta.
+RFC_VECTORS = [
+    ("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+     "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+     b"sample".hex(),
+     "035b5c726e8c0e2c488a107c600578ee75cb702343c153cb1eb8dec77f4b5071b4"
+     "a53f0a46f018bc2c56e58d383f2305e0975972c26feea0eb122fe7893c15af376b"
+     "33edf7de17c6ea056d4d82de6bc02f",
+     "a3ad7b0ef73d8fc6655053ea22f9bede8c743f08bbed3d38821f0e16474b505e"),
+    ("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+     "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+     b"test".hex(),
+     "034dac60aba508ba0c01aa9be80377ebd7562c4a52d74722e0abae7dc3080ddb56"
+     "c19e067b15a8a8174905b13617804534214f935b94c2287f797e393eb0816969d8"
+     "64f37625b443f30f1a5a33f2b3c854",
+     "a284f94ceec2ff4b3794629da7cbafa49121972671b466cab4ce170aa365f26d"),
+    ("2ca1411a41b17b24cc8c3b089cfd033f1920202a6c0de8abb97df1498d50d2c8",
+     "03596375e6ce57e0f20294fc46bdfcfd19a39f8161b58695b3ec5b3d16427c274d",
+     b"Example using ECDSA key from Appendix L.4.2 of ANSI.X9-62-2005".hex(),
+     "03d03398bf53aa23831d7d1b2937e005fb0062cbefa06796579f2a1fc7e7b8c667"
+     "d091c00b0f5c3619d10ecea44363b5a599cadc5b2957e223fec62e81f7b4825fc7"
+     "99a771a3d7334b9186bdbee87316b1",
+     "90871e06da5caa39a3c61578ebb844de8635e27ac0b13e829997d0d95dd98c19"),
+]
+
+
+# ---- postrider's use of it (docs/fairness.md section 18) ----
+TWO64 = 1 << 64
+
+
+def game_secret_key(seed):
+    """x = (OS2IP(HMAC(seed, "postrider-key-vrf")) mod (q - 1)) + 1."""
+    k = hmac.new(seed, b"postrider-key-vrf", "sha256").digest()
+    return ((int.from_bytes(k, "big") % (Q - 1)) + 1).to_bytes(32, "big")
+
+
+def draw_alpha(game_id, words, index):
+    gid = game_id.encode()
+    return (b"postrider-vrf-draw" + bytes([len(gid)]) + gid + words +
+            index.to_bytes(8, "big"))
+
+
+def value_from_beta(beta, index, n):
+    """The rejection sampling of section 6.3, keyed by beta."""
+    rem = TWO64 % n
+    attempt = 0
+    while True:
+        msg = b"postrider-draw" + index.to_bytes(8, "big") + attempt.to_bytes(4, "big")
+        x = int.from_bytes(hmac.new(beta, msg, "sha256").digest()[:8], "big")
+        if x < TWO64 - rem:
+            return x % n
+        attempt += 1
+
+
+DRAW = re.compile(r"^\s*draw (\d+): (?:d6 -> ([1-6])(?: forced, stream ([1-6]))?"
+                  r"|uniform\((\d+)\) -> (\d+))(?: \(.*\))?$")
+SHUFFLE = re.compile(r"^\s*draws (\d+)-(\d+): shuffle of (\d+)(?: \(.*\))?$")
+MIX = re.compile(r"^words mixed: american ([0-9a-f]{64}|-) british ([0-9a-f]{64}|-)$")
+
+
+def check_game(game_id, pk, log, proofs):
+    """(dice, shuffles), or raises ValueError naming the first failure."""
+    table = {}
+    order = []
+    for no, line in enumerate(proofs.splitlines(), 1):
+        m = re.fullmatch(r"(\d+) ([0-9a-f]{162})", line)
+        if not m:
+            raise ValueError("proofs.txt line %d is malformed" % no)
+        table[int(m.group(1))] = bytes.fromhex(m.group(2))
+        order.append(int(m.group(1)))
+    words = bytes(64)
+    nxt, dice, shuffles, used = 0, 0, 0, []
+    for no, line in enumerate(log.splitlines(), 1):
+        m = MIX.match(line)
+        if m:
+            words = b"".join(bytes(32) if h == "-" else bytes.fromhex(h)
+                             for h in m.groups())
+            continue
+        m = SHUFFLE.match(line)
+        if m:
+            first, last, n = map(int, m.groups())
+            if first != nxt or last != first + n - 2:
+                raise ValueError("log.txt line %d: the draws do not run on" % no)
+            nxt = last + 1
+            shuffles += 1
+            continue
+        m = DRAW.match(line)
+        if not m:
+            if re.match(r"^\s*draws? ", line):
+                raise ValueError("log.txt line %d is a malformed draw line" % no)
+            continue
+        index = int(m.group(1))
+        if index != nxt:
+            raise ValueError("log.txt line %d: draw %d where %d was due" % (no, index, nxt))
+        nxt += 1
+        if m.group(2):
+            n, shown = 6, int(m.group(3) or m.group(2))
+        else:
+            n, shown = int(m.group(4)), int(m.group(5))
+        if index not in table:
+            raise ValueError("log.txt line %d: draw %d has no proof" % (no, index))
+        beta = verify(pk, table[index], draw_alpha(game_id, words, index))
+        if beta is None:
+            raise ValueError("log.txt line %d: the proof of draw %d does not verify" % (no, index))
+        got = value_from_beta(beta, index, n) + (1 if m.group(2) else 0)
+        if got != shown:
+            raise ValueError("log.txt line %d: draw %d shows %d, but its proof gives %d"
+                             % (no, index, shown, got))
+        dice += 1
+        used.append(index)
+    if used != order:
+        raise ValueError("proofs.txt holds proofs of draws the log does not show")
+    return dice, shuffles
+
+
+def git_show(repo, rev, path):
+    return subprocess.run(["git", "-C", repo, "show", "%s:%s" % (rev, path)],
+                          check=True, capture_output=True, text=True).stdout
+
+
+def main(argv):
+    if argv == ["--vectors"]:
+        count = 0
+        for sk, pk, alpha, pi, beta in RFC_VECTORS:
+            skb, alphab = bytes.fromhex(sk), bytes.fromhex(alpha)
+            if public_key(skb).hex() != pk:
+                print("mismatch: public key of", sk)
+                return 1
+            got_pi, got_beta = prove(skb, alphab)
+            if got_pi.hex() != pi or got_beta.hex() != beta:
+                print("mismatch: proof of", alpha)
+                return 1
+            if verify(bytes.fromhex(pk), bytes.fromhex(pi), alphab) != bytes.fromhex(beta):
+                print("mismatch: verification of", alpha)
+                return 1
+            bad = bytearray.fromhex(pi)
+            bad[40] ^= 1
+            if verify(bytes.fromhex(pk), bytes(bad), alphab) is not None:
+                print("mismatch: a changed proof verifies")
+                return 1
+            count += 1
+        print("ok: %d vectors" % count)
+        return 0
+    if len(argv) == 4 and argv[0] == "verify":
+        beta = verify(*(bytes.fromhex(a) for a in argv[1:]))
+        print(beta.hex() if beta else "invalid")
+        return 0 if beta else 1
+    if len(argv) == 3 and argv[0] == "prove":
+        pi, beta = prove(bytes.fromhex(argv[1]), bytes.fromhex(argv[2]))
+        print(pi.hex(), beta.hex())
+        return 0
+    if len(argv) in (2, 3) and argv[0] == "game":
+        repo, rev = argv[1], argv[2] if len(argv) == 3 else "HEAD"
+        yaml = git_show(repo, rev, "game.yaml")
+        gid = re.search(r"^id: (\S+)$", yaml, re.M)
+        pk = re.search(r"^  vrf_public_key: ([0-9a-f]{66})$", yaml, re.M)
+        if not gid or not pk:
+            print("not a game of fairness version 2 (no vrf_public_key in game.yaml)")
+            return 1
+        try:
+            dice, shuffles = check_game(gid.group(1), bytes.fromhex(pk.group(1)),
+                                        git_show(repo, rev, "log.txt"),
+                                        git_show(repo, rev, "proofs.txt"))
+        except ValueError as e:
+            print("fails:", e)
+            return 1
+        print("verified %d dice without any secret; %d shuffles wait for the end"
+              % (dice, shuffles))
+        return 0
+    print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
