@@ -1029,6 +1029,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 {
 	const char *p = text;
 	int lineno = 0, first, last;
+	bool move_ended = false;	/* the last line was a step that ended the move */
 	struct strbuf why = STRBUF_INIT, note = STRBUF_INIT;
 
 	order_span(text, &first, &last);
@@ -1088,6 +1089,15 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			size_t loglen = res->log.len;
 			if (note.len)
 				strbuf_add(&res->log, note.buf, note.len);
+			if (a.kind == ACT_STOP && a.general < 0 && move_ended &&
+			    !(s->prompt.kind == PROMPT_MOVE && s->prompt.side == side)) {
+				/* the move this order made has ended already (by
+				 * itself, 7.3.A, or in a battle): nothing to stop */
+				strbuf_addstr(&res->log, "('stop': the move had ended already.)\n");
+				move_ended = false;
+				free(line);
+				continue;
+			}
 			if (a.kind != ACT_REACT && engine_game_over(s)) {
 				strbuf_addstr(&why, "the game is over; nothing more can be ordered");
 				column = (int)(t - line) + 1;
@@ -1097,6 +1107,8 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 					    side_title(s->prompt.side));
 				column = (int)(t - line) + 1;
 			} else if (engine_apply(d, s, &a, r, &res->log, &why) == ENGINE_OK) {
+				move_ended = (a.kind == ACT_TO || a.kind == ACT_SAIL) &&
+					     !(s->prompt.kind == PROMPT_MOVE && s->prompt.side == side);
 				action_format(d, &a, &res->actions);
 				strbuf_addch(&res->actions, '\n');
 				res->applied++;

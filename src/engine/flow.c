@@ -694,6 +694,8 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	 * in the middle of a card (R14). */
 	if (!engine_game_over(s) && automatic_victory_phase(p.kind))
 		victory_automatic(d, s, log);
+	if (!engine_game_over(s))
+		move_end_if_stuck(d, s, r, log);
 	s->draws = r ? r->next : s->draws;
 	return ENGINE_OK;
 }

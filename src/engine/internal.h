@@ -216,6 +216,10 @@ enum engine_result move_check(const struct data *d, const struct state *s,
 			      const struct action *a, struct strbuf *why);
 void move_apply(const struct data *d, struct state *s, const struct action *a,
 		struct rng *r, struct strbuf *log);
+/* After any action: a move whose general can go no further and whose end
+ * asks nothing (no second general, 7.4.C) ends by itself (7.3.A). */
+void move_end_if_stuck(const struct data *d, struct state *s, struct rng *r,
+		       struct strbuf *log);
 /* PROMPT_CAPTURE: the British remove PCs for Washington (7.6.B). */
 enum engine_result capture_check(const struct data *d, const struct state *s,
 				 const struct action *a, struct strbuf *why);

@@ -658,3 +658,23 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 		BUG("move_apply: kind %d", a->kind);
 	}
 }
+
+void move_end_if_stuck(const struct data *d, struct state *s, struct rng *r,
+		       struct strbuf *log)
+{
+	struct action stop = ACTION_INIT;
+
+	if (s->prompt.kind != PROMPT_MOVE || !s->move.active ||
+	    (s->move.used == 0 && !s->move.sailed))
+		return;
+	for (int t = 0; t < d->n_spaces; t++)
+		if (to_check(d, s, t, NULL) == ENGINE_OK ||
+		    sail_check(d, s, t, NULL) == ENGINE_OK)
+			return;
+	if (other_general(d, s) >= 0 || stop_check(d, s, -1, NULL) != ENGINE_OK)
+		return;
+	elog(log, "%s can move no further (7.3.A): the move ends by itself.",
+	     d->generals[s->move.general].name);
+	stop.kind = ACT_STOP;
+	move_apply(d, s, &stop, r, log);
+}

@@ -2361,8 +2361,8 @@ static void test_move_7_3_c_gates_march(void **state)
 	ALLOWED(TO("St. Mary's GA"));
 	CHECK_LEGAL();
 	APPLY(TO("St. Mary's GA"));
-	REFUSED(TO("Savannah GA"), "0 of his 5 spaces");
-	APPLY(STOP);
+	/* five spaces used: nothing else can happen, the move ends itself */
+	assert_true(log_has("Gates can move no further (7.3.A): the move ends by itself."));
 	assert_int_equal(where("Gates"), SP("St. Mary's GA"));
 	assert_int_equal(cus("St. Mary's GA", NATION_AMERICAN), 5);
 	assert_int_equal(cus("Eutaw Springs SC", NATION_AMERICAN), 2);
@@ -2387,8 +2387,9 @@ static void test_move_british_four_spaces(void **state)
 	APPLY(TO("Eutaw Springs SC"));
 	APPLY(TO("Charleston SC"));
 	APPLY(TO("Savannah GA"));
-	REFUSED(TO("Augusta GA"), "0 of his 4 spaces");
-	APPLY(STOP);
+	/* four spaces: the move ends by itself, no fifth (7.3.A) */
+	assert_true(log_has("Cornwallis can move no further (7.3.A)"));
+	assert_false(S.move.active);
 	assert_int_equal(cus("Savannah GA", NATION_BRITISH), 2);
 }
 
@@ -2585,14 +2586,18 @@ static void test_overrun_no_fifth_space_7_3_C(void **state)
 	APPLY(TO("Boston MA"));
 	assert_true(log_has("Overrun in Boston MA"));
 	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
+	/* the overrun is part of the saved move */
+	state_write_public(&S, D, NULL, &out);
+	assert_non_null(strstr(strbuf_str(&out), "  overran: true\n"));
+	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
+		fail_msg("%s", strbuf_str(&err));
+	assert_true(back.move.overran);
 	APPLY(TO("Providence RI"));
 	APPLY(TO("Worcester MA"));
 	APPLY(TO("Providence RI"));
-	assert_int_equal(S.move.used, 4);
-	REFUSED(TO("Worcester MA"), "(7.3.C)");
-	REFUSED(TO("Boston MA"), "overrun");
-	CHECK_LEGAL();
-	APPLY(STOP);
+	/* four spaces and an overrun: no fifth, so the move ends itself */
+	assert_true(log_has("Washington can move no further (7.3.A)"));
+	assert_false(S.move.active);
 	assert_int_equal(where("Washington"), SP("Providence RI"));
 	/* three spaces, the overrun at the fourth: the move is over */
 	move_position(SIDE_AMERICAN, OPS1_B);
@@ -2616,16 +2621,9 @@ static void test_overrun_no_fifth_space_7_3_C(void **state)
 	APPLY(TO("Providence RI"));
 	APPLY(TO("Boston MA"));
 	assert_true(log_has("Overrun in Boston MA"));
-	ASSERT_PROMPT(PROMPT_MOVE, SIDE_AMERICAN);
-	REFUSED(TO("Lexington and Concord MA"), "(7.3.C)");
-	CHECK_LEGAL();
-	/* the overrun is part of the saved move */
-	state_write_public(&S, D, NULL, &out);
-	assert_non_null(strstr(strbuf_str(&out), "  overran: true\n"));
-	if (state_read(&back, D, out.buf, out.len, NULL, 0, &err))
-		fail_msg("%s", strbuf_str(&err));
-	assert_true(back.move.overran);
-	APPLY(STOP);
+	/* no fifth space after an overrun: the move ends by itself */
+	assert_true(log_has("Washington can move no further (7.3.A)"));
+	assert_false(S.move.active);
 	assert_int_equal(where("Washington"), SP("Boston MA"));
 	strbuf_release(&out);
 	strbuf_release(&err);
@@ -4102,10 +4100,9 @@ static void test_move_naval(void **state)
 	APPLY(SAIL("New York NY"));
 	assert_int_equal(cus("New York NY", NATION_BRITISH), 4);
 	assert_int_equal(cus("Boston MA", NATION_BRITISH), 3);
-	REFUSED(TO("Long Island NY"), "whole move");
-	REFUSED(TAKE(1), "whole move");
-	CHECK_LEGAL();
-	APPLY(STOP);
+	/* the naval movement is the whole move (7.5): it ends by itself */
+	assert_true(log_has("can move no further (7.3.A): the move ends by itself."));
+	assert_false(S.move.active);
 	/* Not after a step, and never for the American. */
 	move_position(SIDE_BRITISH, OPS2_B);
 	put_general("Howe", "Boston MA");
