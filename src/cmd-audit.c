@@ -317,6 +317,21 @@ static int replay(struct auditor *a, bool *fixed)
 				goto out;
 			continue;
 		}
+		{
+			/* held-over lines: sealed in this commit's private
+			 * state, and run from the order again */
+			struct strbuf full = STRBUF_INIT, e = STRBUF_INIT;
+			struct state saved = a->g->state;
+			if (strstr(order.buf, "# held over: ") &&
+			    game_load_state(a->g, a->history[a->at], &e) == 0 &&
+			    order_with_held(order.buf, a->g->state.held[side], &full)) {
+				strbuf_reset(&order);
+				strbuf_addstr(&order, full.buf);
+			}
+			a->g->state = saved;
+			strbuf_release(&full);
+			strbuf_release(&e);
+		}
 		struct order_result res;
 		struct state next = s;
 		order_result_init(&res);

@@ -596,8 +596,12 @@ commit:
 			game_write_yaml(&g, &yaml);
 			extra[n_extra++] = (struct repo_file){ "game.yaml", yaml.buf, yaml.len };
 		}
+		/* held-over lines stay sealed until they run: they may name
+		 * cards of the hand (docs/orders.md, "Held over") */
+		struct strbuf public_order = STRBUF_INIT;
+		order_public_text(order_text, &res, &public_order);
 		struct turn t = {
-			.next = &next, .side = side, .order_text = order_text,
+			.next = &next, .side = side, .order_text = public_order.buf,
 			.happened = happened.buf, .subject = subject.buf,
 			.body = res.actions.buf, .extra = extra, .n_extra = n_extra,
 			.trailers = trailers.len ? trailers.buf : NULL,
@@ -607,6 +611,7 @@ commit:
 		clock_order(&g.clock, g.state.prompt.side, side, game_now());
 		r = turn_commit(&g, &t, &n, commit, &err);
 		strbuf_release(&yaml);
+		strbuf_release(&public_order);
 	}
 	if (r >= 0 && clock_save(g.repo, &g.clock) < 0)
 		warning("the turn is committed, but the deadline's clock was not saved");

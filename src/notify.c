@@ -142,7 +142,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	const struct data *d = g->data;
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
-	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT;
+	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT, held = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -171,6 +171,12 @@ static int compose_report(const struct game *g, const struct state *s,
 		report_options_grouped(d, s, &options);
 	game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
+	for (const char *p = s->held[side]; *p;) {
+		/* this side's held-over lines: his alone */
+		size_t n = strcspn(p, "\n");
+		strbuf_addf(&held, "  %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 	{
 		const char *vars[] = {
 			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
@@ -188,6 +194,8 @@ static int compose_report(const struct game *g, const struct state *s,
 			"board", g->player[side].mail == MAIL_DIGEST ? "" : board.buf,
 			"digest", g->player[side].mail == MAIL_DIGEST ? "yes" : "",
 			"commit", commit ? commit : "",
+			"held", held.buf ? held.buf : "",
+			"held_note", s->held_note[side],
 			"provable", g->fairness == 2 && draws.buf && strstr(draws.buf, "draw ") ? "yes" : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
@@ -239,6 +247,7 @@ out:
 	strbuf_release(&options);
 	strbuf_release(&numbers);
 	strbuf_release(&clock);
+	strbuf_release(&held);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;

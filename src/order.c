@@ -12,6 +12,8 @@
 
 #include "rng.h"
 
+#include <stdio.h>
+
 /* Is card in the hand of side? */
 static bool hand_has(const struct state *s, enum side side, int card)
 {
@@ -1024,6 +1026,163 @@ static void order_span(const char *text, int *first, int *last)
 	}
 }
 
+/*
+ * Held-over lines (docs/orders.md, "Held over"): a move cut by the other
+ * side's decision (an interception, a retreat before battle, a battle
+ * card) keeps the rest of the mover's order in his private state, and it
+ * runs when the decision comes back to him, line by line while legal.
+ */
+static bool interrupted(const struct state *s)
+{
+	switch (s->prompt.kind) {
+	case PROMPT_INTERCEPT:
+	case PROMPT_RETREAT_BEFORE:
+	case PROMPT_BATTLE_CARD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Keeps for side the line t and the lines from p on (up to line `last`
+ * of the order, 0 for all; lineno is t's), in order, without blanks and
+ * comments. */
+static void hold_rest(struct state *s, enum side side, const char *t,
+		      const char *p, int last, int lineno, struct order_result *res)
+{
+	struct strbuf held = STRBUF_INIT, cur = STRBUF_INIT;
+	int n = 0, lineno0 = lineno;
+
+	for (;;) {
+		char *line = xstrdup(t);
+		const char *b = line;
+		strip_comment(line);
+		while (*b == ' ' || *b == '\t')
+			b++;
+		if (*b && held.len + strlen(b) + 2 < STATE_HELD_MAX) {
+			strbuf_addf(&held, "%s%s", held.len ? "\n" : "", b);
+			n++;
+		}
+		free(line);
+		if (!*p || (last && lineno >= last))
+			break;
+		size_t len = strcspn(p, "\n");
+		char *next = xstrndup(p, len);
+		p += len + (p[len] == '\n');
+		lineno++;
+		if (len && next[len - 1] == '\r')
+			next[len - 1] = '\0';
+		strbuf_reset(&cur);
+		strbuf_addstr(&cur, next);
+		free(next);
+		t = cur.buf;
+	}
+	memcpy(s->held[side], held.len ? held.buf : "", held.len + 1);
+	strbuf_addf(&res->log, "The rest of the %s order (%d line%s) waits for the %s's decision.\n",
+		    side_title(side), n, n == 1 ? "" : "s", side_title(OTHER_SIDE(side)));
+	res->held = n;
+	if (!res->held_at)
+		res->held_at = lineno0;
+	strbuf_release(&held);
+	strbuf_release(&cur);
+}
+
+/* Drops side's held lines, with the reason in his private note. */
+static void drop_held(struct state *s, enum side side, const char *first_line,
+		      const char *reason, int n, struct strbuf *log)
+{
+	snprintf(s->held_note[side], STATE_NOTE_MAX,
+		 "Dropped from your held-over order: '%.120s' (%.300s)%s.", first_line, reason,
+		 n > 1 ? ", and the lines after it" : "");
+	s->held[side][0] = '\0';
+	strbuf_addf(log, "%d held-over line%s of the %s order %s dropped: %s.\n", n,
+		    n == 1 ? "" : "s", side_title(side), n == 1 ? "is" : "are",
+		    "it no longer fits the game");
+}
+
+/* Runs side's held lines now that the decision is his again. */
+static void run_held(const struct data *d, struct state *s, struct rng *r,
+		     enum side side, struct order_result *res)
+{
+	char text[STATE_HELD_MAX];
+	struct strbuf why = STRBUF_INIT, note = STRBUF_INIT;
+	int applied = 0, n_left = 0;
+	const char *p;
+
+	memcpy(text, s->held[side], sizeof(text));
+	s->held[side][0] = '\0';
+	for (p = text; *p; p++)
+		n_left += *p == '\n';
+	n_left++;
+	strbuf_addf(&res->log, "The rest of the %s order goes on (held over).\n", side_title(side));
+	for (p = text; *p; n_left--) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len);
+		struct action a;
+		int column = 1;
+
+		p += len + (p[len] == '\n');
+		strbuf_reset(&why);
+		strbuf_reset(&note);
+		if (!engine_game_over(s) && s->prompt.side != side && interrupted(s)) {
+			/* cut again: the rest waits again */
+			hold_rest(s, side, line, p, 0, 0, res);
+			free(line);
+			goto out;
+		}
+		if (!ascii_strncasecmp(line, "say", 3) && (line[3] == ' ' || !line[3])) {
+			const char *talk = line + 3;
+			while (*talk == ' ')
+				talk++;
+			if (*talk)
+				strbuf_addf(&res->log, "%s says: \"%s\"\n", side_title(side), talk);
+			free(line);
+			continue;
+		}
+		if (parse_line(d, s, side, line, &a, &why, &column, &note) == 0 &&
+		    !engine_game_over(s) &&
+		    (a.kind == ACT_REACT || s->prompt.side == side)) {
+			size_t loglen = res->log.len;
+			if (engine_apply(d, s, &a, r, &res->log, &why) == ENGINE_OK) {
+				action_format(d, &a, &res->actions);
+				strbuf_addch(&res->actions, '\n');
+				res->applied++;
+				applied++;
+				free(line);
+				continue;
+			}
+			res->log.len = loglen;
+			if (res->log.alloc)
+				res->log.buf[loglen] = '\0';
+		} else if (!why.len) {
+			strbuf_addstr(&why, engine_game_over(s) ? "the game is over"
+				      : "the decision is not yours now");
+		}
+		drop_held(s, side, line, why.buf, n_left, &res->log);
+		free(line);
+		goto out;
+	}
+	strbuf_addf(&res->log, "(%d held-over line%s of the %s order applied.)\n", applied,
+		    applied == 1 ? "" : "s", side_title(side));
+	snprintf(s->held_note[side], STATE_NOTE_MAX,
+		 "Your held-over order was applied in full (%d line%s).", applied,
+		 applied == 1 ? "" : "s");
+out:
+	strbuf_release(&why);
+	strbuf_release(&note);
+}
+
+/* After an action: the other side's held lines run if the decision has
+ * come back to him. */
+static void resume_held(const struct data *d, struct state *s, struct rng *r,
+			enum side side, struct order_result *res)
+{
+	enum side h = OTHER_SIDE(side);
+
+	if (s->held[h][0] && !engine_game_over(s) && s->prompt.side == h)
+		run_held(d, s, r, h, res);
+}
+
 void order_run(const struct data *d, struct state *s, struct rng *r,
 	       enum side side, const char *text, struct order_result *res)
 {
@@ -1035,6 +1194,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	order_span(text, &first, &last);
 
 	engine_begin_order(s);
+	s->held_note[side][0] = '\0';	/* shown once, in the last report */
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		strbuf_reset(&note);
@@ -1072,6 +1232,14 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 					    side_title(side), talk);
 			free(line);
 			continue;
+		}
+		if (res->applied && !engine_game_over(s) && s->prompt.side != side &&
+		    interrupted(s) && ascii_strncasecmp(t, "never", 5) &&
+		    ascii_strncasecmp(t, "ask", 3) && ascii_strncasecmp(t, "resign", 6)) {
+			/* the other side must answer first: the rest waits */
+			hold_rest(s, side, t, p, first ? last : 0, lineno, res);
+			free(line);
+			break;
 		}
 		if (first && prose_line(t)) {
 			/* prose between two orders: the order is refused */
@@ -1112,6 +1280,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 				action_format(d, &a, &res->actions);
 				strbuf_addch(&res->actions, '\n');
 				res->applied++;
+				resume_held(d, s, r, side, res);
 				free(line);
 				continue;
 			} else {
@@ -1145,6 +1314,22 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	}
 	strbuf_release(&why);
 	strbuf_release(&note);
+	{
+		/* held lines wait only while the other side answers the
+		 * interruption; when the decision went elsewhere they lapse */
+		enum side h = OTHER_SIDE(side);
+		if (s->held[h][0] && !res->rejected &&
+		    (engine_game_over(s) || !(s->prompt.side == side && interrupted(s)))) {
+			int n = 1;
+			for (const char *q = s->held[h]; *q; q++)
+				n += *q == '\n';
+			char first_line[STATE_HELD_MAX];
+			size_t fl = strcspn(s->held[h], "\n");
+			memcpy(first_line, s->held[h], fl);
+			first_line[fl] = '\0';
+			drop_held(s, h, first_line, "the decision did not come back to you", n, &res->log);
+		}
+	}
 	if (res->applied && res->set_aside.len) {
 		strbuf_addstr(&res->log, "Set aside, not orders:");
 		for (const char *q = res->set_aside.buf; *q;) {
@@ -1173,5 +1358,40 @@ bool order_text_is(const char *text, const char *word)
 	for (text += n; *text; text++)
 		if (*text != ' ' && *text != '\t' && *text != '\n')
 			return false;
+	return true;
+}
+
+static const char held_marker[] = "# held over: ";
+
+void order_public_text(const char *text, const struct order_result *res,
+		       struct strbuf *out)
+{
+	const char *p = text;
+
+	if (!res->held || res->held_at < 1) {
+		strbuf_addstr(out, text);
+		return;
+	}
+	for (int line = 1; *p && line < res->held_at; line++) {
+		size_t n = strcspn(p, "\n");
+		strbuf_add(out, p, n);
+		strbuf_addch(out, '\n');
+		p += n + (p[n] == '\n');
+	}
+	strbuf_addf(out, "%s%d line%s, sealed until they run (docs/orders.md)\n",
+		    held_marker, res->held, res->held == 1 ? "" : "s");
+}
+
+bool order_with_held(const char *public, const char *held, struct strbuf *out)
+{
+	const char *m = public;
+
+	while ((m = strstr(m, held_marker)) && m != public && m[-1] != '\n')
+		m++;
+	if (!m)
+		return false;
+	strbuf_add(out, public, (size_t)(m - public));
+	strbuf_addstr(out, held);
+	strbuf_addch(out, '\n');
 	return true;
 }

@@ -30,6 +30,9 @@
 
 struct order_result {
 	int applied;		/* actions applied */
+	int held;		/* lines held over for after the other side's
+				   decision (docs/orders.md, "Held over") */
+	int held_at;		/* the order's line where they begin */
 	bool rejected;		/* a line was illegal: nothing may be committed */
 	int line, column;	/* where, 1-based, when rejected */
 	struct strbuf message;	/* the full error text (with the caret) */
@@ -70,6 +73,21 @@ int order_find_space(const struct data *d, const char *ref, struct strbuf *err);
  * hand of side (s may be NULL). */
 int order_find_card(const struct data *d, const struct state *s,
 		    enum side side, const char *ref, struct strbuf *err);
+
+/*
+ * The text of an order as committed to orders/ (public): the order itself,
+ * or, when lines were held over, the lines before them and a marker line
+ * "# held over: N lines, sealed until they run" (the held lines are in
+ * the sealed private state: they may name cards of the hand).
+ */
+void order_public_text(const char *text, const struct order_result *res,
+		       struct strbuf *out);
+/*
+ * The reverse, for the audit's replay: if public has the marker, appends
+ * to out the lines before it and then the held lines (one per line) and
+ * returns true; else returns false and leaves out alone.
+ */
+bool order_with_held(const char *public, const char *held, struct strbuf *out);
 
 /*
  * Whether an order's text is the one word given, alone (any case, blank

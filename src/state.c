@@ -368,6 +368,21 @@ void state_write_private(const struct state *s, const struct data *d,
 		strbuf_addf(out, "  %s: ", side_name(side));
 		state_write_hand(s, side, out);
 	}
+	for (int k = 0; k < 2; k++) {
+		/* held: and held_notes:, only when a side has one */
+		bool any = false;
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			const char *v = k ? s->held_note[side] : s->held[side];
+			if (!*v)
+				continue;
+			if (!any)
+				strbuf_addstr(out, k ? "held_notes:\n" : "held:\n");
+			any = true;
+			strbuf_addf(out, "  %s: ", side_name(side));
+			ytree_emit_scalar(out, v);
+			strbuf_addch(out, '\n');
+		}
+	}
 	if (s->n_shuffles) {
 		strbuf_addstr(out, "shuffles:\n");
 		for (int i = 0; i < s->n_shuffles; i++) {
@@ -1135,7 +1150,9 @@ static void read_shuffles(struct reader *rd, struct state *s, yaml_node_t *l)
 
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 {
-	static const char *const keys[] = { "seq", "deck", "hands", "shuffles", NULL };
+	static const char *const keys[] = {
+		"seq", "deck", "hands", "held", "held_notes", "shuffles", NULL
+	};
 	static const char *const side_keys[] = { "american", "british", NULL };
 	yaml_node_t *h, *l;
 	int n_deck = s->n_deck, n_hand[3];
@@ -1159,6 +1176,25 @@ static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 			if (s->n_hand[side] != n_hand[side])
 				FAIL(h, "the %s hand holds %d cards, state.yaml says %d",
 				     side_name(side), s->n_hand[side], n_hand[side]);
+	}
+	for (int k = 0; k < 2; k++) {
+		if (!(h = ytree_get(&rd->t, root, k ? "held_notes" : "held")))
+			continue;
+		if (h->type != YAML_MAPPING_NODE) {
+			FAIL(h, "'%s' must be a mapping of sides", k ? "held_notes" : "held");
+			continue;
+		}
+		rd->errors += ytree_check_keys(&rd->t, h, side_keys, rd->err);
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			yaml_node_t *n = ytree_get(&rd->t, h, side_name(side));
+			const char *v = n ? ytree_scalar(n) : "";
+			char *dst = k ? s->held_note[side] : s->held[side];
+			size_t max = k ? STATE_NOTE_MAX : STATE_HELD_MAX;
+			if (!v || strlen(v) >= max)
+				FAIL(n, "a bad or too long text (at most %zu bytes)", max - 1);
+			else
+				memcpy(dst, v, strlen(v) + 1);
+		}
 	}
 	s->n_shuffles = 0;
 	if ((l = ytree_get(&rd->t, root, "shuffles")))

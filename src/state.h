@@ -31,6 +31,8 @@
 #define STATE_VERSION 2
 #define STATE_VERSION_MIN 1
 #define STATE_MAX_SHUFFLES 4
+#define STATE_HELD_MAX 1024	/* held-over order lines of a side */
+#define STATE_NOTE_MAX 512	/* a private note to a side */
 #define STATE_MAX_HAND 16
 #define STATE_MAX_QUEUE 8
 
@@ -244,6 +246,15 @@ struct state {
 		uint64_t first;
 		int n, items[DATA_MAX_CARDS];
 	} shuffles[STATE_MAX_SHUFFLES];
+
+	/*
+	 * Private: the lines of a side's order held over while the other
+	 * side answers an interruption of its move (order.c, docs/orders.md
+	 * "Held over"), one line after another, and what became of them,
+	 * for that side's next report. Empty strings when there are none.
+	 */
+	char held[3][STATE_HELD_MAX];
+	char held_note[3][STATE_NOTE_MAX];
 
 	/* The Strategy Phase. */
 	enum side first;	/* who played first this turn */

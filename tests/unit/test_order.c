@@ -496,12 +496,126 @@ static void run_case(const struct tcase *c, struct strbuf *actual, bool *ok_out)
 			size_t n = strcspn(p, "\n");
 			strbuf_addf(actual, "said: %.*s\n", (int)n, p);
 		}
+		/* lines held over for after the other side's decision */
+		for (const char *p = s->held[c->side]; res.held && *p;) {
+			size_t n = strcspn(p, "\n");
+			strbuf_addf(actual, "held: %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
 		if (!c->ok || wants_prompt(c)) {
 			strbuf_addstr(actual, "now: ");
 			engine_describe_prompt(data, s, actual);
 			strbuf_addch(actual, '\n');
 		}
 	}
+	order_result_release(&res);
+	free(s);
+}
+
+/* ---- held-over lines across two orders (docs/orders.md, "Held over") ---- */
+
+static const struct start *start_named(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(starts); i++)
+		if (!strcmp(starts[i].name, name))
+			return &starts[i];
+	fail_msg("no start %s", name);
+	return NULL;
+}
+
+/* Runs one order; fails the test if it is rejected. */
+static void run_order(struct state *s, struct rng *r, enum side side,
+		      const char *text, struct order_result *res)
+{
+	order_result_release(res);
+	order_result_init(res);
+	order_run(data, s, r, side, text, res);
+	if (res->rejected)
+		fail_msg("'%s' rejected: %s", text, strbuf_str(&res->message));
+}
+
+static int general_named(const char *name)
+{
+	for (int g = 0; g < data->n_generals; g++)
+		if (!strcmp(data->generals[g].name, name))
+			return g;
+	fail_msg("no general %s", name);
+	return -1;
+}
+
+/* The American declines the interception: the British lines run. */
+static void test_held_resumed(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto providence\nto boston\nstop\n", &res);
+	assert_int_equal(res.held, 2);
+	assert_string_equal(s->held[SIDE_BRITISH], "to boston\nstop");
+	assert_int_equal(s->prompt.side, SIDE_AMERICAN);
+	/* the opponent reads that lines wait, never what they are */
+	assert_non_null(strstr(strbuf_str(&res.log), "The rest of the British order (2 lines) waits"));
+	assert_null(strstr(strbuf_str(&res.log), "boston"));
+	run_order(s, &r, SIDE_AMERICAN, "pass\n", &res);
+	assert_non_null(strstr(strbuf_str(&res.log), "The rest of the British order goes on (held over)."));
+	assert_non_null(strstr(strbuf_str(&res.actions), "to Boston MA\n"));
+	assert_int_equal(s->general[general_named("Howe")], data_space_index(data, "Boston MA"));
+	assert_string_equal(s->held[SIDE_BRITISH], "");
+	assert_non_null(strstr(s->held_note[SIDE_BRITISH], "applied in full (2 lines)"));
+	assert_false(s->move.active);
+	order_result_release(&res);
+	free(s);
+}
+
+/* A held line that no longer fits is dropped with its reason, told to
+ * its side only; the decision is his again. */
+static void test_held_dropped(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto providence\nto charleston\nstop\n", &res);
+	assert_int_equal(res.held, 2);
+	run_order(s, &r, SIDE_AMERICAN, "pass\n", &res);
+	assert_non_null(strstr(strbuf_str(&res.log), "2 held-over lines of the British order are dropped"));
+	assert_null(strstr(strbuf_str(&res.log), "charleston"));
+	assert_non_null(strstr(s->held_note[SIDE_BRITISH], "Dropped from your held-over order: 'to charleston'"));
+	assert_string_equal(s->held[SIDE_BRITISH], "");
+	assert_int_equal(s->prompt.kind, PROMPT_MOVE);
+	assert_int_equal(s->prompt.side, SIDE_BRITISH);
+	/* his next order reads the note once: it is gone after it */
+	run_order(s, &r, SIDE_BRITISH, "stop\n", &res);
+	assert_string_equal(s->held_note[SIDE_BRITISH], "");
+	order_result_release(&res);
+	free(s);
+}
+
+/* Held lines wait only while the other side answers the interruption. */
+static void test_held_lapse(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\nto boston\n", &res);
+	assert_int_equal(res.held, 1);
+	assert_int_equal(s->prompt.kind, PROMPT_RETREAT_BEFORE);
+	/* standing reactions of the holder are not held: they apply now */
+	run_order(s, &r, SIDE_AMERICAN, "stand\n", &res);
+	/* the battle ended the move: the held line lapsed or was dropped */
+	assert_string_equal(s->held[SIDE_BRITISH], "");
+	assert_non_null(strstr(s->held_note[SIDE_BRITISH], "Dropped from your held-over order: 'to boston'"));
 	order_result_release(&res);
 	free(s);
 }
@@ -684,6 +798,12 @@ int main(int argc, char **argv)
 		}
 		ret = _cmocka_run_group_tests("orders.test", tests, (size_t)n, NULL, NULL);
 		free(tests);
+		const struct CMUnitTest held[] = {
+			cmocka_unit_test(test_held_resumed),
+			cmocka_unit_test(test_held_dropped),
+			cmocka_unit_test(test_held_lapse),
+		};
+		ret |= cmocka_run_group_tests(held, NULL, NULL);
 	}
 	for (int i = 0; i < (n > 0 ? n : 0); i++)
 		tcase_free(&cases[i]);

@@ -1,0 +1,66 @@
+#!/bin/sh
+#
+# Held-over lines (issue 16, docs/orders.md "Held over") in a real game:
+# the British order goes on past the American's decision before battle;
+# the line waits sealed (the American's mail, his patch and his clone never
+# show it), runs after his answer, and the host's replay and a player's
+# clone both audit the game.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+G=$TRASH/game
+# the golden cases' seed, so that their set-up orders fit the hands
+postrider new "$G" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" --fairness 1 \
+	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 >/dev/null ||
+	die "new"
+
+# The golden case's way to the first battle, block by block.
+awk -v dir="$TRASH" '
+	/^--- / { n++; side[n] = $2; next }
+	{ print > (dir "/block." n) }
+	END { for (i = 1; i <= n; i++) print side[i] > (dir "/sides") }
+' tests/golden/held-over-wait/setup
+i=0
+while read -r side; do
+	i=$((i + 1))
+	touch "$TRASH/block.$i"
+	postrider play "$G" --as "$side" "$TRASH/block.$i" >/dev/null 2>"$TRASH/err" ||
+		die "setup order $i: $(cat "$TRASH/err")"
+done <"$TRASH/sides"
+
+printf 'move 23 Howe\nto Lexington\ndiscard 80   # the battle card, when asked\n' >"$TRASH/british"
+expect_exit 0 postrider play "$G" --as british "$TRASH/british"
+expect_grep "the order is accepted with a line held over" "waits for the American's decision" "$TRASH/out"
+expect_eq "the decision is the American's" american "$(prompt_side "$G")"
+
+# What the American receives: his report and its patch.
+am=$(report_for "$G" american) || die "no American report"
+br=$(report_for "$G" british) || die "no British report"
+expect_no_grep "the American's report does not show the held line" 'discard 80' "$am"
+git -C "$G" show HEAD -- "orders/" >"$TRASH/order-diff"
+expect_no_grep "nor does the committed order" 'discard 80' "$TRASH/order-diff"
+expect_grep "the committed order marks the held lines" '^+# held over: 1 line, sealed' "$TRASH/order-diff"
+git clone -q "$G" "$TRASH/clone"
+git -C "$TRASH/clone" log -p >"$TRASH/clone-log"
+expect_no_grep "nor the American's clone, anywhere" 'discard 80' "$TRASH/clone-log"
+expect_grep "the British's own report shows it" '^  discard 80' "$br"
+expect_exit 3 postrider audit "$TRASH/clone"
+expect_grep "the clone audits with the line held" '^verified without the seed' "$TRASH/out"
+
+# The American answers; the British line runs in the same commit.
+printf 'stand\n' >"$TRASH/american"
+expect_exit 0 postrider play "$G" --as american "$TRASH/american"
+expect_grep "the held line runs after the answer" 'The rest of the British order goes on (held over)' "$G/log.txt"
+expect_grep "and plays the card in the battle" 'The British discard #80' "$G/log.txt"
+expect_grep "the British report says it was applied" 'held-over order was applied in full' "$(report_for "$G" british)"
+expect_no_grep "that note is the British's alone" 'held-over order was applied' "$(report_for "$G" american)"
+
+# The host's audit replays the held line from the sealed state.
+expect_exit 3 postrider audit "$G"
+expect_grep "the replay with the seed verifies every commit" '^verified: ' "$TRASH/out"
+git -C "$TRASH/clone" pull -q --ff-only
+expect_exit 3 postrider audit "$TRASH/clone"
+expect_grep "and a player's clone checks all it can" '^verified without the seed' "$TRASH/out"
+
+test_done
