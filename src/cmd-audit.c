@@ -322,9 +322,9 @@ static int replay(struct auditor *a, bool *fixed)
 			 * state, and run from the order again */
 			struct strbuf full = STRBUF_INIT, e = STRBUF_INIT;
 			struct state saved = a->g->state;
-			if (strstr(order.buf, "# held over: ") &&
+			if (strstr(order.buf, "# (a line sealed until it runs") &&
 			    game_load_state(a->g, a->history[a->at], &e) == 0 &&
-			    order_with_held(order.buf, a->g->state.held[side], &full)) {
+			    order_unseal(order.buf, a->g->state.sealed_lines[side], &full)) {
 				strbuf_reset(&order);
 				strbuf_addstr(&order, full.buf);
 			}

@@ -599,7 +599,7 @@ commit:
 		/* held-over lines stay sealed until they run: they may name
 		 * cards of the hand (docs/orders.md, "Held over") */
 		struct strbuf public_order = STRBUF_INIT;
-		order_public_text(order_text, &res, &public_order);
+		order_public_text(order_text, &next, side, &public_order);
 		struct turn t = {
 			.next = &next, .side = side, .order_text = public_order.buf,
 			.happened = happened.buf, .subject = subject.buf,

@@ -143,6 +143,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT, held = STRBUF_INIT;
+	struct strbuf standing = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -177,6 +178,12 @@ static int compose_report(const struct game *g, const struct state *s,
 		strbuf_addf(&held, "  %.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+	for (const char *p = s->standing[side]; *p;) {
+		/* and his standing orders */
+		size_t n = strcspn(p, "\n");
+		strbuf_addf(&standing, "  %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 	{
 		const char *vars[] = {
 			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
@@ -195,6 +202,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"digest", g->player[side].mail == MAIL_DIGEST ? "yes" : "",
 			"commit", commit ? commit : "",
 			"held", held.buf ? held.buf : "",
+			"standing", standing.buf ? standing.buf : "",
 			"held_note", s->held_note[side],
 			"provable", g->fairness == 2 && draws.buf && strstr(draws.buf, "draw ") ? "yes" : "",
 			"version", POSTRIDER_VERSION, NULL
@@ -248,6 +256,7 @@ out:
 	strbuf_release(&numbers);
 	strbuf_release(&clock);
 	strbuf_release(&held);
+	strbuf_release(&standing);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;

@@ -12,6 +12,7 @@
 
 #include "rng.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Is card in the hand of side? */
@@ -979,7 +980,7 @@ static bool prose_line(const char *line)
 		w[--n] = '\0';
 	if (!n)
 		return true;
-	if (!strcmp(w, "words") || !strcmp(w, "say"))
+	if (!strcmp(w, "words") || !strcmp(w, "say") || !strcmp(w, "if"))
 		return false;
 	for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++) {
 		const char *v = verbs[i].word;
@@ -1044,6 +1045,21 @@ static bool interrupted(const struct state *s)
 	}
 }
 
+/* Keeps line lineno of side's order (text t) out of the public order
+ * file: it goes to the sealed private state instead. */
+static void seal_line(struct state *s, enum side side, int lineno, const char *t)
+{
+	char *dst = s->sealed_lines[side];
+	size_t have = strlen(dst);
+	int n;
+
+	if (lineno < 1)
+		return;
+	n = snprintf(dst + have, STATE_HELD_MAX - have, "%d\t%s\n", lineno, t);
+	if (n < 0 || (size_t)n >= STATE_HELD_MAX - have)
+		dst[have] = '\0';	/* no room: the line stays out of both */
+}
+
 /* Keeps for side the line t and the lines from p on (up to line `last`
  * of the order, 0 for all; lineno is t's), in order, without blanks and
  * comments. */
@@ -1051,7 +1067,7 @@ static void hold_rest(struct state *s, enum side side, const char *t,
 		      const char *p, int last, int lineno, struct order_result *res)
 {
 	struct strbuf held = STRBUF_INIT, cur = STRBUF_INIT;
-	int n = 0, lineno0 = lineno;
+	int n = 0;
 
 	for (;;) {
 		char *line = xstrdup(t);
@@ -1062,6 +1078,7 @@ static void hold_rest(struct state *s, enum side side, const char *t,
 		if (*b && held.len + strlen(b) + 2 < STATE_HELD_MAX) {
 			strbuf_addf(&held, "%s%s", held.len ? "\n" : "", b);
 			n++;
+			seal_line(s, side, lineno, b);
 		}
 		free(line);
 		if (!*p || (last && lineno >= last))
@@ -1081,8 +1098,6 @@ static void hold_rest(struct state *s, enum side side, const char *t,
 	strbuf_addf(&res->log, "The rest of the %s order (%d line%s) waits for the %s's decision.\n",
 		    side_title(side), n, n == 1 ? "" : "s", side_title(OTHER_SIDE(side)));
 	res->held = n;
-	if (!res->held_at)
-		res->held_at = lineno0;
 	strbuf_release(&held);
 	strbuf_release(&cur);
 }
@@ -1099,6 +1114,9 @@ static void drop_held(struct state *s, enum side side, const char *first_line,
 		    n == 1 ? "" : "s", side_title(side), n == 1 ? "is" : "are",
 		    "it no longer fits the game");
 }
+
+static void answer_standing(const struct data *d, struct state *s, struct rng *r,
+			    struct order_result *res);
 
 /* Runs side's held lines now that the decision is his again. */
 static void run_held(const struct data *d, struct state *s, struct rng *r,
@@ -1148,6 +1166,7 @@ static void run_held(const struct data *d, struct state *s, struct rng *r,
 				strbuf_addch(&res->actions, '\n');
 				res->applied++;
 				applied++;
+				answer_standing(d, s, r, res);
 				free(line);
 				continue;
 			}
@@ -1170,6 +1189,260 @@ static void run_held(const struct data *d, struct state *s, struct rng *r,
 out:
 	strbuf_release(&why);
 	strbuf_release(&note);
+}
+
+/*
+ * Conditional standing orders (docs/orders.md, "Standing orders"):
+ * "if battle [at SPACE]: battle CARD | discard CARD | none",
+ * "if intercepted: ..." (a battle after an interception, the same
+ * answers), "if attacked [at SPACE]: retreat SPACE | stand" (the
+ * American's retreat before battle). Kept sealed in the side's private
+ * state, canonical, one a line, and used once when the decision comes.
+ */
+enum cond_when { WHEN_BATTLE, WHEN_INTERCEPTED, WHEN_ATTACKED };
+static const char *const when_words[] = { "battle", "intercepted", "attacked" };
+
+struct cond {
+	enum cond_when when;
+	int space;		/* -1: anywhere */
+	const char *answer;	/* the rest of the line after ':' */
+	size_t head_len;	/* "if WHEN [at SPACE]:" */
+};
+
+/* Parses "if WHEN [at SPACE]: ANSWER"; 0, or -1 with the reason. */
+static int cond_parse(const struct data *d, const char *t, struct cond *c,
+		      struct strbuf *why)
+{
+	const char *p = t + 2, *colon = strchr(t, ':');
+	size_t n;
+
+	if (!colon) {
+		strbuf_addstr(why, "a standing order reads 'if battle: battle CARD', 'if attacked at SPACE: retreat SPACE' (a ':' before the answer)");
+		return -1;
+	}
+	while (*p == ' ' || *p == '\t')
+		p++;
+	n = strcspn(p, " \t:");
+	c->space = -1;
+	for (c->when = 0; c->when < ARRAY_SIZE(when_words); c->when++)
+		if (n && n <= strlen(when_words[c->when]) &&
+		    !ascii_strncasecmp(p, when_words[c->when], n))
+			break;
+	if (c->when == ARRAY_SIZE(when_words)) {
+		strbuf_addf(why, "'if %.*s': a standing order is for 'battle', 'intercepted' or 'attacked'",
+			    (int)n, p);
+		return -1;
+	}
+	p += n;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (p < colon) {
+		if (ascii_strncasecmp(p, "at ", 3)) {
+			strbuf_addf(why, "'%.*s': after 'if %s' comes 'at SPACE' or ':'",
+				    (int)(colon - p), p, when_words[c->when]);
+			return -1;
+		}
+		char *name = xstrndup(p + 3, (size_t)(colon - p - 3));
+		c->space = order_find_space(d, name, why);
+		free(name);
+		if (c->space < 0)
+			return -1;
+		if (c->when == WHEN_INTERCEPTED) {
+			strbuf_addstr(why, "'if intercepted' holds for every interception: no 'at SPACE'");
+			return -1;
+		}
+	}
+	c->head_len = (size_t)(colon + 1 - t);
+	for (c->answer = colon + 1; *c->answer == ' ' || *c->answer == '\t'; c->answer++)
+		;
+	return 0;
+}
+
+/* The canonical head: "if battle at Boston MA:". */
+static void cond_head(const struct data *d, const struct cond *c, struct strbuf *out)
+{
+	strbuf_addf(out, "if %s", when_words[c->when]);
+	if (c->space >= 0)
+		strbuf_addf(out, " at %s", d->spaces[c->space].full_name);
+	strbuf_addch(out, ':');
+}
+
+/* Removes line i (0-based) of a newline-joined list in place. */
+static void list_remove(char *list, int i)
+{
+	char *p = list;
+
+	for (; i > 0 && *p; i--)
+		p += strcspn(p, "\n") + (p[strcspn(p, "\n")] == '\n');
+	size_t n = strcspn(p, "\n");
+	char *next = p + n + (p[n] == '\n');
+	memmove(p, next, strlen(next) + 1);
+	n = strlen(list);
+	if (n && list[n - 1] == '\n')
+		list[n - 1] = '\0';
+}
+
+/* Finds the standing order of side with the same head; its index or -1. */
+static int cond_find(const struct state *s, enum side side, const char *head)
+{
+	const char *p = s->standing[side];
+	size_t h = strlen(head);
+
+	for (int i = 0; *p; i++) {
+		size_t n = strcspn(p, "\n");
+		if (n >= h && !memcmp(p, head, h))
+			return i;
+		p += n + (p[n] == '\n');
+	}
+	return -1;
+}
+
+/* An "if ..." line of side's order: stores, replaces or withdraws a
+ * standing order. 0, or -1 with the reason (the order is refused). */
+static int cond_line(const struct data *d, struct state *s, enum side side,
+		     const char *t, struct order_result *res, struct strbuf *why)
+{
+	struct cond c;
+	struct action a;
+	struct strbuf head = STRBUF_INIT, line = STRBUF_INIT, note = STRBUF_INIT;
+	int column, i, ret = -1;
+
+	if (cond_parse(d, t, &c, why) < 0)
+		goto out;
+	if (c.when == WHEN_ATTACKED && side != SIDE_AMERICAN) {
+		strbuf_addstr(why, "only the American retreats before battle (7.9): 'if attacked' is his");
+		goto out;
+	}
+	cond_head(d, &c, &head);
+	i = cond_find(s, side, head.buf);
+	if (!ascii_strncasecmp(c.answer, "ask", 3) && !c.answer[3 + strspn(c.answer + 3, " \t")]) {
+		if (i < 0) {
+			strbuf_addf(why, "you have no standing order '%s' to withdraw", head.buf);
+			goto out;
+		}
+		list_remove(s->standing[side], i);
+		strbuf_addf(&res->log, "The %s withdraws a standing order.\n", side_title(side));
+		ret = 0;
+		goto out;
+	}
+	if (parse_line(d, s, side, c.answer, &a, why, &column, &note) < 0)
+		goto out;
+	bool fits = c.when == WHEN_ATTACKED ? a.kind == ACT_RETREAT || a.kind == ACT_STAND
+		    : a.kind == ACT_BATTLE || a.kind == ACT_DISCARD || a.kind == ACT_NOCARD;
+	if (!fits) {
+		strbuf_addf(why, "'%s' does not answer '%s': %s", c.answer, head.buf,
+			    c.when == WHEN_ATTACKED ? "'retreat SPACE' or 'stand'"
+			    : "'battle CARD', 'discard CARD' or 'none'");
+		goto out;
+	}
+	if ((a.kind == ACT_BATTLE || a.kind == ACT_DISCARD) && !hand_has(s, side, a.card)) {
+		strbuf_addf(why, "#%d is not in your hand", a.card);
+		goto out;
+	}
+	strbuf_addf(&line, "%s ", head.buf);
+	action_format(d, &a, &line);
+	if (i >= 0)
+		list_remove(s->standing[side], i);
+	size_t have = strlen(s->standing[side]);
+	if (have + line.len + 2 > STATE_NOTE_MAX) {
+		strbuf_addstr(why, "too many standing orders: withdraw one first ('if ...: ask')");
+		goto out;
+	}
+	snprintf(s->standing[side] + have, STATE_NOTE_MAX - have, "%s%s", have ? "\n" : "", line.buf);
+	strbuf_addf(&res->log, "The %s gives a standing order (sealed until it is used).\n",
+		    side_title(side));
+	ret = 0;
+out:
+	strbuf_release(&head);
+	strbuf_release(&line);
+	strbuf_release(&note);
+	return ret;
+}
+
+/* Adds a sentence to side's private note (a line each, while it fits). */
+static void note_add(struct state *s, enum side side, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void note_add(struct state *s, enum side side, const char *fmt, ...)
+{
+	char *dst = s->held_note[side];
+	size_t have = strlen(dst);
+	va_list ap;
+	int n;
+
+	if (have && have + 2 < STATE_NOTE_MAX)
+		dst[have++] = '\n', dst[have] = '\0';
+	va_start(ap, fmt);
+	n = vsnprintf(dst + have, STATE_NOTE_MAX - have, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= STATE_NOTE_MAX - have)
+		dst[have ? have - 1 : 0] = '\0';	/* no room: left out */
+}
+
+/* Does standing order c fit the decision now asked of its side? */
+static bool cond_matches(const struct state *s, const struct cond *c)
+{
+	switch (c->when) {
+	case WHEN_BATTLE:
+		return s->prompt.kind == PROMPT_BATTLE_CARD &&
+		       (c->space < 0 || c->space == s->battle.space);
+	case WHEN_INTERCEPTED:
+		return s->prompt.kind == PROMPT_BATTLE_CARD && s->battle.intercepted;
+	case WHEN_ATTACKED:
+		return s->prompt.kind == PROMPT_RETREAT_BEFORE &&
+		       (c->space < 0 || c->space == s->battle.space);
+	}
+	return false;
+}
+
+/* After an action: a standing order of the side now asked answers for
+ * him, once; one that does not fit is set aside and told to him. */
+static void answer_standing(const struct data *d, struct state *s, struct rng *r,
+			    struct order_result *res)
+{
+	for (int guard = 0; guard < 8 && !engine_game_over(s); guard++) {
+		enum side k = s->prompt.side;
+		const char *p;
+		struct cond c;
+		struct action a;
+		struct strbuf why = STRBUF_INIT, note = STRBUF_INIT;
+		int i, column;
+		char line[STATE_NOTE_MAX];
+
+		if (k != SIDE_AMERICAN && k != SIDE_BRITISH)
+			return;
+		for (i = 0, p = s->standing[k]; *p; i++) {
+			size_t n = strcspn(p, "\n");
+			memcpy(line, p, n);
+			line[n] = '\0';
+			if (cond_parse(d, line, &c, &why) == 0 && cond_matches(s, &c))
+				break;
+			strbuf_reset(&why);
+			p += n + (p[n] == '\n');
+		}
+		if (!*p) {
+			strbuf_release(&why);
+			return;
+		}
+		list_remove(s->standing[k], i);	/* used once */
+		size_t loglen = res->log.len;
+		strbuf_addf(&res->log, "The %s's standing order answers.\n", side_title(k));
+		if (parse_line(d, s, k, c.answer, &a, &why, &column, &note) == 0 &&
+		    engine_apply(d, s, &a, r, &res->log, &why) == ENGINE_OK) {
+			action_format(d, &a, &res->actions);
+			strbuf_addch(&res->actions, '\n');
+			note_add(s, k, "Your standing order '%.200s' was used.", line);
+		} else {
+			res->log.len = loglen;
+			if (res->log.alloc)
+				res->log.buf[loglen] = '\0';
+			note_add(s, k, "Your standing order '%.150s' could not be used (%.250s); it is withdrawn.",
+				 line, why.len ? why.buf : "it does not fit");
+			strbuf_release(&why);
+			strbuf_release(&note);
+			return;
+		}
+		strbuf_release(&why);
+		strbuf_release(&note);
+	}
 }
 
 /* After an action: the other side's held lines run if the decision has
@@ -1195,6 +1468,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 
 	engine_begin_order(s);
 	s->held_note[side][0] = '\0';	/* shown once, in the last report */
+	s->sealed_lines[side][0] = '\0';	/* this order's, from now */
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		strbuf_reset(&note);
@@ -1241,7 +1515,16 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			free(line);
 			break;
 		}
-		if (first && prose_line(t)) {
+		if (!ascii_strncasecmp(t, "if", 2) && (t[2] == ' ' || t[2] == '\t')) {
+			/* a conditional standing order: sealed, not public */
+			if (cond_line(d, s, side, t, res, &why) == 0) {
+				seal_line(s, side, lineno, t);
+				res->applied++;
+				free(line);
+				continue;
+			}
+			column = (int)(t - line) + 1;
+		} else if (first && prose_line(t)) {
 			/* prose between two orders: the order is refused */
 			strbuf_addstr(&why, "this line is not an order; other words may "
 				      "stand only before the first order line and after the last");
@@ -1280,6 +1563,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 				action_format(d, &a, &res->actions);
 				strbuf_addch(&res->actions, '\n');
 				res->applied++;
+				answer_standing(d, s, r, res);
 				resume_held(d, s, r, side, res);
 				free(line);
 				continue;
@@ -1361,37 +1645,64 @@ bool order_text_is(const char *text, const char *word)
 	return true;
 }
 
-static const char held_marker[] = "# held over: ";
+static const char sealed_marker[] = "# (a line sealed until it runs or the game ends)";
 
-void order_public_text(const char *text, const struct order_result *res,
+/* The text of line n in a sealed_lines list, or NULL. */
+static const char *sealed_line(const char *list, int n, size_t *len)
+{
+	for (const char *p = list; *p;) {
+		char *end;
+		long k = strtol(p, &end, 10);
+		size_t l = strcspn(p, "\n");
+		if (*end == '\t' && k == n) {
+			*len = l - (size_t)(end + 1 - p);
+			return end + 1;
+		}
+		p += l + (p[l] == '\n');
+	}
+	return NULL;
+}
+
+void order_public_text(const char *text, const struct state *s, enum side side,
 		       struct strbuf *out)
 {
 	const char *p = text;
+	size_t len;
 
-	if (!res->held || res->held_at < 1) {
+	if (!s->sealed_lines[side][0]) {
 		strbuf_addstr(out, text);
 		return;
 	}
-	for (int line = 1; *p && line < res->held_at; line++) {
+	for (int line = 1; *p; line++) {
 		size_t n = strcspn(p, "\n");
-		strbuf_add(out, p, n);
-		strbuf_addch(out, '\n');
+		if (sealed_line(s->sealed_lines[side], line, &len))
+			strbuf_addstr(out, sealed_marker);
+		else
+			strbuf_add(out, p, n);
+		if (p[n] == '\n')
+			strbuf_addch(out, '\n');
 		p += n + (p[n] == '\n');
 	}
-	strbuf_addf(out, "%s%d line%s, sealed until they run (docs/orders.md)\n",
-		    held_marker, res->held, res->held == 1 ? "" : "s");
 }
 
-bool order_with_held(const char *public, const char *held, struct strbuf *out)
+bool order_unseal(const char *public, const char *sealed, struct strbuf *out)
 {
-	const char *m = public;
+	const char *p = public, *t;
+	size_t len;
+	bool any = false;
 
-	while ((m = strstr(m, held_marker)) && m != public && m[-1] != '\n')
-		m++;
-	if (!m)
-		return false;
-	strbuf_add(out, public, (size_t)(m - public));
-	strbuf_addstr(out, held);
-	strbuf_addch(out, '\n');
-	return true;
+	for (int line = 1; *p; line++) {
+		size_t n = strcspn(p, "\n");
+		if (n == strlen(sealed_marker) && !memcmp(p, sealed_marker, n) &&
+		    (t = sealed_line(sealed, line, &len))) {
+			strbuf_add(out, t, len);
+			any = true;
+		} else {
+			strbuf_add(out, p, n);
+		}
+		if (p[n] == '\n')
+			strbuf_addch(out, '\n');
+		p += n + (p[n] == '\n');
+	}
+	return any;
 }

@@ -32,7 +32,6 @@ struct order_result {
 	int applied;		/* actions applied */
 	int held;		/* lines held over for after the other side's
 				   decision (docs/orders.md, "Held over") */
-	int held_at;		/* the order's line where they begin */
 	bool rejected;		/* a line was illegal: nothing may be committed */
 	int line, column;	/* where, 1-based, when rejected */
 	struct strbuf message;	/* the full error text (with the caret) */
@@ -76,18 +75,19 @@ int order_find_card(const struct data *d, const struct state *s,
 
 /*
  * The text of an order as committed to orders/ (public): the order itself,
- * or, when lines were held over, the lines before them and a marker line
- * "# held over: N lines, sealed until they run" (the held lines are in
- * the sealed private state: they may name cards of the hand).
+ * with each line that order_run() sealed for side (held-over lines and
+ * conditional standing orders, which may name cards of the hand; listed
+ * in s->sealed_lines) replaced by the line "# (a line sealed until it
+ * runs or the game ends)".
  */
-void order_public_text(const char *text, const struct order_result *res,
+void order_public_text(const char *text, const struct state *s, enum side side,
 		       struct strbuf *out);
 /*
- * The reverse, for the audit's replay: if public has the marker, appends
- * to out the lines before it and then the held lines (one per line) and
- * returns true; else returns false and leaves out alone.
+ * The reverse, for the audit's replay with the sealed state: appends the
+ * public text with each marker line replaced by its sealed line; returns
+ * whether any was.
  */
-bool order_with_held(const char *public, const char *held, struct strbuf *out);
+bool order_unseal(const char *public, const char *sealed_lines, struct strbuf *out);
 
 /*
  * Whether an order's text is the one word given, alone (any case, blank

@@ -4,6 +4,8 @@
  * order; the reader accepts exactly that schema and checks every value.
  */
 #include "state.h"
+
+#include <stddef.h>
 #include "rng.h"
 #include "ytree.h"
 
@@ -355,6 +357,22 @@ void state_mix_words(const struct state *s, struct rng *r)
 		s->has_words[SIDE_BRITISH] ? s->words[SIDE_BRITISH] : NULL);
 }
 
+/* The private texts of each side (order.c's), by key. */
+static const struct {
+	const char *key;
+	size_t offset, size;	/* of the [3][size] array in struct state */
+} private_texts[] = {
+	{ "held", offsetof(struct state, held), STATE_HELD_MAX },
+	{ "held_notes", offsetof(struct state, held_note), STATE_NOTE_MAX },
+	{ "standing", offsetof(struct state, standing), STATE_NOTE_MAX },
+	{ "sealed_lines", offsetof(struct state, sealed_lines), STATE_HELD_MAX },
+};
+
+static char *private_text(const struct state *s, size_t k, enum side side)
+{
+	return (char *)s + private_texts[k].offset + (size_t)side * private_texts[k].size;
+}
+
 void state_write_private(const struct state *s, const struct data *d,
 			 struct strbuf *out)
 {
@@ -368,15 +386,15 @@ void state_write_private(const struct state *s, const struct data *d,
 		strbuf_addf(out, "  %s: ", side_name(side));
 		state_write_hand(s, side, out);
 	}
-	for (int k = 0; k < 2; k++) {
-		/* held: and held_notes:, only when a side has one */
+	for (size_t k = 0; k < ARRAY_SIZE(private_texts); k++) {
+		/* held:, held_notes:, standing:, sealed_lines: when a side has one */
 		bool any = false;
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-			const char *v = k ? s->held_note[side] : s->held[side];
+			const char *v = private_text(s, k, side);
 			if (!*v)
 				continue;
 			if (!any)
-				strbuf_addstr(out, k ? "held_notes:\n" : "held:\n");
+				strbuf_addf(out, "%s:\n", private_texts[k].key);
 			any = true;
 			strbuf_addf(out, "  %s: ", side_name(side));
 			ytree_emit_scalar(out, v);
@@ -1151,7 +1169,8 @@ static void read_shuffles(struct reader *rd, struct state *s, yaml_node_t *l)
 static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const keys[] = {
-		"seq", "deck", "hands", "held", "held_notes", "shuffles", NULL
+		"seq", "deck", "hands", "held", "held_notes", "standing",
+		"sealed_lines", "shuffles", NULL
 	};
 	static const char *const side_keys[] = { "american", "british", NULL };
 	yaml_node_t *h, *l;
@@ -1177,23 +1196,23 @@ static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 				FAIL(h, "the %s hand holds %d cards, state.yaml says %d",
 				     side_name(side), s->n_hand[side], n_hand[side]);
 	}
-	for (int k = 0; k < 2; k++) {
-		if (!(h = ytree_get(&rd->t, root, k ? "held_notes" : "held")))
+	for (size_t k = 0; k < ARRAY_SIZE(private_texts); k++) {
+		const char *key = private_texts[k].key;
+		if (!(h = ytree_get(&rd->t, root, key)))
 			continue;
 		if (h->type != YAML_MAPPING_NODE) {
-			FAIL(h, "'%s' must be a mapping of sides", k ? "held_notes" : "held");
+			FAIL(h, "'%s' must be a mapping of sides", key);
 			continue;
 		}
 		rd->errors += ytree_check_keys(&rd->t, h, side_keys, rd->err);
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 			yaml_node_t *n = ytree_get(&rd->t, h, side_name(side));
 			const char *v = n ? ytree_scalar(n) : "";
-			char *dst = k ? s->held_note[side] : s->held[side];
-			size_t max = k ? STATE_NOTE_MAX : STATE_HELD_MAX;
+			size_t max = private_texts[k].size;
 			if (!v || strlen(v) >= max)
 				FAIL(n, "a bad or too long text (at most %zu bytes)", max - 1);
 			else
-				memcpy(dst, v, strlen(v) + 1);
+				memcpy(private_text(s, k, side), v, strlen(v) + 1);
 		}
 	}
 	s->n_shuffles = 0;

@@ -255,6 +255,13 @@ struct state {
 	 */
 	char held[3][STATE_HELD_MAX];
 	char held_note[3][STATE_NOTE_MAX];
+	/* Private: conditional standing orders, one a line, canonical
+	 * ("if battle at Boston MA: battle 98"), used once (order.c). */
+	char standing[3][STATE_NOTE_MAX];
+	/* Private: the lines of the side's last order kept out of the public
+	 * order file (held lines, standing orders), "N<TAB>TEXT" a line, N
+	 * its line number: the audit's replay puts them back. */
+	char sealed_lines[3][STATE_HELD_MAX];
 
 	/* The Strategy Phase. */
 	enum side first;	/* who played first this turn */

@@ -15,7 +15,8 @@ postrider new "$G" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" --
 	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 >/dev/null ||
 	die "new"
 
-# The golden case's way to the first battle, block by block.
+# setup_to_battle DIR: the golden case's way to the first battle
+setup_to_battle() {
 awk -v dir="$TRASH" '
 	/^--- / { n++; side[n] = $2; next }
 	{ print > (dir "/block." n) }
@@ -25,9 +26,11 @@ i=0
 while read -r side; do
 	i=$((i + 1))
 	touch "$TRASH/block.$i"
-	postrider play "$G" --as "$side" "$TRASH/block.$i" >/dev/null 2>"$TRASH/err" ||
+	postrider play "$1" --as "$side" "$TRASH/block.$i" >/dev/null 2>"$TRASH/err" ||
 		die "setup order $i: $(cat "$TRASH/err")"
 done <"$TRASH/sides"
+}
+setup_to_battle "$G"
 
 printf 'move 23 Howe\nto Lexington\ndiscard 80   # the battle card, when asked\n' >"$TRASH/british"
 expect_exit 0 postrider play "$G" --as british "$TRASH/british"
@@ -40,7 +43,7 @@ br=$(report_for "$G" british) || die "no British report"
 expect_no_grep "the American's report does not show the held line" 'discard 80' "$am"
 git -C "$G" show HEAD -- "orders/" >"$TRASH/order-diff"
 expect_no_grep "nor does the committed order" 'discard 80' "$TRASH/order-diff"
-expect_grep "the committed order marks the held lines" '^+# held over: 1 line, sealed' "$TRASH/order-diff"
+expect_grep "the committed order marks the held line" '^+# (a line sealed until it runs or the game ends)$' "$TRASH/order-diff"
 git clone -q "$G" "$TRASH/clone"
 git -C "$TRASH/clone" log -p >"$TRASH/clone-log"
 expect_no_grep "nor the American's clone, anywhere" 'discard 80' "$TRASH/clone-log"
@@ -62,5 +65,24 @@ expect_grep "the replay with the seed verifies every commit" '^verified: ' "$TRA
 git -C "$TRASH/clone" pull -q --ff-only
 expect_exit 3 postrider audit "$TRASH/clone"
 expect_grep "and a player's clone checks all it can" '^verified without the seed' "$TRASH/out"
+
+# Conditional standing orders are sealed the same way until used.
+S=$TRASH/standing
+postrider new "$S" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" --fairness 1 \
+	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 >/dev/null ||
+	die "new"
+setup_to_battle "$S"
+printf 'if attacked at lexington: stand\nif battle: discard robert morris\n' >"$TRASH/if"
+expect_exit 0 postrider play "$S" --as american "$TRASH/if"
+expect_grep "the British reads that standing orders were given" 'gives a standing order (sealed until it is used)' "$(report_for "$S" british)"
+git -C "$S" log -p -- orders log.txt state.yaml >"$TRASH/s-log"
+expect_no_grep "the history never shows the standing orders" 'Robert Morris\|discard 107\|if battle' "$TRASH/s-log"
+expect_no_grep "nor the British's report" 'Robert Morris\|if battle' "$(report_for "$S" british)"
+expect_grep "the American's report lists them" '^  if battle: discard 107' "$(report_for "$S" american)"
+printf 'move 23 Howe\nto Lexington\ndiscard 80\n' >"$TRASH/attack"
+expect_exit 0 postrider play "$S" --as british "$TRASH/attack"
+expect_grep "the standing orders answer in the British's commit" 'The Americans discard #107 Robert Morris' "$S/log.txt"
+expect_exit 3 postrider audit "$S"
+expect_grep "the host's replay puts the sealed lines back" '^verified: ' "$TRASH/out"
 
 test_done

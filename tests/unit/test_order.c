@@ -496,6 +496,12 @@ static void run_case(const struct tcase *c, struct strbuf *actual, bool *ok_out)
 			size_t n = strcspn(p, "\n");
 			strbuf_addf(actual, "said: %.*s\n", (int)n, p);
 		}
+		/* conditional standing orders, as kept (sealed) */
+		for (const char *p = s->standing[c->side]; *p;) {
+			size_t n = strcspn(p, "\n");
+			strbuf_addf(actual, "standing: %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
 		/* lines held over for after the other side's decision */
 		for (const char *p = s->held[c->side]; res.held && *p;) {
 			size_t n = strcspn(p, "\n");
@@ -541,6 +547,59 @@ static int general_named(const char *name)
 			return g;
 	fail_msg("no general %s", name);
 	return -1;
+}
+
+/* Conditional standing orders answer for the American, once each, and
+ * the British reads only that they did. */
+static void test_standing_orders(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	/* given at any time, while the British decides */
+	run_order(s, &r, SIDE_AMERICAN, "if attacked at lexington: stand\nif battle: none\n", &res);
+	assert_string_equal(s->standing[SIDE_AMERICAN],
+			    "if attacked at Lexington and Concord MA: stand\nif battle: none");
+	assert_null(strstr(strbuf_str(&res.log), "Lexington"));
+	assert_null(strstr(strbuf_str(&res.log), ": stand"));
+	assert_non_null(strstr(strbuf_str(&res.log), "gives a standing order (sealed until it is used)"));
+	assert_string_equal(strbuf_str(&res.actions), "");
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\nnone\n", &res);
+	/* the American stood and played no card without being asked */
+	assert_non_null(strstr(strbuf_str(&res.log), "The American's standing order answers.\nWashington stands"));
+	assert_non_null(strstr(strbuf_str(&res.actions), "stand\n"));
+	assert_string_equal(s->standing[SIDE_AMERICAN], "");
+	assert_non_null(strstr(s->held_note[SIDE_AMERICAN], "was used"));
+	assert_false(s->battle.active && s->prompt.kind == PROMPT_BATTLE_CARD &&
+		     s->prompt.side == SIDE_AMERICAN);
+	order_result_release(&res);
+	free(s);
+}
+
+/* "if ...: ask" withdraws; what does not fit is refused. */
+static void test_standing_withdraw(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	run_order(s, &r, SIDE_AMERICAN, "if battle at boston: none\nif battle: none\n", &res);
+	run_order(s, &r, SIDE_AMERICAN, "if battle at boston: ask\n", &res);
+	assert_string_equal(s->standing[SIDE_AMERICAN], "if battle: none");
+	order_result_release(&res);
+	order_result_init(&res);
+	order_run(data, s, &r, SIDE_BRITISH, "if attacked: stand\n", &res);
+	assert_true(res.rejected);
+	assert_non_null(strstr(strbuf_str(&res.message), "only the American retreats before battle"));
+	order_result_release(&res);
+	free(s);
 }
 
 /* The American declines the interception: the British lines run. */
@@ -802,6 +861,8 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_held_resumed),
 			cmocka_unit_test(test_held_dropped),
 			cmocka_unit_test(test_held_lapse),
+			cmocka_unit_test(test_standing_orders),
+			cmocka_unit_test(test_standing_withdraw),
 		};
 		ret |= cmocka_run_group_tests(held, NULL, NULL);
 	}
