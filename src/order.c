@@ -1206,6 +1206,8 @@ struct cond {
 	enum cond_when when;
 	int space;		/* -1: anywhere */
 	const char *answer;	/* the rest of the line after ':' */
+	size_t answer_len;	/* without a final "always" */
+	bool always;		/* kept after use, until withdrawn */
 	size_t head_len;	/* "if WHEN [at SPACE]:" */
 };
 
@@ -1255,6 +1257,16 @@ static int cond_parse(const struct data *d, const char *t, struct cond *c,
 	c->head_len = (size_t)(colon + 1 - t);
 	for (c->answer = colon + 1; *c->answer == ' ' || *c->answer == '\t'; c->answer++)
 		;
+	/* "... always": kept after use, until withdrawn */
+	c->answer_len = strlen(c->answer);
+	while (c->answer_len && strchr(" \t", c->answer[c->answer_len - 1]))
+		c->answer_len--;
+	c->always = c->answer_len > 7 &&
+		    !ascii_strncasecmp(c->answer + c->answer_len - 6, "always", 6) &&
+		    strchr(" \t", c->answer[c->answer_len - 7]);
+	if (c->always)
+		for (c->answer_len -= 6; c->answer_len && strchr(" \t", c->answer[c->answer_len - 1]);)
+			c->answer_len--;
 	return 0;
 }
 
@@ -1306,6 +1318,7 @@ static int cond_line(const struct data *d, struct state *s, enum side side,
 	struct action a;
 	struct strbuf head = STRBUF_INIT, line = STRBUF_INIT, note = STRBUF_INIT;
 	int column, i, ret = -1;
+	char *answer = NULL;
 
 	if (cond_parse(d, t, &c, why) < 0)
 		goto out;
@@ -1325,12 +1338,17 @@ static int cond_line(const struct data *d, struct state *s, enum side side,
 		ret = 0;
 		goto out;
 	}
-	if (parse_line(d, s, side, c.answer, &a, why, &column, &note) < 0)
+	answer = xstrndup(c.answer, c.answer_len);
+	if (parse_line(d, s, side, answer, &a, why, &column, &note) < 0)
 		goto out;
+	if (c.always && (a.kind == ACT_BATTLE || a.kind == ACT_DISCARD)) {
+		strbuf_addstr(why, "a card is played once: 'always' is for 'none', 'stand' and 'retreat SPACE'");
+		goto out;
+	}
 	bool fits = c.when == WHEN_ATTACKED ? a.kind == ACT_RETREAT || a.kind == ACT_STAND
 		    : a.kind == ACT_BATTLE || a.kind == ACT_DISCARD || a.kind == ACT_NOCARD;
 	if (!fits) {
-		strbuf_addf(why, "'%s' does not answer '%s': %s", c.answer, head.buf,
+		strbuf_addf(why, "'%s' does not answer '%s': %s", answer, head.buf,
 			    c.when == WHEN_ATTACKED ? "'retreat SPACE' or 'stand'"
 			    : "'battle CARD', 'discard CARD' or 'none'");
 		goto out;
@@ -1341,6 +1359,8 @@ static int cond_line(const struct data *d, struct state *s, enum side side,
 	}
 	strbuf_addf(&line, "%s ", head.buf);
 	action_format(d, &a, &line);
+	if (c.always)
+		strbuf_addstr(&line, " always");
 	if (i >= 0)
 		list_remove(s->standing[side], i);
 	size_t have = strlen(s->standing[side]);
@@ -1353,6 +1373,7 @@ static int cond_line(const struct data *d, struct state *s, enum side side,
 		    side_title(side));
 	ret = 0;
 out:
+	free(answer);
 	strbuf_release(&head);
 	strbuf_release(&line);
 	strbuf_release(&note);
@@ -1422,10 +1443,14 @@ static void answer_standing(const struct data *d, struct state *s, struct rng *r
 			strbuf_release(&why);
 			return;
 		}
-		list_remove(s->standing[k], i);	/* used once */
+		char *answer = xstrndup(c.answer, c.answer_len);
+		if (!c.always)
+			list_remove(s->standing[k], i);	/* used once */
 		size_t loglen = res->log.len;
 		strbuf_addf(&res->log, "The %s's standing order answers.\n", side_title(k));
-		if (parse_line(d, s, k, c.answer, &a, &why, &column, &note) == 0 &&
+		int parsed = parse_line(d, s, k, answer, &a, &why, &column, &note);
+		free(answer);
+		if (parsed == 0 &&
 		    engine_apply(d, s, &a, r, &res->log, &why) == ENGINE_OK) {
 			action_format(d, &a, &res->actions);
 			strbuf_addch(&res->actions, '\n');
@@ -1434,6 +1459,8 @@ static void answer_standing(const struct data *d, struct state *s, struct rng *r
 			res->log.len = loglen;
 			if (res->log.alloc)
 				res->log.buf[loglen] = '\0';
+			if (c.always)
+				list_remove(s->standing[k], i);
 			note_add(s, k, "Your standing order '%.150s' could not be used (%.250s); it is withdrawn.",
 				 line, why.len ? why.buf : "it does not fit");
 			strbuf_release(&why);

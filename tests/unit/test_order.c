@@ -580,6 +580,24 @@ static void test_standing_orders(void **state)
 	free(s);
 }
 
+/* "always" keeps a standing order after it answered. */
+static void test_standing_always(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	run_order(s, &r, SIDE_AMERICAN, "if attacked: stand always\n", &res);
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\n", &res);
+	assert_non_null(strstr(strbuf_str(&res.log), "The American's standing order answers.\nWashington stands"));
+	assert_string_equal(s->standing[SIDE_AMERICAN], "if attacked: stand always");
+	order_result_release(&res);
+	free(s);
+}
+
 /* "if ...: ask" withdraws; what does not fit is refused. */
 static void test_standing_withdraw(void **state)
 {
@@ -863,6 +881,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_held_lapse),
 			cmocka_unit_test(test_standing_orders),
 			cmocka_unit_test(test_standing_withdraw),
+			cmocka_unit_test(test_standing_always),
 		};
 		ret |= cmocka_run_group_tests(held, NULL, NULL);
 	}
