@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "engine/engine.h"
 #include "game.h"
+#include "order.h"
 #include "rng.h"
 
 #define MAX_ACTIONS_PER_GAME 20000
@@ -33,10 +34,74 @@ static void game_seed(unsigned long long s, long i, unsigned char seed[32])
 	seed[31] = 0x5e;
 }
 
+/* Whether two actions are the same decision. */
+static bool same_action(const struct action *a, const struct action *b)
+{
+	return a->kind == b->kind && a->card == b->card && a->space == b->space &&
+	       a->general == b->general && a->side == b->side &&
+	       a->reaction == b->reaction && a->value == b->value &&
+	       a->french == b->french;
+}
+
+/*
+ * --round-trip: the state written, read and written again is the same
+ * bytes, public and private; and every action given (one in `all`, or all
+ * of acts[0..n-1]) formatted as an order and parsed back is the same
+ * action. 0, or -1 with the difference in why.
+ */
+static int round_trips(const struct data *d, const struct state *st,
+		       const struct action *acts, int n, struct strbuf *why)
+{
+	struct strbuf pub = STRBUF_INIT, priv = STRBUF_INIT, pub2 = STRBUF_INIT,
+		      priv2 = STRBUF_INIT, text = STRBUF_INIT, err = STRBUF_INIT;
+	static struct state back;
+	int ret = 0;
+
+	state_write_public(st, d, NULL, &pub);
+	state_write_private(st, d, &priv);
+	if (state_read(&back, d, pub.buf, pub.len, priv.buf, priv.len, &err) < 0) {
+		strbuf_addf(why, "the state written does not read back:\n%s", err.buf);
+		ret = -1;
+		goto out;
+	}
+	state_write_public(&back, d, NULL, &pub2);
+	state_write_private(&back, d, &priv2);
+	if (strcmp(pub.buf, pub2.buf) || strcmp(priv.buf, priv2.buf)) {
+		strbuf_addf(why, "the state written, read and written again differs (%s part)\n",
+			    strcmp(pub.buf, pub2.buf) ? "public" : "private");
+		ret = -1;
+		goto out;
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		struct action b;
+		int column;
+		if (acts[i].kind == ACT_REACT || acts[i].kind == ACT_RESIGN)
+			continue;
+		strbuf_reset(&text);
+		strbuf_reset(&err);
+		action_format(d, &acts[i], &text);
+		if (order_parse_line(d, st, st->prompt.side, text.buf, &b, &err, &column) < 0) {
+			strbuf_addf(why, "the legal action '%s' does not parse back: %s\n", text.buf, err.buf);
+			ret = -1;
+		} else if (!same_action(&acts[i], &b)) {
+			strbuf_addf(why, "the legal action '%s' parses back as another action\n", text.buf);
+			ret = -1;
+		}
+	}
+out:
+	strbuf_release(&pub);
+	strbuf_release(&priv);
+	strbuf_release(&pub2);
+	strbuf_release(&priv2);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return ret;
+}
+
 /* Plays one game; returns 0, or -1 after printing a violation with the
  * path of actions that reproduces it. */
 static int play_one(const struct data *d, unsigned long long s, long i,
-		    FILE *logf, struct totals *t)
+		    FILE *logf, bool trips, struct totals *t)
 {
 	unsigned char seed[32], pick_seed[32];
 	struct rng r, pick;
@@ -63,7 +128,15 @@ static int play_one(const struct data *d, unsigned long long s, long i,
 		}
 		if (n > (int)ARRAY_SIZE(acts))
 			n = (int)ARRAY_SIZE(acts);
-		struct action a = acts[rng_uniform(&pick, n, NULL)];
+		/* every legal action every 16th step, else the one chosen */
+		int k = rng_uniform(&pick, n, NULL);
+		if (trips && round_trips(d, &st, n_actions % 16 ? &acts[k] : acts,
+					 n_actions % 16 ? 1 : n, &why) < 0) {
+			fprintf(stderr, "selfplay: game %ld: round trip: %s", i, why.buf);
+			ret = -1;
+			break;
+		}
+		struct action a = acts[k];
 		action_format(d, &a, &path);
 		strbuf_addf(&path, "   # %s\n", side_name(st.prompt.side));
 		strbuf_reset(&why);
@@ -116,9 +189,11 @@ static int exec_selfplay(int argc, char **argv)
 		{ "first", required_argument, NULL, 'f' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "data", required_argument, NULL, 'd' },
+		{ "round-trip", no_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long games = 10, first = 0;
+	bool trips = false;
 	unsigned long long seed = 1;
 	const char *log_path = NULL, *data_opt = NULL;
 	struct strbuf errs = STRBUF_INIT;
@@ -137,6 +212,7 @@ static int exec_selfplay(int argc, char **argv)
 		case 'f': first = strtol(optarg, NULL, 10); break;
 		case 'l': log_path = optarg; break;
 		case 'd': data_opt = optarg; break;
+		case 'r': trips = true; break;
 		default: return cmd_usage(&cmd_selfplay_entry);
 		}
 	}
@@ -157,7 +233,7 @@ static int exec_selfplay(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (long i = first; i < first + games; i++)
-		if (play_one(d, seed, i, logf, &t) < 0) {
+		if (play_one(d, seed, i, logf, trips, &t) < 0) {
 			ret = EXIT_REJECTED;
 			break;
 		}
@@ -176,11 +252,15 @@ static int exec_selfplay(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_selfplay_entry = {
-	"selfplay", "selfplay [--games N] [--seed S] [--first I] [--log FILE] [--data DIR]",
+	"selfplay", "selfplay [--games N] [--seed S] [--first I] [--log FILE] [--data DIR] [--round-trip]",
 	"play random complete games and check the invariants after every action",
 	"  --games N   how many games (default 10)\n"
 	"  --seed S    the run's seed; game I uses a stream derived from S and I\n"
 	"  --first I   the number of the first game (to reproduce one)\n"
-	"  --log FILE  write every game's full log\n",
+	"  --log FILE  write every game's full log\n"
+	"  --round-trip  also check after every action that the state written,\n"
+	"              read and written again is the same bytes, and that the\n"
+	"              actions (all legal ones every 16th step) formatted as\n"
+	"              orders parse back as the same actions\n",
 	exec_selfplay,
 };
