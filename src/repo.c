@@ -478,106 +478,89 @@ static int edit_cmp(const void *va, const void *vb)
 }
 
 /*
- * Applies edits e[0..n-1] (sorted, all below the folder whose name ends at
- * offset off of their paths) to the tree base (NULL: empty). Writes the
- * new tree into *out, or sets *empty when it has no entries left (and then
- * writes nothing unless root).
+ * Checks edits e[0..n-1] against the tree base (NULL: empty), as
+ * git_tree_create_updated() would not: a path removed (a file or a whole
+ * folder) must be there, a file written must not replace a folder, and no
+ * folder of its path may be a file.
  */
-static int build_tree(struct repo *r, const git_tree *base, struct edit *e,
-		      size_t n, size_t off, bool root, git_oid *out, bool *empty)
+static int check_edits(const git_tree *base, const struct edit *e, size_t n)
 {
-	git_treebuilder *bld = NULL;
-	size_t i = 0;
-	int rc = -1;
+	for (size_t i = 0; i < n; i++) {
+		git_tree_entry *old = NULL;
+		const char *path = e[i].path;
 
-	if (git_treebuilder_new(&bld, r->git, base) < 0)
-		return gitfail("cannot build a tree");
-	while (i < n) {
-		const char *name = e[i].path + off;
-		const char *slash = strchr(name, '/');
-		const git_tree_entry *old;
-
-		if (!slash) {
-			old = git_treebuilder_get(bld, name);
-			if (!e[i].file) {
-				if (!old) {
-					error("cannot remove '%s': no such file",
-					      e[i].path);
-					goto done;
-				}
-				if (git_treebuilder_remove(bld, name) < 0) {
-					gitfail("cannot remove '%s'", e[i].path);
-					goto done;
-				}
-			} else {
-				git_oid blob;
-
-				if (old && git_tree_entry_type(old) == GIT_OBJECT_TREE) {
-					error("cannot write the file '%s': it is a folder",
-					      e[i].path);
-					goto done;
-				}
-				if (git_blob_create_from_buffer(&blob, r->git,
-						e[i].file->data, e[i].file->len) < 0 ||
-				    git_treebuilder_insert(NULL, bld, name, &blob,
-						GIT_FILEMODE_BLOB) < 0) {
-					gitfail("cannot write '%s'", e[i].path);
-					goto done;
-				}
-			}
-			i++;
-		} else {
-			size_t len = slash - name, j = i + 1;
-			char *dir = xstrndup(name, len);
-			git_tree *sub = NULL;
-			git_oid sub_id;
-			bool sub_empty = false;
-			int err;
-
-			while (j < n && !strncmp(e[j].path + off, name, len) &&
-			       e[j].path[off + len] == '/')
-				j++;
-			old = git_treebuilder_get(bld, dir);
-			if (old && git_tree_entry_type(old) != GIT_OBJECT_TREE) {
-				error("cannot write '%s': '%.*s' is a file",
-				      e[i].path, (int)(off + len), e[i].path);
+		if (base && git_tree_entry_bypath(&old, base, path) == 0) {
+			bool folder = git_tree_entry_type(old) == GIT_OBJECT_TREE;
+			git_tree_entry_free(old);
+			if (folder && e[i].file)	/* a folder may be removed whole */
+				return error("cannot write the file '%s': it is a folder", path);
+		} else if (!e[i].file) {
+			return error("cannot remove '%s': no such file", path);
+		}
+		for (const char *slash = strchr(path, '/'); base && slash;
+		     slash = strchr(slash + 1, '/')) {
+			char *dir = xstrndup(path, (size_t)(slash - path));
+			int found = git_tree_entry_bypath(&old, base, dir);
+			bool file = !found && git_tree_entry_type(old) != GIT_OBJECT_TREE;
+			if (!found)
+				git_tree_entry_free(old);
+			if (file) {
+				error("cannot write '%s': '%s' is a file", path, dir);
 				free(dir);
-				goto done;
-			}
-			if (old && git_tree_lookup(&sub, r->git,
-						   git_tree_entry_id(old)) < 0) {
-				gitfail("cannot read the folder '%.*s'",
-					(int)(off + len), e[i].path);
-				free(dir);
-				goto done;
-			}
-			err = build_tree(r, sub, e + i, j - i, off + len + 1,
-					 false, &sub_id, &sub_empty);
-			git_tree_free(sub);
-			if (!err) {
-				if (sub_empty)
-					err = old ? git_treebuilder_remove(bld, dir) : 0;
-				else
-					err = git_treebuilder_insert(NULL, bld, dir,
-							&sub_id, GIT_FILEMODE_TREE);
-				if (err < 0)
-					gitfail("cannot update the folder '%.*s'",
-						(int)(off + len), e[i].path);
+				return -1;
 			}
 			free(dir);
-			if (err)
-				goto done;
-			i = j;
 		}
 	}
-	*empty = git_treebuilder_entrycount(bld) == 0;
-	if ((!*empty || root) && git_treebuilder_write(out, bld) < 0) {
+	return 0;
+}
+
+/* The new tree: base (NULL: empty) with edits e[0..n-1] applied. */
+static int build_tree(struct repo *r, git_tree *base, const struct edit *e,
+		      size_t n, git_oid *out)
+{
+	git_tree_update *ups = xcalloc(n ? n : 1, sizeof(*ups));
+	git_tree *empty = NULL;
+	int rc = -1;
+
+	if (check_edits(base, e, n) < 0)
+		goto done;
+	if (!base) {
+		/* git_tree_create_updated needs a baseline: the empty tree */
+		git_treebuilder *bld = NULL;
+		git_oid id;
+		if (git_treebuilder_new(&bld, r->git, NULL) < 0 ||
+		    git_treebuilder_write(&id, bld) < 0 ||
+		    git_tree_lookup(&empty, r->git, &id) < 0) {
+			git_treebuilder_free(bld);
+			gitfail("cannot write the empty tree");
+			goto done;
+		}
+		git_treebuilder_free(bld);
+		base = empty;
+	}
+	for (size_t i = 0; i < n; i++) {
+		ups[i].path = e[i].path;
+		if (!e[i].file) {
+			ups[i].action = GIT_TREE_UPDATE_REMOVE;
+			continue;
+		}
+		ups[i].action = GIT_TREE_UPDATE_UPSERT;
+		ups[i].filemode = GIT_FILEMODE_BLOB;
+		if (git_blob_create_from_buffer(&ups[i].id, r->git, e[i].file->data,
+						e[i].file->len) < 0) {
+			gitfail("cannot write '%s'", e[i].path);
+			goto done;
+		}
+	}
+	if (git_tree_create_updated(out, r->git, base, n, ups) < 0) {
 		gitfail("cannot write a tree");
 		goto done;
 	}
 	rc = 0;
 done:
-	git_treebuilder_free(bld);
+	git_tree_free(empty);
+	free(ups);
 	return rc;
 }
 
@@ -608,7 +591,6 @@ int repo_commit_prepare(struct repo *r, const char *parent,
 	git_signature *asig = NULL, *csig = NULL;
 	git_buf msg = GIT_BUF_INIT;
 	git_oid tree_id, commit_id, parent_id;
-	bool empty;
 	int rc = -1;
 
 	out_hex[0] = '\0';
@@ -672,7 +654,7 @@ int repo_commit_prepare(struct repo *r, const char *parent,
 			goto done;
 		}
 	}
-	if (build_tree(r, base, edits, n, 0, true, &tree_id, &empty) < 0)
+	if (build_tree(r, base, edits, n, &tree_id) < 0)
 		goto done;
 	if (git_tree_lookup(&tree, r->git, &tree_id) < 0) {
 		gitfail("cannot read the new tree");

@@ -379,6 +379,48 @@ static void test_open(void **state)
 	free(sub);
 }
 
+/* What git_tree_create_updated() is not asked to do: write a file over a
+ * folder or under a file, remove what is not there; a folder emptied by
+ * a removal goes. Nothing is committed for a refused edit. */
+static void test_tree_edits(void **state)
+{
+	char *dir = tpath("game");
+	struct repo *r = NULL;
+	char c1[41], c2[41], c3[41], head[41];
+	char *s;
+
+	(void)state;
+	assert_int_equal(repo_create(dir, &r), 0);
+	make_two(r, c1, c2);
+	{
+		const struct repo_file f = F("orders", "over a folder\n");
+		assert_int_equal(repo_commit_prepare(r, c2, &f, 1, NULL, &player, &host, "x", c3), -1);
+	}
+	{
+		const struct repo_file f = F("state.yaml/inside", "under a file\n");
+		assert_int_equal(repo_commit_prepare(r, c2, &f, 1, NULL, &player, &host, "x", c3), -1);
+	}
+	{
+		const char *rm[] = { "orders/no-such.txt", NULL };
+		const struct repo_file f = F("log.txt", "more\n");
+		assert_int_equal(repo_commit_prepare(r, c2, &f, 1, rm, &player, &host, "x", c3), -1);
+	}
+	assert_int_equal(repo_head(r, head), 0);
+	assert_string_equal(head, c2);
+	{
+		/* the last file of orders/ removed: the folder goes too */
+		const char *rm[] = { "orders/0001-american.txt", NULL };
+		const struct repo_file f = F("log.txt", "more\n");
+		assert_int_equal(repo_commit_prepare(r, c2, &f, 1, rm, &player, &host, "rm", c3), 0);
+		assert_int_equal(repo_commit_publish(r, c2, c3), 0);
+	}
+	s = capture("git -C '%s' ls-tree -r --name-only HEAD", dir);
+	assert_string_equal(s, "game.yaml\nlog.txt\nprivate/deck/hands.bin\nstate.yaml\n");
+	free(s);
+	repo_free(r);
+	free(dir);
+}
+
 static void test_commits(void **state)
 {
 	char *dir = tpath("game");
@@ -868,6 +910,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unwritable, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_edits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixed_ids, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lock, setup, teardown),
