@@ -1,5 +1,7 @@
 /*
- * data.c - loading and checking the component data (games/<game>/NAME.yaml).
+ * data.c - loading the component data (games/<game>/NAME.yaml); the
+ * checks of the facts the rulebook pins are in data-check.c, the dump in
+ * data-dump.c.
  *
  * The files are read in dependency order (colonies before spaces, spaces
  * before zones and connections, ...). Every problem is reported as
@@ -8,6 +10,7 @@
  * is documented in docs/data.md.
  */
 #include "data.h"
+#include "data-internal.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -15,12 +18,7 @@
 #include <string.h>
 #include <openssl/evp.h>
 
-/* The data files, in the order they are loaded. */
-enum data_file {
-	F_COLONIES, F_SPACES, F_GENERALS, F_ZONES, F_CONNECTIONS, F_SETUP,
-	F_TURNS, F_COUNTERS, F_CARDS, F_COUNT
-};
-static const char *const file_names[F_COUNT] = {
+const char *const data_file_names[F_COUNT] = {
 	"colonies.yaml", "spaces.yaml", "generals.yaml", "zones.yaml",
 	"connections.yaml", "setup.yaml", "turns.yaml", "counters.yaml",
 	"cards.yaml",
@@ -55,10 +53,9 @@ static void PRINTF_LIKE(3, 4) lerr(struct loader *L, yaml_node_t *n,
 	L->nerr++;
 }
 
-/* Appends a message positioned at a record's source. */
-static void PRINTF_LIKE(4, 5) src_err(struct strbuf *errs, int *count,
-				      const struct data_source *src,
-				      const char *fmt, ...)
+/* Appends a message positioned at a record's source (data-internal.h). */
+void data_src_err(struct strbuf *errs, int *count, const struct data_source *src,
+		  const char *fmt, ...)
 {
 	va_list ap;
 
@@ -1037,7 +1034,7 @@ static int read_all(const char *dir, struct strbuf texts[F_COUNT],
 
 	for (int f = 0; f < F_COUNT; f++) {
 		strbuf_init(&texts[f]);
-		paths[f] = join_path(dir, file_names[f]);
+		paths[f] = join_path(dir, data_file_names[f]);
 		if (read_file(paths[f], &texts[f], MAX_FILE_SIZE)) {
 			strbuf_addf(errs, "%s: cannot read: %s\n", paths[f],
 				    strerror(errno));
@@ -1060,8 +1057,8 @@ static int hash_texts(struct strbuf texts[F_COUNT], char out[65],
 	for (int i = 0; i < F_COUNT; i++)
 		order[i] = i;
 	for (int i = 1; i < F_COUNT; i++)
-		for (int j = i; j > 0 && strcmp(file_names[order[j - 1]],
-						 file_names[order[j]]) > 0; j--) {
+		for (int j = i; j > 0 && strcmp(data_file_names[order[j - 1]],
+						 data_file_names[order[j]]) > 0; j--) {
 			int t = order[j];
 
 			order[j] = order[j - 1];
@@ -1073,7 +1070,7 @@ static int hash_texts(struct strbuf texts[F_COUNT], char out[65],
 	}
 	ok = EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
 	for (int i = 0; ok && i < F_COUNT; i++) {
-		const char *name = file_names[order[i]];
+		const char *name = data_file_names[order[i]];
 		const struct strbuf *t = &texts[order[i]];
 		char len[32];
 
@@ -1123,11 +1120,11 @@ static char *base_name(const char *dir)
 
 const char *data_file_name(int i)
 {
-	return i >= 0 && i < F_COUNT ? file_names[i] : NULL;
+	return i >= 0 && i < F_COUNT ? data_file_names[i] : NULL;
 }
 
 /*
- * Loads the F_COUNT texts (file_names order), whose names in messages are
+ * Loads the F_COUNT texts (data_file_names order), whose names in messages are
  * paths[] (taken over by the data); bad: the files could not all be read.
  * Releases the texts.
  */
@@ -1211,7 +1208,7 @@ struct data *data_load_texts(const char *dir, const char *game,
 	struct data *d;
 
 	for (int f = 0; f < F_COUNT; f++)
-		paths[f] = xstrfmt("%s/%s", dir, file_names[f]);
+		paths[f] = xstrfmt("%s/%s", dir, data_file_names[f]);
 	d = load_texts(dir, texts, paths, 0, errs);
 	if (d) {
 		free(d->game);
@@ -1289,598 +1286,4 @@ void data_free(struct data *d)
 		return;
 	walk_strings(d, free_field, NULL);
 	free(d);
-}
-
-/* ---- data_check: the facts the rulebook pins ---- */
-
-/* Rule 12.3: the seven Blockade Zones and their ports. */
-static const struct {
-	const char *zone;
-	const char *ports[5];
-} rule_12_3[] = {
-	{ "St. Lawrence", { "Montreal", "Quebec" } },
-	{ "New England", { "Falmouth MA", "Boston MA", "Barnstable MA",
-			   "Newport RI" } },
-	{ "Long Island Sound", { "New York NY", "Long Island NY",
-				 "New Haven CT" } },
-	{ "Delaware", { "Philadelphia PA", "Wilmington DE" } },
-	{ "Chesapeake", { "Baltimore MD", "Alexandria VA", "Yorktown VA",
-			  "Norfolk VA" } },
-	{ "Carolinas", { "Wilmington NC", "New Bern NC", "Charleston SC" } },
-	{ "South Atlantic", { "Savannah GA", "St. Mary's GA" } },
-};
-
-/* Rule 2.1.C: the fortified ports, drawn as stars. */
-static const char *const rule_2_1_c[] = {
-	"Quebec", "Montreal", "Charleston SC", "Philadelphia PA",
-};
-
-/* Rule 4.0: the set-up. */
-static const struct setup_rule {
-	enum nation nation;
-	enum setup_where where;
-	const char *space, *general;
-	int cus;
-	bool pc, congress, navy;
-} rule_4_0[] = {
-	{ NATION_BRITISH, SETUP_SPACE, "Quebec", "Carleton", 2, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Montreal", NULL, 0, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Fort Detroit", NULL, 1, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Boston MA", "Howe", 5, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Norfolk VA", NULL, 0, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Gilbert Town NC", NULL, 0, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Wilmington NC", NULL, 0, true, false, false },
-	{ NATION_BRITISH, SETUP_SPACE, "Ninety Six SC", NULL, 0, true, false, false },
-	{ NATION_BRITISH, SETUP_REINFORCEMENTS, NULL, "Burgoyne", 0, false, false, false },
-	{ NATION_BRITISH, SETUP_REINFORCEMENTS, NULL, "Clinton", 0, false, false, false },
-	{ NATION_BRITISH, SETUP_REINFORCEMENTS, NULL, "Cornwallis", 0, false, false, false },
-	{ NATION_AMERICAN, SETUP_SPACE, "Lexington and Concord MA", "Washington", 5, true, false, false },
-	{ NATION_AMERICAN, SETUP_SPACE, "Newport RI", "Greene", 2, false, false, false },
-	{ NATION_AMERICAN, SETUP_SPACE, "Charleston SC", NULL, 2, true, false, false },
-	{ NATION_AMERICAN, SETUP_SPACE, "Philadelphia PA", NULL, 0, true, true, false },
-	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Arnold", 0, false, false, false },
-	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Lincoln", 0, false, false, false },
-	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Gates", 0, false, false, false },
-	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Lee", 0, false, false, false },
-	{ NATION_AMERICAN, SETUP_REINFORCEMENTS, NULL, "Lafayette", 0, false, false, false },
-	{ NATION_FRENCH, SETUP_FRENCH_BOX, NULL, "Rochambeau", 5, false, false, true },
-};
-
-/* A position for a problem that has no record: the file's first line. */
-static struct data_source file_pos(const struct data *d, enum data_file f)
-{
-	struct data_source s = { NULL, 1, 1, NULL };
-
-	s.file = (int)f < d->n_files ? d->files[f] : file_names[f];
-	return s;
-}
-
-/* True if setup line p is the line r of rule 4.0. */
-static bool setup_matches(const struct data *d, const struct data_setup *p,
-			  const struct setup_rule *r)
-{
-	if (p->nation != r->nation || p->where != r->where ||
-	    p->cus != r->cus || p->pc != r->pc || p->congress != r->congress ||
-	    p->french_navy != r->navy)
-		return false;
-	if (r->space && (p->space < 0 ||
-			 ascii_strcasecmp(d->spaces[p->space].full_name,
-					  r->space)))
-		return false;
-	if (!r->space && p->space >= 0 && p->where == SETUP_SPACE)
-		return false;
-	if (!r->general != (p->general < 0))
-		return false;
-	if (r->general &&
-	    ascii_strcasecmp(d->generals[p->general].name, r->general))
-		return false;
-	return true;
-}
-
-/* Map checks: symmetry, connectivity, ports, zones, stars. */
-static void check_map(const struct data *d, struct strbuf *errs, int *n)
-{
-	int *queue, head = 0, tail = 0;
-	bool *seen;
-
-	for (int a = 0; a < d->n_spaces; a++) {
-		const struct data_space *s = &d->spaces[a];
-
-		if (s->colony < 0 || s->colony >= d->n_colonies)
-			src_err(errs, n, &s->src, "space '%s' has no colony",
-				s->full_name);
-		for (int i = 0; i < s->n_adj; i++) {
-			const struct data_adj *x = &s->adj[i];
-			bool back = false;
-
-			if (x->to < 0 || x->to >= d->n_spaces) {
-				src_err(errs, n, &s->src,
-					"space '%s' has a connection to an "
-					"unknown space", s->full_name);
-				continue;
-			}
-			for (int j = 0; j < d->spaces[x->to].n_adj; j++) {
-				const struct data_adj *y =
-					&d->spaces[x->to].adj[j];
-
-				if (y->to == a && y->wilderness == x->wilderness
-				    && y->only_general == x->only_general)
-					back = true;
-			}
-			if (!back)
-				src_err(errs, n, &s->src,
-					"connection '%s' - '%s' is not "
-					"symmetric", s->full_name,
-					d->spaces[x->to].full_name);
-			if (x->only_general >= d->n_generals)
-				src_err(errs, n, &s->src,
-					"connection '%s' - '%s' names an "
-					"unknown general", s->full_name,
-					d->spaces[x->to].full_name);
-		}
-	}
-	if (d->n_spaces > 0) {
-		queue = xcalloc(d->n_spaces, sizeof(*queue));
-		seen = xcalloc(d->n_spaces, sizeof(*seen));
-		seen[0] = true;
-		queue[tail++] = 0;
-		while (head < tail) {
-			const struct data_space *s = &d->spaces[queue[head++]];
-
-			for (int i = 0; i < s->n_adj; i++) {
-				int to = s->adj[i].to;
-
-				if (to >= 0 && to < d->n_spaces && !seen[to]) {
-					seen[to] = true;
-					queue[tail++] = to;
-				}
-			}
-		}
-		for (int i = 0; i < d->n_spaces; i++)
-			if (!seen[i])
-				src_err(errs, n, &d->spaces[i].src,
-					"space '%s' cannot be reached from "
-					"'%s' (the map must be connected)",
-					d->spaces[i].full_name,
-					d->spaces[0].full_name);
-		free(queue);
-		free(seen);
-	}
-
-	/* Rule 12.3: the ports and zones. */
-	if (d->n_zones != (int)ARRAY_SIZE(rule_12_3)) {
-		struct data_source p = file_pos(d, F_ZONES);
-
-		src_err(errs, n, &p, "expected %d blockade zones (rule 12.3), "
-			"found %d", (int)ARRAY_SIZE(rule_12_3), d->n_zones);
-	}
-	for (size_t z = 0; z < ARRAY_SIZE(rule_12_3); z++) {
-		int zi = data_zone_index(d, rule_12_3[z].zone);
-		struct data_source p = file_pos(d, F_ZONES);
-
-		if (zi < 0) {
-			src_err(errs, n, &p, "blockade zone '%s' of rule 12.3 "
-				"is missing", rule_12_3[z].zone);
-			continue;
-		}
-		for (int k = 0; k < 5 && rule_12_3[z].ports[k]; k++) {
-			const char *port = rule_12_3[z].ports[k];
-			int si = data_space_index(d, port);
-
-			if (si < 0 || !d->spaces[si].port ||
-			    d->spaces[si].zone != zi)
-				src_err(errs, n, &d->zones[zi].src,
-					"port '%s' must be in blockade zone "
-					"'%s' (rule 12.3)", port,
-					rule_12_3[z].zone);
-		}
-	}
-	for (int i = 0; i < d->n_spaces; i++) {
-		const struct data_space *s = &d->spaces[i];
-		bool listed = false;
-
-		if (!s->port) {
-			if (s->zone >= 0)
-				src_err(errs, n, &s->src, "space '%s' is in a "
-					"blockade zone but is not a port",
-					s->full_name);
-			continue;
-		}
-		for (size_t z = 0; z < ARRAY_SIZE(rule_12_3); z++)
-			for (int k = 0; k < 5 && rule_12_3[z].ports[k]; k++)
-				if (!ascii_strcasecmp(rule_12_3[z].ports[k],
-						      s->full_name))
-					listed = true;
-		if (!listed)
-			src_err(errs, n, &s->src, "space '%s' is not a port "
-				"of rule 12.3", s->full_name);
-		else if (s->zone < 0)
-			src_err(errs, n, &s->src, "port '%s' is in no "
-				"blockade zone", s->full_name);
-	}
-
-	/* Rule 2.1.C: exactly the four stars are the fortified ports. */
-	for (int i = 0; i < d->n_spaces; i++) {
-		const struct data_space *s = &d->spaces[i];
-		bool rule = false;
-
-		for (size_t k = 0; k < ARRAY_SIZE(rule_2_1_c); k++)
-			if (!ascii_strcasecmp(rule_2_1_c[k], s->full_name))
-				rule = true;
-		if (rule && s->shape != SHAPE_STAR)
-			src_err(errs, n, &s->src, "space '%s' must be a star "
-				"(fortified port, rule 2.1.C)", s->full_name);
-		else if (!rule && s->shape == SHAPE_STAR)
-			src_err(errs, n, &s->src, "space '%s' is a star but "
-				"not a fortified port of rule 2.1.C",
-				s->full_name);
-		if (s->fortified != (s->shape == SHAPE_STAR) ||
-		    s->winter_quarters != (s->shape != SHAPE_CIRCLE))
-			src_err(errs, n, &s->src, "space '%s': fortified and "
-				"winter quarters must follow the shape (2.1.B, "
-				"2.1.C)", s->full_name);
-	}
-}
-
-/* Colonies, generals, set-up, turns. */
-static void check_pieces(const struct data *d, struct strbuf *errs, int *n)
-{
-	int nat[3] = { 0, 0, 0 }, canada = 0;
-	bool *used;
-
-	for (int i = 0; i < d->n_colonies; i++)
-		canada += d->colonies[i].canada;
-	if (d->n_colonies != 14 || canada != 1) {
-		struct data_source p = file_pos(d, F_COLONIES);
-
-		src_err(errs, n, &p, "expected the thirteen colonies and "
-			"Canada, found %d colonies (%d Canada)",
-			d->n_colonies, canada);
-	}
-	for (int i = 0; i < d->n_generals; i++) {
-		const struct data_general *g = &d->generals[i];
-
-		nat[g->nation]++;
-		if ((g->nation == NATION_BRITISH) != (g->side == SIDE_BRITISH))
-			src_err(errs, n, &g->src, "general '%s': a British "
-				"general is on the British side, others on the "
-				"American side (12.2.C)", g->name);
-	}
-	if (d->n_generals != 13 || nat[NATION_BRITISH] != 5 ||
-	    nat[NATION_AMERICAN] != 7 || nat[NATION_FRENCH] != 1) {
-		struct data_source p = file_pos(d, F_GENERALS);
-
-		src_err(errs, n, &p, "expected 13 generals (5 British, 7 "
-			"American, 1 French), found %d (%d, %d, %d)",
-			d->n_generals, nat[NATION_BRITISH],
-			nat[NATION_AMERICAN], nat[NATION_FRENCH]);
-	}
-
-	used = xcalloc(d->n_setup + 1, sizeof(*used));
-	for (size_t r = 0; r < ARRAY_SIZE(rule_4_0); r++) {
-		bool found = false;
-
-		for (int i = 0; i < d->n_setup && !found; i++)
-			if (!used[i] && setup_matches(d, &d->setup[i],
-						      &rule_4_0[r]))
-				used[i] = found = true;
-		if (!found) {
-			struct data_source p = file_pos(d, F_SETUP);
-
-			src_err(errs, n, &p, "set-up of rule 4.0: no line for "
-				"%s%s%s", rule_4_0[r].space ? rule_4_0[r].space
-							    : "a box",
-				rule_4_0[r].general ? ", general " : "",
-				rule_4_0[r].general ? rule_4_0[r].general : "");
-		}
-	}
-	for (int i = 0; i < d->n_setup; i++)
-		if (!used[i])
-			src_err(errs, n, &d->setup[i].src, "set-up line not in "
-				"rule 4.0");
-	free(used);
-	if (d->committees_pcs_per_colony != 1 || d->for_the_king_pcs != 3) {
-		struct data_source p = file_pos(d, F_SETUP);
-
-		src_err(errs, n, &p, "rule 4.0 places 1 Committees of "
-			"Correspondence PC per colony and 3 For The King PCs");
-	}
-
-	for (int i = 0; i < d->n_years; i++)
-		if (d->years[i].year != 1775 + i)
-			src_err(errs, n, &d->years[i].src, "expected year %d",
-				1775 + i);
-	if (d->n_years != 9) {
-		struct data_source p = file_pos(d, F_TURNS);
-
-		src_err(errs, n, &p, "expected the years 1775 to 1783, found "
-			"%d years", d->n_years);
-	}
-}
-
-/* The cards: 110, seven specials, reshuffles, set-aside cards. */
-static void check_cards(const struct data *d, struct strbuf *errs, int *n)
-{
-	struct data_source p = file_pos(d, F_CARDS);
-	int specials = 0, other_specials = 0, aside = 0;
-	bool war_year[5] = { false };
-
-	for (int k = 1; k <= DATA_MAX_CARDS; k++) {
-		const struct data_card *c = &d->cards[k];
-
-		if (c->number != k) {
-			src_err(errs, n, &p, "card #%d is missing", k);
-			continue;
-		}
-		if (c->ops > 0 && (c->special || c->battle_card ||
-				   c->campaign || c->text || c->n_effects))
-			src_err(errs, n, &c->src, "card #%d is both an OPS "
-				"card and an event", k);
-		if (c->special) {
-			specials++;
-			if (c->side != CARD_SIDE_NONE)
-				src_err(errs, n, &c->src, "special card #%d "
-					"must have no flag (6.3.B)", k);
-			if (c->war_ends_year) {
-				int y = c->war_ends_year - 1779;
-
-				if (war_year[y])
-					src_err(errs, n, &c->src, "second "
-						"War Ends card for %d",
-						c->war_ends_year);
-				war_year[y] = true;
-			} else if (k != 99) {
-				other_specials++;
-			}
-		} else if (c->war_ends_year) {
-			src_err(errs, n, &c->src, "card #%d: a War Ends card "
-				"must be special (6.34.C)", k);
-		}
-		if (c->campaign && (c->side != CARD_SIDE_NONE || c->ops))
-			src_err(errs, n, &c->src, "campaign card #%d must be "
-				"an event without a flag (6.3.B)", k);
-		if (c->set_aside_until_1776)
-			aside++;
-		if ((k == 95 || k == 99) &&
-		    c->reshuffle != RESHUFFLE_WHEN_PLAYED)
-			src_err(errs, n, &c->src, "card #%d reshuffles the "
-				"deck when played (6.1.B)", k);
-		else if (k == 96 && c->reshuffle != RESHUFFLE_WHEN_DISCARDED)
-			src_err(errs, n, &c->src, "card #96 reshuffles the "
-				"deck when discarded (6.1.B)");
-		else if (k != 95 && k != 96 && k != 99 &&
-			 c->reshuffle != RESHUFFLE_NEVER)
-			src_err(errs, n, &c->src, "card #%d: only #95, #96 and "
-				"#99 reshuffle the deck (6.1.B)", k);
-	}
-	if (d->cards[99].number == 99 &&
-	    (!d->cards[99].special || !d->cards[99].set_aside_until_1776))
-		src_err(errs, n, &d->cards[99].src, "card #99 (Declaration of "
-			"Independence) is special and set aside until 1776 "
-			"(4.0, 6.34.C)");
-	for (int y = 0; y < 5; y++)
-		if (!war_year[y])
-			src_err(errs, n, &p, "no War Ends card for %d (6.34.C)",
-				1779 + y);
-	if (specials != 7 || other_specials != 1)
-		src_err(errs, n, &p, "expected seven special cards: #99, "
-			"Benjamin Franklin and five War Ends cards (6.34.C), "
-			"found %d", specials);
-	if (aside != 2)
-		src_err(errs, n, &p, "expected two cards set aside until 1776 "
-			"(4.0), found %d", aside);
-}
-
-int data_check(const struct data *d, struct strbuf *errs)
-{
-	int n = 0;
-
-	check_map(d, errs, &n);
-	check_pieces(d, errs, &n);
-	check_cards(d, errs, &n);
-	return n;
-}
-
-/* ---- data_dump ---- */
-
-/* Appends "<indent>key: value\n" with value as a YAML scalar. */
-static void emit_kv(struct strbuf *out, const char *indent, const char *key,
-		    const char *value)
-{
-	strbuf_addf(out, "%s%s: ", indent, key);
-	if (value)
-		ytree_emit_scalar(out, value);
-	else
-		strbuf_addstr(out, "null");
-	strbuf_addch(out, '\n');
-}
-
-/* Appends "<indent>key: true|false\n". */
-static void emit_bool(struct strbuf *out, const char *indent,
-		      const char *key, bool v)
-{
-	strbuf_addf(out, "%s%s: %s\n", indent, key, v ? "true" : "false");
-}
-
-/* Appends "<indent>key: N\n". */
-static void emit_int(struct strbuf *out, const char *indent, const char *key,
-		     int v)
-{
-	strbuf_addf(out, "%s%s: %d\n", indent, key, v);
-}
-
-void data_dump(const struct data *d, struct strbuf *out)
-{
-	static const char *const shapes[] = { "circle", "square", "star" };
-	static const char *const sides[] = { "none", "american", "british" };
-	static const char *const nations[] = {
-		"american", "british", "french"
-	};
-	static const char *const wheres[] = {
-		"space", "reinforcements", "french"
-	};
-	const char *I = "    ";
-
-	strbuf_addstr(out, "# postrider component data, schema: docs/data.md\n");
-	emit_kv(out, "", "game", d->game);
-	emit_kv(out, "", "hash", d->hash);
-
-	strbuf_addstr(out, "colonies:\n");
-	for (int i = 0; i < d->n_colonies; i++) {
-		const struct data_colony *c = &d->colonies[i];
-
-		emit_kv(out, "  - ", "name", c->name);
-		emit_kv(out, I, "code", c->code);
-		emit_bool(out, I, "canada", c->canada);
-		emit_bool(out, I, "south_of_winter_line",
-			  c->south_of_winter_line);
-		emit_kv(out, I, "source", c->src.source);
-	}
-
-	strbuf_addstr(out, "zones:\n");
-	for (int i = 0; i < d->n_zones; i++) {
-		emit_kv(out, "  - ", "name", d->zones[i].name);
-		strbuf_addf(out, "%sports:\n", I);
-		for (int s = 0; s < d->n_spaces; s++)
-			if (d->spaces[s].zone == i) {
-				strbuf_addstr(out, "      - ");
-				ytree_emit_scalar(out, d->spaces[s].full_name);
-				strbuf_addch(out, '\n');
-			}
-		emit_kv(out, I, "source", d->zones[i].src.source);
-	}
-
-	strbuf_addstr(out, "spaces:\n");
-	for (int i = 0; i < d->n_spaces; i++) {
-		const struct data_space *s = &d->spaces[i];
-
-		emit_kv(out, "  - ", "name", s->full_name);
-		emit_kv(out, I, "short_name", s->name);
-		emit_kv(out, I, "colony", d->colonies[s->colony].code);
-		emit_kv(out, I, "shape", shapes[s->shape]);
-		emit_bool(out, I, "port", s->port);
-		emit_bool(out, I, "fortified", s->fortified);
-		emit_bool(out, I, "winter_quarters", s->winter_quarters);
-		emit_kv(out, I, "blockade_zone",
-			s->zone >= 0 ? d->zones[s->zone].name : NULL);
-		emit_bool(out, I, "south_of_winter_line",
-			  s->south_of_winter_line);
-		emit_int(out, I, "x", s->x);
-		emit_int(out, I, "y", s->y);
-		strbuf_addf(out, "%saliases: [", I);
-		for (int j = 0; j < s->n_aliases; j++) {
-			if (j)
-				strbuf_addstr(out, ", ");
-			ytree_emit_scalar(out, s->aliases[j]);
-		}
-		strbuf_addstr(out, "]\n");
-		emit_kv(out, I, "source", s->src.source);
-	}
-
-	strbuf_addstr(out, "connections:\n");
-	for (int i = 0; i < d->n_connections; i++) {
-		const struct data_connection *c = &d->connections[i];
-
-		emit_kv(out, "  - ", "from", d->spaces[c->a].full_name);
-		emit_kv(out, I, "to", d->spaces[c->b].full_name);
-		emit_bool(out, I, "wilderness", c->wilderness);
-		emit_kv(out, I, "only", c->only_general >= 0
-			? d->generals[c->only_general].name : NULL);
-		emit_kv(out, I, "source", c->src.source);
-	}
-
-	strbuf_addstr(out, "generals:\n");
-	for (int i = 0; i < d->n_generals; i++) {
-		const struct data_general *g = &d->generals[i];
-
-		emit_kv(out, "  - ", "name", g->name);
-		emit_kv(out, I, "side", sides[g->side]);
-		emit_kv(out, I, "nation", nations[g->nation]);
-		emit_int(out, I, "strategy", g->strategy);
-		emit_int(out, I, "battle", g->battle);
-		emit_int(out, I, "agility", g->agility);
-		emit_int(out, I, "retreat_bonus", g->retreat_bonus);
-		emit_bool(out, I, "never_to_reinforcements",
-			  g->never_to_reinforcements);
-		emit_kv(out, I, "source", g->src.source);
-	}
-
-	strbuf_addstr(out, "setup:\n");
-	for (int i = 0; i < d->n_setup; i++) {
-		const struct data_setup *p = &d->setup[i];
-
-		emit_kv(out, "  - ", "nation", nations[p->nation]);
-		emit_kv(out, I, "where", wheres[p->where]);
-		emit_kv(out, I, "space", p->space >= 0
-			? d->spaces[p->space].full_name : NULL);
-		emit_kv(out, I, "general", p->general >= 0
-			? d->generals[p->general].name : NULL);
-		emit_int(out, I, "cus", p->cus);
-		emit_bool(out, I, "pc", p->pc);
-		emit_bool(out, I, "congress", p->congress);
-		emit_bool(out, I, "french_navy", p->french_navy);
-		emit_kv(out, I, "source", p->src.source);
-	}
-	emit_int(out, "", "committees_of_correspondence_pcs_per_colony",
-		 d->committees_pcs_per_colony);
-	emit_int(out, "", "for_the_king_pcs", d->for_the_king_pcs);
-
-	strbuf_addstr(out, "years:\n");
-	for (int i = 0; i < d->n_years; i++) {
-		emit_int(out, "  - ", "year", d->years[i].year);
-		emit_int(out, I, "british_reinforcements",
-			 d->years[i].british_reinforcements);
-		emit_kv(out, I, "source", d->years[i].src.source);
-	}
-
-	strbuf_addstr(out, "counters:\n");
-	emit_int(out, "  ", "american_cus", d->cu_pool[NATION_AMERICAN]);
-	emit_int(out, "  ", "british_cus", d->cu_pool[NATION_BRITISH]);
-	emit_int(out, "  ", "french_cus", d->cu_pool[NATION_FRENCH]);
-	emit_int(out, "  ", "pc_markers", d->pc_markers);
-
-	strbuf_addstr(out, "cards:\n");
-	for (int k = 1; k <= DATA_MAX_CARDS; k++) {
-		static const char *const resh[] = {
-			"never", "when_played", "when_discarded"
-		};
-		const struct data_card *c = &d->cards[k];
-
-		if (!c->number)
-			continue;
-		emit_int(out, "  - ", "number", c->number);
-		emit_kv(out, I, "title", c->title);
-		emit_int(out, I, "ops", c->ops);
-		emit_kv(out, I, "side", sides[c->side]);
-		emit_bool(out, I, "battle_card", c->battle_card);
-		emit_bool(out, I, "special", c->special);
-		emit_bool(out, I, "removed_after_play", c->removed_after_play);
-		emit_kv(out, I, "reshuffle", resh[c->reshuffle]);
-		emit_int(out, I, "war_ends_year", c->war_ends_year);
-		emit_int(out, I, "campaign", c->campaign);
-		emit_bool(out, I, "set_aside_until_1776",
-			  c->set_aside_until_1776);
-		emit_kv(out, I, "text", c->text);
-		emit_kv(out, I, "handler", c->handler ? card_handlers[c->handler] : NULL);
-		strbuf_addf(out, "%seffects:%s\n", I, c->n_effects ? "" : " []");
-		for (int j = 0; j < c->n_effects; j++) {
-			const struct data_effect *e = &c->effects[j];
-
-			emit_kv(out, "      - ", "verb", effect_verbs[e->verb].name);
-			emit_int(out, "        ", "count", e->count);
-			strbuf_addstr(out, "        colonies: [");
-			for (int ci = 0, first = 1; ci < d->n_colonies; ci++)
-				if (e->colonies_mask & (1 << ci)) {
-					if (!first)
-						strbuf_addstr(out, ", ");
-					first = 0;
-					ytree_emit_scalar(out,
-							  d->colonies[ci].code);
-				}
-			strbuf_addstr(out, "]\n");
-			emit_kv(out, "        ", "where", e->where);
-			emit_int(out, "        ", "amount", e->amount);
-		}
-		emit_kv(out, I, "source", c->src.source);
-	}
 }
