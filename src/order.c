@@ -1205,6 +1205,7 @@ static const char *const when_words[] = { "battle", "intercepted", "attacked" };
 struct cond {
 	enum cond_when when;
 	int space;		/* -1: anywhere */
+	int general;		/* -1: any; else the side's general there */
 	const char *answer;	/* the rest of the line after ':' */
 	size_t answer_len;	/* without a final "always" */
 	bool always;		/* kept after use, until withdrawn */
@@ -1236,23 +1237,39 @@ static int cond_parse(const struct data *d, const char *t, struct cond *c,
 		return -1;
 	}
 	p += n;
+	c->general = -1;
 	while (*p == ' ' || *p == '\t')
 		p++;
-	if (p < colon) {
-		if (ascii_strncasecmp(p, "at ", 3)) {
-			strbuf_addf(why, "'%.*s': after 'if %s' comes 'at SPACE' or ':'",
+	while (p < colon) {
+		/* "at SPACE" and "with GENERAL", in either order */
+		const char *end = colon, *w;
+		bool at = !ascii_strncasecmp(p, "at ", 3), with = !ascii_strncasecmp(p, "with ", 5);
+		if (!at && !with) {
+			strbuf_addf(why, "'%.*s': after 'if %s' come 'at SPACE', 'with GENERAL' or ':'",
 				    (int)(colon - p), p, when_words[c->when]);
 			return -1;
 		}
-		char *name = xstrndup(p + 3, (size_t)(colon - p - 3));
-		c->space = order_find_space(d, name, why);
+		w = p + (at ? 3 : 5);
+		for (const char *q = w; q + 5 < colon; q++)
+			if ((q[0] == ' ' && !ascii_strncasecmp(q + 1, "with ", 5)) ||
+			    (q[0] == ' ' && !ascii_strncasecmp(q + 1, "at ", 3))) {
+				end = q;
+				break;
+			}
+		char *name = xstrndup(w, (size_t)(end - w));
+		if (at)
+			c->space = order_find_space(d, name, why);
+		else
+			c->general = find_general(d, name, why);
 		free(name);
-		if (c->space < 0)
+		if ((at && c->space < 0) || (with && c->general < 0))
 			return -1;
-		if (c->when == WHEN_INTERCEPTED) {
+		if (at && c->when == WHEN_INTERCEPTED) {
 			strbuf_addstr(why, "'if intercepted' holds for every interception: no 'at SPACE'");
 			return -1;
 		}
+		for (p = end; *p == ' ' || *p == '\t'; p++)
+			;
 	}
 	c->head_len = (size_t)(colon + 1 - t);
 	for (c->answer = colon + 1; *c->answer == ' ' || *c->answer == '\t'; c->answer++)
@@ -1276,6 +1293,8 @@ static void cond_head(const struct data *d, const struct cond *c, struct strbuf 
 	strbuf_addf(out, "if %s", when_words[c->when]);
 	if (c->space >= 0)
 		strbuf_addf(out, " at %s", d->spaces[c->space].full_name);
+	if (c->general >= 0)
+		strbuf_addf(out, " with %s", d->generals[c->general].name);
 	strbuf_addch(out, ':');
 }
 
@@ -1399,8 +1418,12 @@ static void note_add(struct state *s, enum side side, const char *fmt, ...)
 }
 
 /* Does standing order c fit the decision now asked of its side? */
-static bool cond_matches(const struct state *s, const struct cond *c)
+static bool cond_matches(const struct data *d, const struct state *s,
+			 const struct cond *c)
 {
+	if (c->general >= 0 && (s->general[c->general] != s->battle.space ||
+				d->generals[c->general].side != s->prompt.side))
+		return false;	/* not his battle */
 	switch (c->when) {
 	case WHEN_BATTLE:
 		return s->prompt.kind == PROMPT_BATTLE_CARD &&
@@ -1434,7 +1457,7 @@ static void answer_standing(const struct data *d, struct state *s, struct rng *r
 			size_t n = strcspn(p, "\n");
 			memcpy(line, p, n);
 			line[n] = '\0';
-			if (cond_parse(d, line, &c, &why) == 0 && cond_matches(s, &c))
+			if (cond_parse(d, line, &c, &why) == 0 && cond_matches(d, s, &c))
 				break;
 			strbuf_reset(&why);
 			p += n + (p[n] == '\n');

@@ -598,6 +598,27 @@ static void test_standing_always(void **state)
 	free(s);
 }
 
+/* "with GENERAL": only his battles. */
+static void test_standing_general(void **state)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+	struct rng r;
+	struct order_result res;
+
+	(void)state;
+	order_result_init(&res);
+	build(start_named("play-british"), s, &r);
+	run_order(s, &r, SIDE_AMERICAN, "if attacked with greene: stand\n", &res);
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\n", &res);
+	/* Washington is attacked, not Greene: the American is asked */
+	assert_null(strstr(strbuf_str(&res.log), "standing order answers"));
+	assert_int_equal(s->prompt.kind, PROMPT_RETREAT_BEFORE);
+	assert_int_equal(s->prompt.side, SIDE_AMERICAN);
+	assert_string_equal(s->standing[SIDE_AMERICAN], "if attacked with Greene: stand");
+	order_result_release(&res);
+	free(s);
+}
+
 /* "if ...: ask" withdraws; what does not fit is refused. */
 static void test_standing_withdraw(void **state)
 {
@@ -882,6 +903,7 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_standing_orders),
 			cmocka_unit_test(test_standing_withdraw),
 			cmocka_unit_test(test_standing_always),
+			cmocka_unit_test(test_standing_general),
 		};
 		ret |= cmocka_run_group_tests(held, NULL, NULL);
 	}
