@@ -14,9 +14,9 @@ export TRASH
 
 G=$TRASH/game
 new_game "$G"
-"$PY" tests/e2e/report/walk.py "$G" 140 >"$TRASH/walk.out" 2>&1 || { cat "$TRASH/walk.out"; die "walk.py failed"; }
-expect_grep "the walk went on for 140 orders over many kinds of prompt" \
-	'^steps 140 kinds \([2-9][0-9]\|1[0-9]\)$' "$TRASH/walk.out"
+"$PY" tests/e2e/report/walk.py "$G" 200 >"$TRASH/walk.out" 2>&1 || { cat "$TRASH/walk.out"; die "walk.py failed"; }
+expect_grep "the walk went on for 200 orders over many kinds of prompt" \
+	'^steps 200 kinds \([2-9][0-9]\|1[0-9]\)$' "$TRASH/walk.out"
 expect_eq "every report's list of orders is exact and nothing leaks" "" \
 	"$(grep -v '^steps \|^marked \|^battle choices ' "$TRASH/walk.out")"
 expect_grep "reports mark the cards new since the last one" \
