@@ -372,29 +372,32 @@ int order_find_card(const struct data *d, const struct state *s,
 	return -1;
 }
 
-/* The words that start a line. "never" and "ask" set standing reactions. */
-static const struct verb {
+/* A word that starts a line: an action's verb, or "never"/"ask". */
+struct verb {
 	const char *word;
 	enum action_kind kind;
 	int value;
-} verbs[] = {
-	{ "place", ACT_PLACE, 0 }, { "flip", ACT_FLIP, 0 },
-	{ "remove", ACT_REMOVE, 0 }, { "done", ACT_DONE, 0 },
-	{ "pass", ACT_PASS, 0 }, { "first", ACT_FIRST, 0 },
-	{ "pc", ACT_PC_CARD, 0 }, { "discard", ACT_DISCARD, 0 },
-	{ "event", ACT_EVENT, 0 }, { "exchange", ACT_EXCHANGE, 0 },
-	{ "congress", ACT_CONGRESS, 0 }, { "move", ACT_ACTIVATE, 0 },
-	{ "queue", ACT_QUEUE, 0 }, { "reinforce", ACT_REINFORCE, 0 },
-	{ "take", ACT_TAKE, 0 }, { "to", ACT_TO, 0 }, { "sail", ACT_SAIL, 0 },
-	{ "stop", ACT_STOP, 0 }, { "land", ACT_LAND, 0 },
-	{ "never", ACT_REACT, REACT_NEVER }, { "ask", ACT_REACT, REACT_ASK },
-	{ "navy", ACT_NAVY, 0 }, { "french", ACT_FRENCH, 0 },
-	{ "lose", ACT_LOSE, 0 },
-	{ "intercept", ACT_INTERCEPT, 0 }, { "retreat", ACT_RETREAT, 0 },
-	{ "stand", ACT_STAND, 0 }, { "battle", ACT_BATTLE, 0 },
-	{ "none", ACT_NOCARD, 0 }, { "send", ACT_SEND, 0 },
-	{ "draw", ACT_DRAW, 0 }, { "resign", ACT_RESIGN, 0 },
 };
+#define N_VERBS (ACT__COUNT + 1)
+
+/* The words that start a line: every action's verb from its descriptor
+ * (engine.h, action_desc), and "never" and "ask", which set standing
+ * reactions. Returns how many, at most N_VERBS. */
+static int order_verbs(struct verb out[N_VERBS])
+{
+	int n = 0;
+
+	for (int k = ACT_NONE + 1; k < ACT__COUNT; k++) {
+		if (k == ACT_REACT)
+			continue;
+		out[n++] = (struct verb){ action_verb((enum action_kind)k), (enum action_kind)k, 0 };
+		if (k == ACT_LAND) {	/* where the old list had them: messages keep their order */
+			out[n++] = (struct verb){ "never", ACT_REACT, REACT_NEVER };
+			out[n++] = (struct verb){ "ask", ACT_REACT, REACT_ASK };
+		}
+	}
+	return n;
+}
 
 /* A blockade zone by name, its words as prefixes: "chesapeake",
  * "long island", "st law". -1 with a message if none or several. */
@@ -423,45 +426,51 @@ static int find_zone(const struct data *d, const char *ref, struct strbuf *err)
 	return -1;
 }
 
-static const struct verb *find_verb(const char *word, size_t len,
-				    struct strbuf *err)
+/* The verb that word[0..len) names, into *out: the whole word, or a
+ * prefix no other verb shares. 0, or -1 with the reason in err. */
+static int find_verb(const char *word, size_t len, struct verb *out,
+		     struct strbuf *err)
 {
-	const struct verb *found = NULL;
-	int n = 0;
+	struct verb verbs[N_VERBS];
+	int nv = order_verbs(verbs), found = -1, n = 0;
 
-	for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++) {
+	for (int i = 0; i < nv; i++) {
 		const char *v = verbs[i].word;
-		if (strlen(v) == len && !ascii_strncasecmp(v, word, len))
-			return &verbs[i];
+		if (strlen(v) == len && !ascii_strncasecmp(v, word, len)) {
+			*out = verbs[i];
+			return 0;
+		}
 		if (verbs[i].kind == ACT_RESIGN)
 			continue;	/* only the whole word */
 		if (len <= strlen(v) && !ascii_strncasecmp(v, word, len)) {
-			found = &verbs[i];
+			found = i;
 			n++;
 		}
 	}
-	if (n == 1)
-		return found;
+	if (n == 1) {
+		*out = verbs[found];
+		return 0;
+	}
 	if (n == 0) {
-		const char *names[ARRAY_SIZE(verbs)];
+		const char *names[N_VERBS];
 		char *w = xstrndup(word, len);
-		for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++)
+		for (int i = 0; i < nv; i++)
 			names[i] = verbs[i].word;
 		strbuf_addf(err, "unknown word '%s'", w);
-		suggest(w, names, (int)ARRAY_SIZE(verbs), err);
+		suggest(w, names, nv, err);
 		free(w);
-		return NULL;
+		return -1;
 	}
 	strbuf_addf(err, "'%.*s' is ambiguous: ", (int)len, word);
-	for (unsigned i = 0, k = 0; i < ARRAY_SIZE(verbs); i++) {
+	for (int i = 0, k = 0; i < nv; i++) {
 		if (len > strlen(verbs[i].word) || ascii_strncasecmp(verbs[i].word, word, len) ||
 		    verbs[i].kind == ACT_RESIGN)
 			continue;
 		k++;
-		strbuf_addf(err, "%s'%s'", k == 1 ? "" : ((int)k == n ? " or " : ", "),
+		strbuf_addf(err, "%s'%s'", k == 1 ? "" : (k == n ? " or " : ", "),
 			    verbs[i].word);
 	}
-	return NULL;
+	return -1;
 }
 
 /* Resolves a standing reaction's name by prefix. */
@@ -707,7 +716,7 @@ static int parse_line(const struct data *d, const struct state *s,
 		      struct strbuf *err, int *column, struct strbuf *note)
 {
 	const char *p = line, *arg;
-	const struct verb *v;
+	struct verb vb, *v = &vb;
 	size_t vlen;
 	char *rest;
 	int ret = 0;
@@ -716,7 +725,7 @@ static int parse_line(const struct data *d, const struct state *s,
 		p++;
 	vlen = strcspn(p, " \t");
 	*column = (int)(p - line) + 1;
-	if (!(v = find_verb(p, vlen, err)))
+	if (find_verb(p, vlen, v, err) < 0)
 		return -1;
 	*out = (struct action)ACTION_INIT;
 	out->kind = v->kind;
@@ -982,7 +991,9 @@ static bool prose_line(const char *line)
 		return true;
 	if (!strcmp(w, "words") || !strcmp(w, "say") || !strcmp(w, "if"))
 		return false;
-	for (unsigned i = 0; i < ARRAY_SIZE(verbs); i++) {
+	struct verb verbs[N_VERBS];
+	int nv = order_verbs(verbs);
+	for (int i = 0; i < nv; i++) {
 		const char *v = verbs[i].word;
 		if (!strncmp(v, w, n) || levenshtein(w, v) <= 1)
 			return false;

@@ -4,21 +4,17 @@
  *
  * Grammar (one line; '#' starts a comment; blank lines are ignored):
  *
- *   line     = [ action ] [ "#" comment ]
- *   action   = verb [ argument ]
- *   verb     = unique prefix of: place flip remove done pass first pc
- *              discard event exchange congress move queue reinforce
- *              take to sail stop land never ask
- *   argument = card | space | side | reaction
- *            | card general (move) | number (take) | [ general ] (stop)
- *            | space [ number ] [ general ] (land; the American may leave
- *              out the number, fixed by his card)
- *   reaction = "exchange"   (after "never" or "ask": a standing reaction,
- *              which either side may give at any time)
- *   card     = [ "#" ] number | words of the title (unique prefixes)
- *   space    = words of the full name ("Wilmington NC"; the colony may be
- *              left out where the name alone is unique), each word a prefix
- *   side     = "american" | "british" (or a prefix)
+ *   line     = [ action | standing | "say" text | "words" text ] [ "#" comment ]
+ *   action   = verb [ arguments ]
+ *   verb     = a unique prefix of an action's verb, or "never", "ask"
+ *   standing = "if" condition [ "at" space ] [ "with" general ] ":" action [ "always" ]
+ *
+ * The verbs and the arguments each takes are not repeated here: they are
+ * the action descriptors (engine.h, action_desc()), which docs/orders.md's
+ * table of verbs matches word for word (tests/unit/test_order.c checks
+ * it). Cards are given by number or by words of the title, spaces by the
+ * words of their name (each a prefix; the colony may be left out where the
+ * name alone is unique), sides as "american" or "british".
  *
  * Ownership: order_run fills a caller's struct order_result; release it
  * with order_result_release().

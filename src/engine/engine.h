@@ -88,6 +88,23 @@ enum engine_result {
 	ENGINE_ILLEGAL = 1,
 };
 
+/* What follows an action's verb (a bit set). */
+enum action_arg {
+	ARG_CARD = 1 << 0, ARG_SPACE = 1 << 1, ARG_SIDE = 1 << 2,
+	ARG_GENERAL = 1 << 3, ARG_COUNT = 1 << 4, ARG_ZONE = 1 << 5,
+};
+
+/* The descriptor of an action kind (engine/text.c): one table that the
+ * order parser, the formatter, the legal-order enumeration and the docs'
+ * table of verbs agree with. */
+struct action_desc {
+	const char *verb;	/* as written in orders: "place", "pc", ... */
+	unsigned args;		/* enum action_arg */
+	const char *grammar;	/* the arguments as docs/orders.md writes
+				   them ("space [number]"), NULL if none */
+};
+const struct action_desc *action_desc(enum action_kind k);
+
 /* The verb of each kind as written in orders ("place", "pc", ...). */
 const char *action_verb(enum action_kind k);
 /* What arguments a kind takes. */

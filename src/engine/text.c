@@ -7,80 +7,88 @@
 
 #include <string.h>
 
-static const char *const verbs[ACT__COUNT] = {
-	[ACT_NONE] = "(none)",
-	[ACT_PLACE] = "place",
-	[ACT_FLIP] = "flip",
-	[ACT_REMOVE] = "remove",
-	[ACT_DONE] = "done",
-	[ACT_PASS] = "pass",
-	[ACT_FIRST] = "first",
-	[ACT_PC_CARD] = "pc",
-	[ACT_DISCARD] = "discard",
-	[ACT_EVENT] = "event",
-	[ACT_EXCHANGE] = "exchange",
-	[ACT_CONGRESS] = "congress",
-	[ACT_REACT] = "react", [ACT_RESIGN] = "resign",
-	[ACT_ACTIVATE] = "move",
-	[ACT_QUEUE] = "queue",
-	[ACT_REINFORCE] = "reinforce",
-	[ACT_TAKE] = "take",
-	[ACT_TO] = "to",
-	[ACT_SAIL] = "sail",
-	[ACT_STOP] = "stop",
-	[ACT_LAND] = "land",
-	[ACT_NAVY] = "navy",
-	[ACT_FRENCH] = "french",
-	[ACT_LOSE] = "lose",
-	[ACT_INTERCEPT] = "intercept",
-	[ACT_RETREAT] = "retreat",
-	[ACT_STAND] = "stand",
-	[ACT_BATTLE] = "battle",
-	[ACT_NOCARD] = "none",
-	[ACT_SEND] = "send",
-	[ACT_DRAW] = "draw",
+/*
+ * One descriptor per action kind: the verb as orders write it, the kinds of
+ * argument that follow it, and the argument column of docs/orders.md's
+ * table of verbs (checked by tests/unit/test_order.c). The order parser,
+ * the formatter and the enumeration of legal orders read it; ACT_NONE and
+ * ACT_REACT are never written as such ("never"/"ask" set reactions).
+ */
+static const struct action_desc descs[ACT__COUNT] = {
+	[ACT_NONE] = { "(none)", 0, NULL },
+	[ACT_PLACE] = { "place", ARG_SPACE, "space" },
+	[ACT_FLIP] = { "flip", ARG_SPACE, "space" },
+	[ACT_REMOVE] = { "remove", ARG_SPACE, "space [number]" },
+	[ACT_DONE] = { "done", 0, "\u2014" },
+	[ACT_PASS] = { "pass", 0, "\u2014" },
+	[ACT_FIRST] = { "first", ARG_SIDE, "side" },
+	[ACT_PC_CARD] = { "pc", ARG_CARD, "card" },
+	[ACT_DISCARD] = { "discard", ARG_CARD, "card" },
+	[ACT_EVENT] = { "event", ARG_CARD, "card" },
+	[ACT_EXCHANGE] = { "exchange", ARG_CARD, "card" },
+	[ACT_CONGRESS] = { "congress", ARG_SPACE, "space" },
+	[ACT_REACT] = { "react", 0, NULL },
+	[ACT_ACTIVATE] = { "move", ARG_CARD | ARG_GENERAL, "card general" },
+	[ACT_QUEUE] = { "queue", ARG_CARD, "card" },
+	[ACT_REINFORCE] = { "reinforce", ARG_CARD, "card" },
+	[ACT_TAKE] = { "take", ARG_COUNT, "number [number]" },
+	[ACT_TO] = { "to", ARG_SPACE, "space" },
+	[ACT_SAIL] = { "sail", ARG_SPACE, "space" },
+	[ACT_STOP] = { "stop", ARG_GENERAL, "[general]" },
+	[ACT_LAND] = { "land", ARG_SPACE | ARG_COUNT | ARG_GENERAL, "space [number] [general]" },
+	[ACT_NAVY] = { "navy", ARG_ZONE, "zone" },
+	[ACT_FRENCH] = { "french", ARG_SPACE, "space" },
+	[ACT_LOSE] = { "lose", ARG_COUNT, "number" },
+	[ACT_INTERCEPT] = { "intercept", ARG_GENERAL, "general [number]" },
+	[ACT_RETREAT] = { "retreat", ARG_SPACE, "space [number]" },
+	[ACT_STAND] = { "stand", 0, "\u2014" },
+	[ACT_BATTLE] = { "battle", ARG_CARD, "card" },
+	[ACT_NOCARD] = { "none", 0, "\u2014" },
+	[ACT_SEND] = { "send", ARG_GENERAL, "general" },
+	[ACT_DRAW] = { "draw", 0, "\u2014" },
+	[ACT_RESIGN] = { "resign", 0, "confirm" },
 };
+
+const struct action_desc *action_desc(enum action_kind k)
+{
+	if ((int)k < 0 || k >= ACT__COUNT || !descs[k].verb)
+		BUG("action kind %d", k);
+	return &descs[k];
+}
 
 const char *action_verb(enum action_kind k)
 {
-	if ((int)k < 0 || k >= ACT__COUNT)
-		BUG("action kind %d", k);
-	return verbs[k];
+	return action_desc(k)->verb;
 }
 
 bool action_takes_card(enum action_kind k)
 {
-	return k == ACT_PC_CARD || k == ACT_DISCARD || k == ACT_EVENT ||
-	       k == ACT_EXCHANGE || k == ACT_ACTIVATE || k == ACT_QUEUE ||
-	       k == ACT_REINFORCE || k == ACT_BATTLE;
+	return action_desc(k)->args & ARG_CARD;
 }
 
 bool action_takes_space(enum action_kind k)
 {
-	return k == ACT_PLACE || k == ACT_FLIP || k == ACT_REMOVE ||
-	       k == ACT_CONGRESS || k == ACT_TO || k == ACT_SAIL ||
-	       k == ACT_LAND || k == ACT_FRENCH || k == ACT_RETREAT;
+	return action_desc(k)->args & ARG_SPACE;
 }
 
 bool action_takes_zone(enum action_kind k)
 {
-	return k == ACT_NAVY;
+	return action_desc(k)->args & ARG_ZONE;
 }
 
 bool action_takes_side(enum action_kind k)
 {
-	return k == ACT_FIRST;
+	return action_desc(k)->args & ARG_SIDE;
 }
 
 bool action_takes_general(enum action_kind k)
 {
-	return k == ACT_ACTIVATE || k == ACT_STOP || k == ACT_LAND ||
-	       k == ACT_INTERCEPT || k == ACT_SEND;
+	return action_desc(k)->args & ARG_GENERAL;
 }
 
 bool action_takes_count(enum action_kind k)
 {
-	return k == ACT_TAKE || k == ACT_LAND || k == ACT_LOSE;
+	return action_desc(k)->args & ARG_COUNT;
 }
 
 void action_format(const struct data *d, const struct action *a,

@@ -518,6 +518,37 @@ static void run_case(const struct tcase *c, struct strbuf *actual, bool *ok_out)
 	free(s);
 }
 
+/* ---- the descriptors and the docs ---- */
+
+/* docs/orders.md's table of verbs gives every action kind its verb and
+ * the argument its descriptor says (the first row of the verb). */
+static void test_docs_grammar(void **state)
+{
+	struct strbuf doc = STRBUF_INIT;
+
+	(void)state;
+	if (read_file("docs/orders.md", &doc, 1 << 20) < 0)
+		fail_msg("cannot read docs/orders.md");
+	for (int k = ACT_NONE + 1; k < ACT__COUNT; k++) {
+		const struct action_desc *a = action_desc((enum action_kind)k);
+		if (k == ACT_REACT || k == ACT_RESIGN)
+			continue;	/* not rows of the table: their own sections */
+		char *row = xstrfmt("\n| `%s` | ", a->verb);
+		const char *at = strstr(strbuf_str(&doc), row);
+		if (!at)
+			fail_msg("docs/orders.md has no row for the verb '%s'", a->verb);
+		at += strlen(row);
+		size_t n = strcspn(at, "|");
+		while (n && at[n - 1] == ' ')
+			n--;
+		if (n != strlen(a->grammar) || memcmp(at, a->grammar, n))
+			fail_msg("docs/orders.md gives '%s' the argument '%.*s', its descriptor '%s'",
+				 a->verb, (int)n, at, a->grammar);
+		free(row);
+	}
+	strbuf_release(&doc);
+}
+
 /* ---- held-over lines across two orders (docs/orders.md, "Held over") ---- */
 
 static const struct start *start_named(const char *name)
@@ -897,6 +928,7 @@ int main(int argc, char **argv)
 		ret = _cmocka_run_group_tests("orders.test", tests, (size_t)n, NULL, NULL);
 		free(tests);
 		const struct CMUnitTest held[] = {
+			cmocka_unit_test(test_docs_grammar),
 			cmocka_unit_test(test_held_resumed),
 			cmocka_unit_test(test_held_dropped),
 			cmocka_unit_test(test_held_lapse),
