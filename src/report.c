@@ -828,7 +828,11 @@ static void battle_side(const struct data *d, const struct state *s,
 	const struct battle *b = &s->battle;
 	int sp = b->space, cus = cus_of(s, sp, side), g = general_in(d, s, sp, side);
 	struct strbuf why = STRBUF_INIT, line = STRBUF_INIT;
-	int other = engine_battle_modifiers(d, s, side, &why);
+	struct modifier mods[ENGINE_MAX_MODIFIERS];
+	int n_mods = engine_battle_modifiers(d, s, side, mods);
+	int other = engine_modifiers_total(mods, n_mods);
+
+	engine_modifiers_describe(mods, n_mods, &why);
 	int full = 0, half = 0;
 
 	strbuf_addf(&line, "%s (%s): %d CU%s +%d", plural_of(side),

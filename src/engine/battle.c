@@ -431,47 +431,59 @@ static enum side militia(const struct data *d, const struct state *s, int space)
 	       : n[SIDE_BRITISH] > n[SIDE_AMERICAN] ? SIDE_BRITISH : SIDE_NONE;
 }
 
-/* The DRM of side apart from its CUs and its general's Actual Battle
- * Rating (9.41 to 9.46), each part appended to why (", +1 Regulars"). */
-static int other_drm(const struct data *d, const struct state *s,
-		     enum side side, struct strbuf *why)
+/* Adds a modifier to out[*n]. */
+static void add_mod(struct modifier *out, int *n, int value, const char *rule,
+		    const char *label)
+{
+	if (*n >= ENGINE_MAX_MODIFIERS)
+		BUG("more than %d modifiers", ENGINE_MAX_MODIFIERS);
+	out[*n].value = value;
+	out[*n].rule = rule;
+	out[*n].label = label;
+	(*n)++;
+}
+
+/* The modifiers of side apart from its CUs and its general's Actual Battle
+ * Rating (9.41 to 9.46). */
+static int other_mods(const struct data *d, const struct state *s,
+		      enum side side, struct modifier out[ENGINE_MAX_MODIFIERS])
 {
 	const struct battle *b = &s->battle;
-	int sp = b->space, drm = 0;
+	int sp = b->space, n = 0;
 
-	if (side == SIDE_BRITISH && s->regulars) {
-		drm++;
-		strbuf_addstr(why, ", +1 Regulars (9.41)");
-	}
+	if (side == SIDE_BRITISH && s->regulars)
+		add_mod(out, &n, 1, "9.41", "Regulars");
 	if (side == SIDE_BRITISH && d->spaces[sp].port && !port_blockaded(d, s, sp) &&
-	    (!d->spaces[sp].fortified || s->space[sp].pc == SIDE_BRITISH)) {
-		drm++;
-		strbuf_addstr(why, ", +1 Royal Navy (9.42)");
-	}
-	if (militia(d, s, sp) == side) {
-		drm++;
-		strbuf_addstr(why, ", +1 militia (9.43)");
-	}
+	    (!d->spaces[sp].fortified || s->space[sp].pc == SIDE_BRITISH))
+		add_mod(out, &n, 1, "9.42", "Royal Navy");
+	if (militia(d, s, sp) == side)
+		add_mod(out, &n, 1, "9.43", "militia");
 	if (side == SIDE_AMERICAN && b->attacker == SIDE_BRITISH &&
-	    s->kosciuszko == sp + 1) {
-		drm++;
-		strbuf_addstr(why, ", +1 Kosciuszko's works (#79)");
-	}
-	if (side == SIDE_AMERICAN && b->winter) {
-		drm += 2;
-		strbuf_addstr(why, ", +2 Winter Offensive (9.44)");
-	}
-	if (b->card[side]) {
-		int amount = b->played[side] ? engine_battle_card_drm(d, b->card[side]) : 1;
-		drm += amount;
-		strbuf_addf(why, ", +%d %s (9.45)", amount,
-			    b->played[side] ? "battle card" : "discard");
-	}
-	if (side == SIDE_AMERICAN && b->intercepted) {
-		drm++;
-		strbuf_addstr(why, ", +1 interception (9.46)");
-	}
-	return drm;
+	    s->kosciuszko == sp + 1)
+		add_mod(out, &n, 1, "#79", "Kosciuszko's works");
+	if (side == SIDE_AMERICAN && b->winter)
+		add_mod(out, &n, 2, "9.44", "Winter Offensive");
+	if (b->card[side])
+		add_mod(out, &n, b->played[side] ? engine_battle_card_drm(d, b->card[side]) : 1,
+			"9.45", b->played[side] ? "battle card" : "discard");
+	if (side == SIDE_AMERICAN && b->intercepted)
+		add_mod(out, &n, 1, "9.46", "interception");
+	return n;
+}
+
+int engine_modifiers_total(const struct modifier *m, int n)
+{
+	int sum = 0;
+
+	for (int i = 0; i < n; i++)
+		sum += m[i].value;
+	return sum;
+}
+
+void engine_modifiers_describe(const struct modifier *m, int n, struct strbuf *out)
+{
+	for (int i = 0; i < n; i++)
+		strbuf_addf(out, ", %+d %s (%s)", m[i].value, m[i].label, m[i].rule);
 }
 
 int engine_battle_card_drm(const struct data *d, int card)
@@ -486,11 +498,11 @@ int engine_battle_card_drm(const struct data *d, int card)
 }
 
 int engine_battle_modifiers(const struct data *d, const struct state *s,
-			    enum side side, struct strbuf *why)
+			    enum side side, struct modifier out[ENGINE_MAX_MODIFIERS])
 {
 	if (!s->battle.active)
 		BUG("engine_battle_modifiers without a battle");
-	return other_drm(d, s, side, why);
+	return other_mods(d, s, side, out);
 }
 
 /* Step 3: a side's combat DRM (9.4), described in the log. */
@@ -501,8 +513,12 @@ static int combat_drm(const struct data *d, const struct state *s,
 	int sp = b->space, cus = side_cus(s, sp, side), drm = cus + rating;
 	struct strbuf why = STRBUF_INIT;
 
+	struct modifier mods[ENGINE_MAX_MODIFIERS];
+	int n = other_mods(d, s, side, mods);
+
 	strbuf_addf(&why, "%d CU%s, %d battle rating", cus, cus == 1 ? "" : "s", rating);
-	drm += other_drm(d, s, side, &why);
+	drm += engine_modifiers_total(mods, n);
+	engine_modifiers_describe(mods, n, &why);
 	elog(log, "%s DRM +%d: %s.", side_title(side), drm, strbuf_str(&why));
 	strbuf_release(&why);
 	return drm;

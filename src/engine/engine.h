@@ -193,13 +193,29 @@ int engine_invariants(const struct data *d, const struct state *s,
 enum side engine_winner_if_ended(const struct data *d, const struct state *s,
 				 int colonies[3]);
 /*
- * In a battle before step 3 (9.4): side's DRM apart from its CUs and its
- * general's Actual Battle Rating, each part named in why (", +1 Regulars
- * (9.41)", a card of step 1 once it is played). Reports use it to give
- * the numbers before a choice; step 3 counts with the same function.
+ * A modifier of a die roll as a value: how much, the rule that gives it,
+ * and a label for people ("Regulars"). Narration is made from these
+ * (engine_modifiers_describe), so rules tests assert the numbers.
+ */
+struct modifier {
+	int value;
+	const char *rule;	/* "9.41", "#79" */
+	const char *label;	/* "Regulars", "battle card" (static) */
+};
+#define ENGINE_MAX_MODIFIERS 12
+
+/*
+ * In a battle before step 3 (9.4): side's modifiers apart from its CUs and
+ * its general's Actual Battle Rating (9.41 to 9.46; a card of step 1 once
+ * it is played), into out. Returns how many. Reports use it to give the
+ * numbers before a choice; step 3 counts with the same function.
  */
 int engine_battle_modifiers(const struct data *d, const struct state *s,
-			    enum side side, struct strbuf *why);
+			    enum side side, struct modifier out[ENGINE_MAX_MODIFIERS]);
+/* The sum of n modifiers. */
+int engine_modifiers_total(const struct modifier *m, int n);
+/* Appends each as ", +1 Regulars (9.41)". */
+void engine_modifiers_describe(const struct modifier *m, int n, struct strbuf *out);
 /* The DRM a card gives when played as a battle card (9.45): 2 unless the
  * card says otherwise. */
 int engine_battle_card_drm(const struct data *d, int card);

@@ -3306,6 +3306,65 @@ static void test_battle_winner_without_cus_captured(void **state)
 	assert_int_equal(cus_of("Boston MA", SIDE_BRITISH), 0);
 }
 
+/* Finds the modifier of rule in m[0..n), or NULL. */
+static const struct modifier *mod_of(const struct modifier *m, int n, const char *rule)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(m[i].rule, rule))
+			return &m[i];
+	return NULL;
+}
+
+/* 9.41 to 9.46 as numbers: the modifiers are values with their rules, and
+ * the step 3 narration is made from them. */
+static void test_battle_modifiers_as_values(void **state)
+{
+	struct modifier m[ENGINE_MAX_MODIFIERS];
+	int n;
+
+	(void)state;
+	move_position(SIDE_BRITISH, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	put_general("Howe", "Trenton NJ");
+	put_cu("Trenton NJ", NATION_BRITISH, 5);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	S.regulars = true;
+	APPLY(MOVE(OPS2_A, "Howe"));
+	APPLY(TO("Philadelphia PA"));
+	ASSERT_PROMPT(PROMPT_RETREAT_BEFORE, SIDE_AMERICAN);
+	/* the British: Regulars (9.41), and no Royal Navy in a fortified port
+	 * without a British PC (9.42) */
+	n = engine_battle_modifiers(D, &S, SIDE_BRITISH, m);
+	assert_non_null(mod_of(m, n, "9.41"));
+	assert_int_equal(mod_of(m, n, "9.41")->value, 1);
+	assert_string_equal(mod_of(m, n, "9.41")->label, "Regulars");
+	assert_null(mod_of(m, n, "9.42"));
+	assert_null(mod_of(m, n, "9.46"));	/* interception is American */
+	/* without the Regulars' Advantage the +1 goes */
+	S.regulars = false;
+	n = engine_battle_modifiers(D, &S, SIDE_BRITISH, m);
+	assert_null(mod_of(m, n, "9.41"));
+	/* a successful interception is worth +1 to the Americans (9.46), a
+	 * played card of step 1 its value, a discard +1 (9.45) */
+	S.battle.intercepted = true;
+	n = engine_battle_modifiers(D, &S, SIDE_AMERICAN, m);
+	assert_int_equal(mod_of(m, n, "9.46")->value, 1);
+	int before = engine_modifiers_total(m, n);
+	S.battle.card[SIDE_AMERICAN] = 107;
+	S.battle.played[SIDE_AMERICAN] = false;
+	n = engine_battle_modifiers(D, &S, SIDE_AMERICAN, m);
+	assert_int_equal(mod_of(m, n, "9.45")->value, 1);
+	assert_string_equal(mod_of(m, n, "9.45")->label, "discard");
+	assert_int_equal(engine_modifiers_total(m, n), before + 1);
+	struct strbuf out = STRBUF_INIT;
+	engine_modifiers_describe(m, n, &out);
+	assert_non_null(strstr(strbuf_str(&out), ", +1 discard (9.45)"));
+	assert_non_null(strstr(strbuf_str(&out), ", +1 interception (9.46)"));
+	strbuf_release(&out);
+}
+
 /* 7.7: the Americans losing a battle in the Congress's space disperse it;
  * 9.42: no Royal Navy in a fortified port without a British PC. */
 static void test_battle_disperses_congress(void **state)
@@ -4731,6 +4790,7 @@ int main(void)
 		T(test_battle_retreat_by_sea),
 		T(test_retreat_by_sea_9_62_into_uncontrolled_fortified_port),
 		T(test_battle_winner_without_cus_captured),
+		T(test_battle_modifiers_as_values),
 		T(test_battle_disperses_congress),
 		T(test_battle_winter_offensive),
 		T(test_battle_arnold_treason_overrun_9_7_ends_the_move),
