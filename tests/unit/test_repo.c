@@ -392,6 +392,11 @@ static void test_tree_edits(void **state)
 	(void)state;
 	assert_int_equal(repo_create(dir, &r), 0);
 	make_two(r, c1, c2);
+	/* the first commit's empty baseline is never written: no dangling
+	 * object for git fsck */
+	s = capture("git -C '%s' fsck --full --strict --dangling 2>&1", dir);
+	assert_null(strstr(s, "dangling"));
+	free(s);
 	{
 		const struct repo_file f = F("orders", "over a folder\n");
 		assert_int_equal(repo_commit_prepare(r, c2, &f, 1, NULL, &player, &host, "x", c3), -1);
