@@ -533,6 +533,15 @@ static int read_record(struct auditor *a, struct record *r)
 	return ret;
 }
 
+static void init_record(struct record *r)
+{
+	strbuf_init(&r->log);
+	strbuf_init(&r->game_yaml);
+	strbuf_init(&r->msg);
+	strbuf_init(&r->changes);
+	strbuf_init(&r->proofs);
+}
+
 static void release_record(struct record *r)
 {
 	strbuf_release(&r->log);
@@ -845,13 +854,8 @@ static int explain_turn(struct auditor *a, unsigned long seq)
 	size_t at = 0;
 	int ret = -1;
 
-	for (int i = 0; i < 2; i++) {
-		strbuf_init(&rec[i].log);
-		strbuf_init(&rec[i].game_yaml);
-		strbuf_init(&rec[i].msg);
-		strbuf_init(&rec[i].changes);
-		strbuf_init(&rec[i].proofs);
-	}
+	for (int i = 0; i < 2; i++)
+		init_record(&rec[i]);
 	/* the commit of order seq: the first whose state has that number */
 	for (a->at = 1; a->at < a->n; a->at++) {
 		uint32_t s;
@@ -957,13 +961,8 @@ static int public_checks(struct auditor *a)
 	struct record rec[2];
 	int ret = 0;
 
-	for (int i = 0; i < 2; i++) {
-		strbuf_init(&rec[i].log);
-		strbuf_init(&rec[i].game_yaml);
-		strbuf_init(&rec[i].msg);
-		strbuf_init(&rec[i].changes);
-		strbuf_init(&rec[i].proofs);
-	}
+	for (int i = 0; i < 2; i++)
+		init_record(&rec[i]);
 	for (a->at = 0; a->at < a->n && !ret; a->at++) {
 		struct record *cur = &rec[a->at % 2], *prev = &rec[(a->at + 1) % 2];
 		char order_path[64] = "";

@@ -35,6 +35,8 @@ static int ctx_open(struct vrf_ctx *c)
 	if (!c->group || !c->bn) {
 		EC_GROUP_free(c->group);
 		BN_CTX_free(c->bn);
+		c->group = NULL;
+		c->bn = NULL;
 		return -1;
 	}
 	c->q = EC_GROUP_get0_order(c->group);
@@ -45,6 +47,38 @@ static void ctx_close(struct vrf_ctx *c)
 {
 	EC_GROUP_free(c->group);
 	BN_CTX_free(c->bn);
+}
+
+/* The scratch of one proof or verification: the context, six points and
+ * four numbers (cleared when freed: some hold secrets). */
+struct scratch {
+	struct vrf_ctx c;
+	EC_POINT *p[6];
+	BIGNUM *n[4];
+};
+
+static int scratch_open(struct scratch *w)
+{
+	memset(w, 0, sizeof(*w));
+	if (ctx_open(&w->c) < 0)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (!(w->p[i] = EC_POINT_new(w->c.group)))
+			return -1;
+	for (int i = 0; i < 4; i++)
+		if (!(w->n[i] = BN_secure_new()))
+			return -1;
+	return 0;
+}
+
+static void scratch_close(struct scratch *w)
+{
+	for (int i = 0; i < 6; i++)
+		EC_POINT_free(w->p[i]);
+	for (int i = 0; i < 4; i++)
+		BN_clear_free(w->n[i]);
+	if (w->c.group)
+		ctx_close(&w->c);
 }
 
 /* SHA-256 of the concatenation of n parts. 0 or -1. */
@@ -235,48 +269,39 @@ out:
 int vrf_prove(const unsigned char sk[VRF_SK_BYTES], const unsigned char *alpha,
 	      size_t alpha_len, unsigned char pi[VRF_PROOF_BYTES])
 {
-	struct vrf_ctx c;
-	BIGNUM *x = NULL, *k = NULL, *cn = NULL, *s = NULL;
-	EC_POINT *Y = NULL, *H = NULL, *G = NULL, *U = NULL, *V = NULL;
+	struct scratch w;
 	unsigned char pts[5][PT_LEN], cbytes[C_LEN];
 	int ret = -1;
 
-	if (ctx_open(&c) < 0)
-		return -1;
-	x = BN_secure_new();
-	k = BN_secure_new();
-	cn = BN_new();
-	s = BN_new();
-	Y = EC_POINT_new(c.group);
-	H = EC_POINT_new(c.group);
-	G = EC_POINT_new(c.group);
-	U = EC_POINT_new(c.group);
-	V = EC_POINT_new(c.group);
-	if (!x || !k || !cn || !s || !Y || !H || !G || !U || !V)
+	if (scratch_open(&w) < 0)
 		goto out;
+	const struct vrf_ctx *c = &w.c;
+	EC_POINT *Y = w.p[0], *H = w.p[1], *G = w.p[2], *U = w.p[3], *V = w.p[4];
+	BIGNUM *x = w.n[0], *k = w.n[1], *cn = w.n[2], *s = w.n[3];
+
 	/* 1-2: Y = x*B, H = encode_to_curve(PK_string, alpha) */
-	if (secret_scalar(&c, sk, x) < 0 ||
-	    !EC_POINT_mul(c.group, Y, x, NULL, NULL, c.bn) ||
-	    point_to_string(&c, Y, pts[0]) < 0 ||
-	    encode_to_curve(&c, pts[0], alpha, alpha_len, H) < 0 ||
-	    point_to_string(&c, H, pts[1]) < 0)
+	if (secret_scalar(c, sk, x) < 0 ||
+	    !EC_POINT_mul(c->group, Y, x, NULL, NULL, c->bn) ||
+	    point_to_string(c, Y, pts[0]) < 0 ||
+	    encode_to_curve(c, pts[0], alpha, alpha_len, H) < 0 ||
+	    point_to_string(c, H, pts[1]) < 0)
 		goto out;
 	/* 4-5: Gamma = x*H, k = nonce(SK, h_string) */
-	if (!EC_POINT_mul(c.group, G, NULL, H, x, c.bn) ||
-	    point_to_string(&c, G, pts[2]) < 0 ||
-	    nonce(&c, sk, pts[1], k) < 0)
+	if (!EC_POINT_mul(c->group, G, NULL, H, x, c->bn) ||
+	    point_to_string(c, G, pts[2]) < 0 ||
+	    nonce(c, sk, pts[1], k) < 0)
 		goto out;
 	/* 6: c = challenge(Y, H, Gamma, k*B, k*H) */
-	if (!EC_POINT_mul(c.group, U, k, NULL, NULL, c.bn) ||
-	    !EC_POINT_mul(c.group, V, NULL, H, k, c.bn) ||
-	    point_to_string(&c, U, pts[3]) < 0 ||
-	    point_to_string(&c, V, pts[4]) < 0 ||
+	if (!EC_POINT_mul(c->group, U, k, NULL, NULL, c->bn) ||
+	    !EC_POINT_mul(c->group, V, NULL, H, k, c->bn) ||
+	    point_to_string(c, U, pts[3]) < 0 ||
+	    point_to_string(c, V, pts[4]) < 0 ||
 	    challenge(pts, cbytes) < 0)
 		goto out;
 	/* 7: s = (k + c*x) mod q */
 	if (!BN_bin2bn(cbytes, C_LEN, cn) ||
-	    !BN_mod_mul(s, cn, x, c.q, c.bn) ||
-	    !BN_mod_add(s, s, k, c.q, c.bn))
+	    !BN_mod_mul(s, cn, x, c->q, c->bn) ||
+	    !BN_mod_add(s, s, k, c->q, c->bn))
 		goto out;
 	/* 8: pi = point_to_string(Gamma) || c || s */
 	memcpy(pi, pts[2], PT_LEN);
@@ -285,16 +310,7 @@ int vrf_prove(const unsigned char sk[VRF_SK_BYTES], const unsigned char *alpha,
 		goto out;
 	ret = 0;
 out:
-	EC_POINT_free(Y);
-	EC_POINT_free(H);
-	EC_POINT_free(G);
-	EC_POINT_free(U);
-	EC_POINT_free(V);
-	BN_clear_free(x);
-	BN_clear_free(k);
-	BN_free(cn);
-	BN_free(s);
-	ctx_close(&c);
+	scratch_close(&w);
 	return ret;
 }
 
@@ -348,58 +364,40 @@ int vrf_verify(const unsigned char pk[VRF_PK_BYTES],
 	       const unsigned char *alpha, size_t alpha_len,
 	       unsigned char beta[VRF_HASH_BYTES])
 {
-	struct vrf_ctx c;
-	BIGNUM *cn = NULL, *s = NULL, *negc = NULL;
-	EC_POINT *Y = NULL, *H = NULL, *G = NULL, *U = NULL, *V = NULL, *T = NULL;
+	struct scratch w;
 	unsigned char pts[5][PT_LEN], want[C_LEN];
 	int ret = -1;
 
-	if (ctx_open(&c) < 0)
-		return -1;
-	cn = BN_new();
-	s = BN_new();
-	negc = BN_new();
-	Y = EC_POINT_new(c.group);
-	H = EC_POINT_new(c.group);
-	G = EC_POINT_new(c.group);
-	U = EC_POINT_new(c.group);
-	V = EC_POINT_new(c.group);
-	T = EC_POINT_new(c.group);
-	if (!cn || !s || !negc || !Y || !H || !G || !U || !V || !T)
+	if (scratch_open(&w) < 0)
 		goto out;
+	const struct vrf_ctx *c = &w.c;
+	EC_POINT *Y = w.p[0], *H = w.p[1], *G = w.p[2], *U = w.p[3], *V = w.p[4], *T = w.p[5];
+	BIGNUM *cn = w.n[0], *s = w.n[1], *negc = w.n[2];
+
 	/* 1-3: the key decodes and is valid (with cofactor 1: on the curve,
 	 * not the point at infinity); the proof decodes */
 	memcpy(pts[0], pk, PT_LEN);
-	if (string_to_point(&c, pk, Y) < 0 || decode_proof(&c, pi, G, cn, s) < 0)
+	if (string_to_point(c, pk, Y) < 0 || decode_proof(c, pi, G, cn, s) < 0)
 		goto out;
 	memcpy(pts[2], pi, PT_LEN);
 	/* 4: H = encode_to_curve(PK_string, alpha) */
-	if (encode_to_curve(&c, pk, alpha, alpha_len, H) < 0 ||
-	    point_to_string(&c, H, pts[1]) < 0)
+	if (encode_to_curve(c, pk, alpha, alpha_len, H) < 0 ||
+	    point_to_string(c, H, pts[1]) < 0)
 		goto out;
 	/* 5-6: U = s*B - c*Y, V = s*H - c*Gamma */
-	if (!BN_mod_sub(negc, c.q, cn, c.q, c.bn) ||
-	    !EC_POINT_mul(c.group, U, s, Y, negc, c.bn) ||
-	    !EC_POINT_mul(c.group, V, NULL, H, s, c.bn) ||
-	    !EC_POINT_mul(c.group, T, NULL, G, negc, c.bn) ||
-	    !EC_POINT_add(c.group, V, V, T, c.bn))
+	if (!BN_mod_sub(negc, c->q, cn, c->q, c->bn) ||
+	    !EC_POINT_mul(c->group, U, s, Y, negc, c->bn) ||
+	    !EC_POINT_mul(c->group, V, NULL, H, s, c->bn) ||
+	    !EC_POINT_mul(c->group, T, NULL, G, negc, c->bn) ||
+	    !EC_POINT_add(c->group, V, V, T, c->bn))
 		goto out;
-	if (point_to_string(&c, U, pts[3]) < 0 || point_to_string(&c, V, pts[4]) < 0)
+	if (point_to_string(c, U, pts[3]) < 0 || point_to_string(c, V, pts[4]) < 0)
 		goto out;
 	/* 7-8: c' = challenge(Y, H, Gamma, U, V); valid when c' = c */
 	if (challenge(pts, want) < 0 || CRYPTO_memcmp(want, pi + PT_LEN, C_LEN))
 		goto out;
 	ret = gamma_to_hash(pi, beta);
 out:
-	EC_POINT_free(Y);
-	EC_POINT_free(H);
-	EC_POINT_free(G);
-	EC_POINT_free(U);
-	EC_POINT_free(V);
-	EC_POINT_free(T);
-	BN_free(cn);
-	BN_free(s);
-	BN_free(negc);
-	ctx_close(&c);
+	scratch_close(&w);
 	return ret;
 }

@@ -302,6 +302,20 @@ new_game() {
 	}
 }
 
+# new_golden_game DIR [ARGS...]: a game of fairness 1 on the golden cases'
+# seed (tests/golden/run-case), so that their set-up orders fit the hands
+new_golden_game() {
+	_dir=$1
+	shift
+	postrider new "$_dir" --american "$AMERICAN" --british "$BRITISH" \
+		--host "$HOST" --fairness 1 \
+		--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 "$@" \
+		>"$TRASH/new.out" 2>"$TRASH/new.err" || {
+		cat "$TRASH/new.err"
+		die "postrider new $_dir"
+	}
+}
+
 # play_first_legal DIR: plays the first legal order of the side to move,
 # as `options --plain` lists it; returns 1 (and plays nothing) when the
 # game is over, dies if the order is refused. $TRASH/opts keeps the list.

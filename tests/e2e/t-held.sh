@@ -10,10 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
 G=$TRASH/game
-# the golden cases' seed, so that their set-up orders fit the hands
-postrider new "$G" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" --fairness 1 \
-	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 >/dev/null ||
-	die "new"
+new_golden_game "$G"
 
 # setup_to_battle DIR: the golden case's way to the first battle
 setup_to_battle() {
@@ -68,9 +65,7 @@ expect_grep "and a player's clone checks all it can" '^verified without the seed
 
 # Conditional standing orders are sealed the same way until used.
 S=$TRASH/standing
-postrider new "$S" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" --fairness 1 \
-	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 >/dev/null ||
-	die "new"
+new_golden_game "$S"
 setup_to_battle "$S"
 printf 'if attacked at lexington: stand\nif battle: discard robert morris\n' >"$TRASH/if"
 expect_exit 0 postrider play "$S" --as american "$TRASH/if"

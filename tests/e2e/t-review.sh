@@ -8,9 +8,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
 G=$TRASH/game
-postrider new "$G" --american "$AMERICAN" --british "$BRITISH" --host "$HOST" --fairness 1 \
-	--seed 676f6c64656e2063617365732068617665206669786564207365656473212121 >/dev/null ||
-	die "new"
+new_golden_game "$G"
 
 awk -v dir="$TRASH" '
 	/^=== / { n++; print substr($0, 5) > (dir "/head." n); next }

@@ -3306,6 +3306,19 @@ static void test_battle_winner_without_cus_captured(void **state)
 	assert_int_equal(cus_of("Boston MA", SIDE_BRITISH), 0);
 }
 
+/* Howe with 5 CUs in Trenton NJ about to move on Greene's 2 in
+ * Philadelphia PA (a fortified port), no battle cards in the hands. */
+static void howe_before_philadelphia(void)
+{
+	move_position(SIDE_BRITISH, OPS2_A);
+	quiet_cards(SIDE_AMERICAN);
+	quiet_cards(SIDE_BRITISH);
+	put_general("Howe", "Trenton NJ");
+	put_cu("Trenton NJ", NATION_BRITISH, 5);
+	put_general("Greene", "Philadelphia PA");
+	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+}
+
 /* Finds the modifier of rule in m[0..n), or NULL. */
 static const struct modifier *mod_of(const struct modifier *m, int n, const char *rule)
 {
@@ -3323,13 +3336,7 @@ static void test_battle_modifiers_as_values(void **state)
 	int n;
 
 	(void)state;
-	move_position(SIDE_BRITISH, OPS2_A);
-	quiet_cards(SIDE_AMERICAN);
-	quiet_cards(SIDE_BRITISH);
-	put_general("Howe", "Trenton NJ");
-	put_cu("Trenton NJ", NATION_BRITISH, 5);
-	put_general("Greene", "Philadelphia PA");
-	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	howe_before_philadelphia();
 	S.regulars = true;
 	APPLY(MOVE(OPS2_A, "Howe"));
 	APPLY(TO("Philadelphia PA"));
@@ -3370,13 +3377,7 @@ static void test_battle_modifiers_as_values(void **state)
 static void test_battle_disperses_congress(void **state)
 {
 	(void)state;
-	move_position(SIDE_BRITISH, OPS2_A);
-	quiet_cards(SIDE_AMERICAN);
-	quiet_cards(SIDE_BRITISH);
-	put_general("Howe", "Trenton NJ");
-	put_cu("Trenton NJ", NATION_BRITISH, 5);
-	put_general("Greene", "Philadelphia PA");
-	put_cu("Philadelphia PA", NATION_AMERICAN, 2);
+	howe_before_philadelphia();
 	S.congress = SP("Philadelphia PA");
 	APPLY(MOVE(OPS2_A, "Howe"));
 	APPLY(TO("Philadelphia PA"));

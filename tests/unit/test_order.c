@@ -560,6 +560,16 @@ static const struct start *start_named(const char *name)
 	return NULL;
 }
 
+/* A fresh game at the start "play-british" for a test of several orders. */
+static struct state *play_british(struct rng *r, struct order_result *res)
+{
+	struct state *s = xcalloc(1, sizeof(*s));
+
+	order_result_init(res);
+	build(start_named("play-british"), s, r);
+	return s;
+}
+
 /* Runs one order; fails the test if it is rejected. */
 static void run_order(struct state *s, struct rng *r, enum side side,
 		      const char *text, struct order_result *res)
@@ -584,13 +594,11 @@ static int general_named(const char *name)
  * the British reads only that they did. */
 static void test_standing_orders(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	/* given at any time, while the British decides */
 	run_order(s, &r, SIDE_AMERICAN, "if attacked at lexington: stand\nif battle: none\n", &res);
 	assert_string_equal(s->standing[SIDE_AMERICAN],
@@ -614,13 +622,11 @@ static void test_standing_orders(void **state)
 /* "always" keeps a standing order after it answered. */
 static void test_standing_always(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	run_order(s, &r, SIDE_AMERICAN, "if attacked: stand always\n", &res);
 	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\n", &res);
 	assert_non_null(strstr(strbuf_str(&res.log), "The American's standing order answers.\nWashington stands"));
@@ -632,13 +638,11 @@ static void test_standing_always(void **state)
 /* "with GENERAL": only his battles. */
 static void test_standing_general(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	run_order(s, &r, SIDE_AMERICAN, "if attacked with greene: stand\n", &res);
 	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\n", &res);
 	/* Washington is attacked, not Greene: the American is asked */
@@ -653,13 +657,11 @@ static void test_standing_general(void **state)
 /* "if ...: ask" withdraws; what does not fit is refused. */
 static void test_standing_withdraw(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	run_order(s, &r, SIDE_AMERICAN, "if battle at boston: none\nif battle: none\n", &res);
 	run_order(s, &r, SIDE_AMERICAN, "if battle at boston: ask\n", &res);
 	assert_string_equal(s->standing[SIDE_AMERICAN], "if battle: none");
@@ -675,13 +677,11 @@ static void test_standing_withdraw(void **state)
 /* The American declines the interception: the British lines run. */
 static void test_held_resumed(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto providence\nto boston\nstop\n", &res);
 	assert_int_equal(res.held, 2);
 	assert_string_equal(s->held[SIDE_BRITISH], "to boston\nstop");
@@ -704,13 +704,11 @@ static void test_held_resumed(void **state)
  * its side only; the decision is his again. */
 static void test_held_dropped(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto providence\nto charleston\nstop\n", &res);
 	assert_int_equal(res.held, 2);
 	run_order(s, &r, SIDE_AMERICAN, "pass\n", &res);
@@ -730,13 +728,11 @@ static void test_held_dropped(void **state)
 /* Held lines wait only while the other side answers the interruption. */
 static void test_held_lapse(void **state)
 {
-	struct state *s = xcalloc(1, sizeof(*s));
 	struct rng r;
 	struct order_result res;
+	struct state *s = play_british(&r, &res);
 
 	(void)state;
-	order_result_init(&res);
-	build(start_named("play-british"), s, &r);
 	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\nto boston\n", &res);
 	assert_int_equal(res.held, 1);
 	assert_int_equal(s->prompt.kind, PROMPT_RETREAT_BEFORE);
