@@ -77,14 +77,7 @@ static int exec_player(int argc, char **argv)
 	now.name = now.addr = NULL;
 	game_write_yaml(&g, &yaml);
 	notify_init(&n, &g, &cfg);
-	{
-		struct repo_file extra[] = { { "game.yaml", yaml.buf, yaml.len } };
-		struct turn t = {
-			.next = &g.state, .side = SIDE_NONE, .happened = happened.buf,
-			.subject = subject.buf, .extra = extra, .n_extra = 1,
-		};
-		r = turn_commit(&g, &t, &n, commit, &err);
-	}
+	r = turn_commit_host(&g, &yaml, happened.buf, subject.buf, &n, commit, &err);
 	if (r != 0) {
 		fprintf(stderr, "error: %s (nothing was changed)\n", err.buf);
 		ret = EXIT_TEMPFAIL;

@@ -108,3 +108,16 @@ out:
 	strbuf_release(&patch);
 	return ret;
 }
+
+int turn_commit_host(struct game *g, const struct strbuf *yaml,
+		     const char *happened, const char *subject,
+		     struct notify *n, char commit[41], struct strbuf *err)
+{
+	struct repo_file extra[] = { { "game.yaml", yaml->buf, yaml->len } };
+	struct turn t = {
+		.next = &g->state, .side = SIDE_NONE, .happened = happened,
+		.subject = subject, .extra = extra, .n_extra = 1,
+	};
+
+	return turn_commit(g, &t, n, commit, err);
+}

@@ -41,4 +41,13 @@ void turn_happened(struct strbuf *out, const struct state *before,
 int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		char commit[41], struct strbuf *err);
 
+/*
+ * A commit of the host that plays no order (an address change, the
+ * reveal): game.yaml rewritten (yaml), g->state committed as it is, and
+ * the log line happened; mailed through n like a turn. As turn_commit().
+ */
+int turn_commit_host(struct game *g, const struct strbuf *yaml,
+		     const char *happened, const char *subject,
+		     struct notify *n, char commit[41], struct strbuf *err);
+
 #endif
