@@ -100,7 +100,8 @@ demo: deps
 	@BUILD=$(BUILD) sh tests/demo.sh
 
 sanitize: deps
-	@$(MAKE) --no-print-directory BUILD=build-san \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	$(MAKE) --no-print-directory BUILD=build-san \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
 
