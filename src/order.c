@@ -1046,14 +1046,7 @@ static void order_span(const char *text, int *first, int *last)
  */
 static bool interrupted(const struct state *s)
 {
-	switch (s->prompt.kind) {
-	case PROMPT_INTERCEPT:
-	case PROMPT_RETREAT_BEFORE:
-	case PROMPT_BATTLE_CARD:
-		return true;
-	default:
-		return false;
-	}
+	return engine_prompt_interrupts(s);
 }
 
 /* Keeps line lineno of side's order (text t) out of the public order

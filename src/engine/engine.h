@@ -148,8 +148,12 @@ int engine_legal(const struct data *d, const struct state *s,
 enum engine_result engine_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why);
 
-/* True if actions of this kind answer the current prompt at all. */
+/* True if actions of this kind answer the current prompt at all (its
+ * descriptor's list). */
 bool engine_kind_fits(const struct state *s, enum action_kind kind);
+/* True if the current prompt interrupts the other side's move (an
+ * interception, a retreat before battle, a battle card). */
+bool engine_prompt_interrupts(const struct state *s);
 
 /*
  * Applies one action. On ENGINE_OK the state has advanced through every

@@ -294,42 +294,64 @@ static enum pc_context prompt_pc_context(const struct state *s)
 	}
 }
 
-static const char *const prompt_verbs[PROMPT__COUNT][6] = {
-	[PROMPT_CC] = { "place" },
-	[PROMPT_FTK] = { "place", "done" },
-	[PROMPT_FIRST] = { "first", "event", "pass" },
-	[PROMPT_PLAY] = { "pc", "discard", "event", "move", "queue", "reinforce" },
-	[PROMPT_PC] = { "place", "flip", "done" },
-	[PROMPT_DISCARD] = { "place", "flip", "remove", "pass" },
-	[PROMPT_EXCHANGE] = { "exchange", "pass" },
-	[PROMPT_DOI] = { "place" },
-	[PROMPT_CONGRESS] = { "congress" },
-	[PROMPT_MOVE] = { "take", "to", "sail", "stop" },
-	[PROMPT_LAND] = { "land" },
-	[PROMPT_CAPTURE] = { "remove" },
-	[PROMPT_EVENT] = { "place", "flip", "remove", "done" },
-	[PROMPT_NAVY] = { "navy" },
-	[PROMPT_FRENCH] = { "french" },
-	[PROMPT_WAR] = { "remove" },
-	[PROMPT_WINTER] = { "lose" },
-	[PROMPT_INTERCEPT] = { "intercept", "pass" },
-	[PROMPT_RETREAT_BEFORE] = { "retreat", "stand" },
-	[PROMPT_BATTLE_CARD] = { "battle", "discard", "none" },
-	[PROMPT_RETREAT] = { "retreat", "sail" },
-	[PROMPT_LOSSES] = { "lose" },
-	[PROMPT_CAMPAIGN] = { "move", "place", "flip", "done" },
-	[PROMPT_GENERALS] = { "send" },
-	[PROMPT_EXTRA] = { "draw", "pass" },
+/*
+ * One descriptor per prompt kind: the kinds of action that answer it (the
+ * check below refuses any other with the list of these verbs; the order
+ * parser and the reports read the same list through engine_kind_fits()),
+ * and whether it interrupts the other side's move, so that the mover's
+ * further lines wait for it (docs/orders.md, "Held over").
+ */
+static const struct prompt_desc {
+	enum action_kind answers[7];	/* ACT_NONE-terminated */
+	bool interrupts;
+} prompts[PROMPT__COUNT] = {
+	[PROMPT_CC] = { { ACT_PLACE } },
+	[PROMPT_FTK] = { { ACT_PLACE, ACT_DONE } },
+	[PROMPT_FIRST] = { { ACT_FIRST, ACT_EVENT, ACT_PASS } },
+	[PROMPT_PLAY] = { { ACT_PC_CARD, ACT_DISCARD, ACT_EVENT, ACT_ACTIVATE, ACT_QUEUE, ACT_REINFORCE } },
+	[PROMPT_PC] = { { ACT_PLACE, ACT_FLIP, ACT_DONE } },
+	[PROMPT_DISCARD] = { { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_PASS } },
+	[PROMPT_EXCHANGE] = { { ACT_EXCHANGE, ACT_PASS } },
+	[PROMPT_DOI] = { { ACT_PLACE } },
+	[PROMPT_CONGRESS] = { { ACT_CONGRESS } },
+	[PROMPT_MOVE] = { { ACT_TAKE, ACT_TO, ACT_SAIL, ACT_STOP } },
+	[PROMPT_LAND] = { { ACT_LAND } },
+	[PROMPT_CAPTURE] = { { ACT_REMOVE } },
+	[PROMPT_EVENT] = { { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE } },
+	[PROMPT_NAVY] = { { ACT_NAVY } },
+	[PROMPT_FRENCH] = { { ACT_FRENCH } },
+	[PROMPT_WAR] = { { ACT_REMOVE } },
+	[PROMPT_WINTER] = { { ACT_LOSE } },
+	[PROMPT_INTERCEPT] = { { ACT_INTERCEPT, ACT_PASS }, true },
+	[PROMPT_RETREAT_BEFORE] = { { ACT_RETREAT, ACT_STAND }, true },
+	[PROMPT_BATTLE_CARD] = { { ACT_BATTLE, ACT_DISCARD, ACT_NOCARD }, true },
+	[PROMPT_RETREAT] = { { ACT_RETREAT, ACT_SAIL } },
+	[PROMPT_LOSSES] = { { ACT_LOSE } },
+	[PROMPT_CAMPAIGN] = { { ACT_ACTIVATE, ACT_PLACE, ACT_FLIP, ACT_DONE } },
+	[PROMPT_GENERALS] = { { ACT_SEND } },
+	[PROMPT_EXTRA] = { { ACT_DRAW, ACT_PASS } },
 };
+
+static const struct prompt_desc *prompt_desc(enum prompt_kind k)
+{
+	if ((unsigned)k >= PROMPT__COUNT)
+		BUG("prompt kind %d", k);
+	return &prompts[k];
+}
 
 bool engine_kind_fits(const struct state *s, enum action_kind kind)
 {
-	const char *verb = action_verb(kind);
+	const struct prompt_desc *p = prompt_desc(s->prompt.kind);
 
-	for (int i = 0; i < 6 && prompt_verbs[s->prompt.kind][i]; i++)
-		if (!strcmp(prompt_verbs[s->prompt.kind][i], verb))
+	for (int i = 0; i < 7 && p->answers[i] != ACT_NONE; i++)
+		if (p->answers[i] == kind)
 			return true;
 	return false;
+}
+
+bool engine_prompt_interrupts(const struct state *s)
+{
+	return prompt_desc(s->prompt.kind)->interrupts;
 }
 
 static enum engine_result wrong_kind(const struct data *d,
@@ -337,11 +359,11 @@ static enum engine_result wrong_kind(const struct data *d,
 				     const struct action *a, struct strbuf *why)
 {
 	struct strbuf list = STRBUF_INIT;
+	const struct prompt_desc *p = prompt_desc(s->prompt.kind);
 	(void)d;
 
-	for (int i = 0; i < 6 && prompt_verbs[s->prompt.kind][i]; i++)
-		strbuf_addf(&list, "%s'%s'", i ? ", " : "",
-			    prompt_verbs[s->prompt.kind][i]);
+	for (int i = 0; i < 7 && p->answers[i] != ACT_NONE; i++)
+		strbuf_addf(&list, "%s'%s'", i ? ", " : "", action_verb(p->answers[i]));
 	illegal(why, "'%s' does not answer this prompt; expected %s",
 		action_verb(a->kind), strbuf_str(&list));
 	strbuf_release(&list);
@@ -394,13 +416,15 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
 	if (a->french > 0 && a->kind == ACT_RETREAT && p->kind == PROMPT_RETREAT)
 		return illegal(why, "after a battle the whole force retreats: 'retreat SPACE' takes no number (9.61)");
-	switch (p->kind) {
-	case PROMPT_NONE:
+	if (p->kind == PROMPT_NONE)
 		return illegal(why, "the game is over");
+	/* the verbs that answer the prompt, from its descriptor (the
+	 * choices of an event are the event's own, events_check) */
+	if (p->kind != PROMPT_EVENT && !engine_kind_fits(s, a->kind))
+		return wrong_kind(d, s, a, why);
+	switch (p->kind) {
 	case PROMPT_CC:
 	case PROMPT_DOI:
-		if (a->kind != ACT_PLACE)
-			return wrong_kind(d, s, a, why);
 		return pc_check(d, s, SIDE_AMERICAN, a->kind, a->space,
 				prompt_pc_context(s), why);
 	case PROMPT_FTK:
@@ -410,10 +434,6 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 			return ENGINE_OK;
 		if (a->kind == ACT_PASS && p->kind == PROMPT_DISCARD)
 			return ENGINE_OK;
-		if (a->kind != ACT_PLACE &&
-		    !(p->kind != PROMPT_FTK && a->kind == ACT_FLIP) &&
-		    !(p->kind == PROMPT_DISCARD && a->kind == ACT_REMOVE))
-			return wrong_kind(d, s, a, why);
 		return pc_check(d, s, p->side, a->kind, a->space,
 				prompt_pc_context(s), why);
 	case PROMPT_FIRST:
@@ -431,74 +451,44 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 				return illegal(why, "choose who plays first: 'first american' or 'first british' (5.3)");
 			return ENGINE_OK;
 		}
-		if (a->kind != ACT_FIRST)
-			return wrong_kind(d, s, a, why);
 		if (p->left == 1)
 			return illegal(why, "the American chooses who plays first (5.3.c): play a campaign card ('event CARD', 5.3.a) or 'pass'");
 		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
 			return illegal(why, "say 'first american' or 'first british'");
 		return ENGINE_OK;
 	case PROMPT_PLAY:
-		if (a->kind != ACT_PC_CARD && a->kind != ACT_DISCARD &&
-		    a->kind != ACT_EVENT && a->kind != ACT_ACTIVATE &&
-		    a->kind != ACT_QUEUE && a->kind != ACT_REINFORCE)
-			return wrong_kind(d, s, a, why);
 		return play_check(d, s, a, why);
 	case PROMPT_EXCHANGE:
 		if (a->kind == ACT_PASS)
 			return ENGINE_OK;
-		if (a->kind != ACT_EXCHANGE)
-			return wrong_kind(d, s, a, why);
 		return exchange_check(d, s, a, why);
 	case PROMPT_CONGRESS:
-		if (a->kind != ACT_CONGRESS)
-			return wrong_kind(d, s, a, why);
 		return congress_check(d, s, a->space, why);
 	case PROMPT_MOVE:
-		if (a->kind != ACT_TAKE && a->kind != ACT_TO &&
-		    a->kind != ACT_SAIL && a->kind != ACT_STOP)
-			return wrong_kind(d, s, a, why);
 		return move_check(d, s, a, why);
 	case PROMPT_LAND:
-		if (a->kind != ACT_LAND)
-			return wrong_kind(d, s, a, why);
 		return land_check(d, s, a, why);
 	case PROMPT_CAPTURE:
-		if (a->kind != ACT_REMOVE)
-			return wrong_kind(d, s, a, why);
 		return capture_check(d, s, a, why);
 	case PROMPT_EVENT:
 		return events_check(d, s, a, why);
 	case PROMPT_NAVY:
 	case PROMPT_FRENCH:
 	case PROMPT_WAR:
-		if (a->kind != (p->kind == PROMPT_NAVY ? ACT_NAVY
-				: p->kind == PROMPT_FRENCH ? ACT_FRENCH : ACT_REMOVE))
-			return wrong_kind(d, s, a, why);
 		return alliance_check(d, s, a, why);
 	case PROMPT_WINTER:
-		if (a->kind != ACT_LOSE)
-			return wrong_kind(d, s, a, why);
 		return winter_check(d, s, a, why);
 	case PROMPT_INTERCEPT:
 	case PROMPT_RETREAT_BEFORE:
 	case PROMPT_BATTLE_CARD:
 	case PROMPT_RETREAT:
 	case PROMPT_LOSSES:
-		if (!engine_kind_fits(s, a->kind))
-			return wrong_kind(d, s, a, why);
 		return battle_check(d, s, a, why);
 	case PROMPT_CAMPAIGN:
-		if (!engine_kind_fits(s, a->kind))
-			return wrong_kind(d, s, a, why);
 		return campaign_check(d, s, a, why);
 	case PROMPT_GENERALS:
-		if (a->kind != ACT_SEND)
-			return wrong_kind(d, s, a, why);
 		return generals_check(d, s, a, why);
 	case PROMPT_EXTRA:
-		if (a->kind != ACT_DRAW && a->kind != ACT_PASS)
-			return wrong_kind(d, s, a, why);
 		return ENGINE_OK;
 	default:
 		BUG("engine_check: prompt %d", p->kind);
