@@ -7,8 +7,10 @@ so that the two check each other. The elliptic-curve arithmetic is plain
 affine P-256: slow, but a game has a few hundred dice.
 
     verify_vrf.py --vectors
-        checks RFC 9381's examples for ECVRF-P256-SHA256-TAI and the
-        document's own vector; prints "ok: N vectors".
+        checks RFC 9381's examples for ECVRF-P256-SHA256-TAI (appendix
+        B.1, with the values on the way: H, k, U, V) and the vector of
+        docs/fairness.md section 17.8; prints "ok: N vectors ..." (N the
+        RFC's) or the first mismatch and exits 1.
     verify_vrf.py verify PK ALPHA PI
         (hex) prints beta and exits 0 if PI proves ALPHA under PK, else
         prints "invalid" and exits 1.
@@ -145,7 +147,11 @@ def gamma_to_beta(gamma_bytes):
     return sha256(SUITE, b"\x03", gamma_bytes, b"\x00")
 
 
-def prove(sk, alpha):
+def prove_steps(sk, alpha):
+    """The proof of alpha with the values on the way: a dict of the bytes
+    H, k (32 bytes), U, V, pi and beta, as RFC 9381's examples list them."""
+    if len(sk) != 32:
+        raise ValueError("a secret key is 32 bytes")
     x = int.from_bytes(sk, "big")
     if not 1 <= x < Q:
         raise ValueError("secret key out of range")
@@ -154,10 +160,20 @@ def prove(sk, alpha):
     h = encode_to_curve(pk, alpha)
     gamma = mul(x, h)
     k = nonce_rfc6979(x, encode_point(h))
-    c = challenge(y, h, gamma, mul(k, G), mul(k, h))
+    u, v = mul(k, G), mul(k, h)
+    c = challenge(y, h, gamma, u, v)
     s = (k + int.from_bytes(c, "big") * x) % Q
     pi = encode_point(gamma) + c + s.to_bytes(32, "big")
-    return pi, gamma_to_beta(pi[:33])
+    return {"H": encode_point(h), "k": k.to_bytes(32, "big"),
+            "U": encode_point(u), "V": encode_point(v),
+            "pi": pi, "beta": gamma_to_beta(pi[:33])}
+
+
+def prove(sk, alpha):
+    """(pi, beta) for the 32-byte secret key sk; ValueError if it is not
+    in [1, q-1]."""
+    steps = prove_steps(sk, alpha)
+    return steps["pi"], steps["beta"]
 
 
 def verify(pk, pi, alpha):
@@ -180,30 +196,82 @@ def verify(pk, pi, alpha):
     return gamma_to_beta(pi[:33])
 
 
-# RFC 9381 appendix B.1 (ECVRF-P256-SHA256-TAI): sk, pk, alpha, pi, beta.
+def proof_to_hash(pi):
+    """ECVRF_proof_to_hash without verification: beta, or None when pi does
+    not decode (81 bytes: a point, c, and s below q)."""
+    if len(pi) != 81 or decode_point(pi[:33]) is None or \
+            int.from_bytes(pi[49:], "big") >= Q:
+        return None
+    return gamma_to_beta(pi[:33])
+
+
+# RFC 9381 appendix B.1 (ECVRF-P256-SHA256-TAI), its three examples: the
+# secret key, the public key, alpha (hex), the values on the way (the point
+# H, the nonce k, the points U = k*B and V = k*H) and the results pi, beta.
 RFC_VECTORS = [
-    ("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
-     "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
-     b"sample".hex(),
-     "035b5c726e8c0e2c488a107c600578ee75cb702343c153cb1eb8dec77f4b5071b4"
-     "a53f0a46f018bc2c56e58d383f2305e0975972c26feea0eb122fe7893c15af376b"
-     "33edf7de17c6ea056d4d82de6bc02f",
-     "a3ad7b0ef73d8fc6655053ea22f9bede8c743f08bbed3d38821f0e16474b505e"),
-    ("c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
-     "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
-     b"test".hex(),
-     "034dac60aba508ba0c01aa9be80377ebd7562c4a52d74722e0abae7dc3080ddb56"
-     "c19e067b15a8a8174905b13617804534214f935b94c2287f797e393eb0816969d8"
-     "64f37625b443f30f1a5a33f2b3c854",
-     "a284f94ceec2ff4b3794629da7cbafa49121972671b466cab4ce170aa365f26d"),
-    ("2ca1411a41b17b24cc8c3b089cfd033f1920202a6c0de8abb97df1498d50d2c8",
-     "03596375e6ce57e0f20294fc46bdfcfd19a39f8161b58695b3ec5b3d16427c274d",
-     b"Example using ECDSA key from Appendix L.4.2 of ANSI.X9-62-2005".hex(),
-     "03d03398bf53aa23831d7d1b2937e005fb0062cbefa06796579f2a1fc7e7b8c667"
-     "d091c00b0f5c3619d10ecea44363b5a599cadc5b2957e223fec62e81f7b4825fc7"
-     "99a771a3d7334b9186bdbee87316b1",
-     "90871e06da5caa39a3c61578ebb844de8635e27ac0b13e829997d0d95dd98c19"),
+    {"sk": "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+     "pk": "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+     "alpha": b"sample".hex(),
+     "H": "0272a877532e9ac193aff4401234266f59900a4a9e3fc3cfc6a4b7e467a15d06d4",
+     "k": "0d90591273453d2dc67312d39914e3a93e194ab47a58cd598886897076986f77",
+     "U": "02bb6a034f67643c6183c10f8b41dc4babf88bff154b674e377d90bde009c21672",
+     "V": "02893ebee7af9a0faa6da810da8a91f9d50e1dc071240c9706726820ff919e8394",
+     "pi": "035b5c726e8c0e2c488a107c600578ee75cb702343c153cb1eb8dec77f4b5071b4"
+           "a53f0a46f018bc2c56e58d383f2305e0975972c26feea0eb122fe7893c15af376b"
+           "33edf7de17c6ea056d4d82de6bc02f",
+     "beta": "a3ad7b0ef73d8fc6655053ea22f9bede8c743f08bbed3d38821f0e16474b505e"},
+    {"sk": "c9afa9d845ba75166b5c215767b1d6934e50c3db36e89b127b8a622b120f6721",
+     "pk": "0360fed4ba255a9d31c961eb74c6356d68c049b8923b61fa6ce669622e60f29fb6",
+     "alpha": b"test".hex(),
+     "H": "02173119b4fff5e6f8afed4868a29fe8920f1b54c2cf89cc7b301d0d473de6b974",
+     "k": "5852353a868bdce26938cde1826723e58bf8cb06dd2fed475213ea6f3b12e961",
+     "U": "022779a2cafcb65414c4a04a4b4d2adf4c50395f57995e89e6de823250d91bc48e",
+     "V": "033b4a14731672e82339f03b45ff6b5b13dee7ada38c9bf1d6f8f61e2ce5921119",
+     "pi": "034dac60aba508ba0c01aa9be80377ebd7562c4a52d74722e0abae7dc3080ddb56"
+           "c19e067b15a8a8174905b13617804534214f935b94c2287f797e393eb0816969d8"
+           "64f37625b443f30f1a5a33f2b3c854",
+     "beta": "a284f94ceec2ff4b3794629da7cbafa49121972671b466cab4ce170aa365f26d"},
+    {"sk": "2ca1411a41b17b24cc8c3b089cfd033f1920202a6c0de8abb97df1498d50d2c8",
+     "pk": "03596375e6ce57e0f20294fc46bdfcfd19a39f8161b58695b3ec5b3d16427c274d",
+     "alpha": b"Example using ECDSA key from Appendix L.4.2 of ANSI.X9-62-2005".hex(),
+     "H": "0258055c26c4b01d01c00fb57567955f7d39cd6f6e85fd37c58f696cc6b7aa761d",
+     "k": "5689e2e08e1110b4dda293ac21667eac6db5de4a46a519c73d533f69be2f4da3",
+     "U": "020f465cd0ec74d2e23af0abde4c07e866ae4e5138bded5dd1196b8843f380db84",
+     "V": "036cb6f811428fc4904370b86c488f60c280fa5b496d2f34ff8772f60ed24b2d1d",
+     "pi": "03d03398bf53aa23831d7d1b2937e005fb0062cbefa06796579f2a1fc7e7b8c667"
+           "d091c00b0f5c3619d10ecea44363b5a599cadc5b2957e223fec62e81f7b4825fc7"
+           "99a771a3d7334b9186bdbee87316b1",
+     "beta": "90871e06da5caa39a3c61578ebb844de8635e27ac0b13e829997d0d95dd98c19"},
 ]
+
+
+def check_rfc_vectors():
+    """None when every example of RFC_VECTORS is reproduced (prove, with
+    the values on the way, and verify) and a changed proof is refused;
+    otherwise a sentence naming the first mismatch."""
+    for n, t in enumerate(RFC_VECTORS, 1):
+        sk, pk, alpha = (bytes.fromhex(t[f]) for f in ("sk", "pk", "alpha"))
+        if public_key(sk).hex() != t["pk"]:
+            return "example %d: the public key is %s" % (n, public_key(sk).hex())
+        steps = prove_steps(sk, alpha)
+        for field in ("H", "k", "U", "V", "pi", "beta"):
+            if steps[field].hex() != t[field]:
+                return "example %d: %s is %s, the RFC says %s" % (
+                    n, field, steps[field].hex(), t[field])
+        pi = bytes.fromhex(t["pi"])
+        beta = verify(pk, pi, alpha)
+        if beta is None or beta.hex() != t["beta"]:
+            return "example %d: verify gives %s" % (n, beta.hex() if beta else "invalid")
+        if proof_to_hash(pi) != beta:
+            return "example %d: proof_to_hash differs from verify" % n
+        for at in (0, 1, 40, 60, 80):
+            bad = bytearray(pi)
+            bad[at] ^= 0x01
+            if verify(pk, bytes(bad), alpha) is not None:
+                return "example %d: the proof with byte %d changed verifies" % (n, at)
+        if verify(pk, pi, alpha + b"x") is not None:
+            return "example %d: the proof verifies for another alpha" % n
+    return None
 
 
 # ---- postrider's use of it (docs/fairness.md section 18) ----
@@ -295,6 +363,34 @@ def check_game(game_id, pk, log, proofs):
     return dice, shuffles
 
 
+# docs/fairness.md section 17.8: the game key of the seed 00 01 ... 1f and
+# the input of the first draw of game "ww-test" before any words.
+DOC_VECTOR = {
+    "seed": bytes(range(32)).hex(),
+    "sk": "728b628227fe184c616947da81fcc4d1408a07bb9114b66deb24933d3431689b",
+    "pk": "035960a54d84ad773022d3eb0e2af1c67d0b8422bfb81377aa7745d94c21282c39",
+    "pi": "0284e2a30a9133eedbc18aff4fddcf5cf7af6ced4976c9f0993f4007f77db57f15"
+          "95fb513d1d06c98b0dddd3e05995637ac067c2cf0b009b6216c40369396ae2f2"
+          "6fab0cd4528abead91cd4e0e3fc73bfd",
+    "beta": "f610e5b3ab9994de4b19b8e5b4daf9c1df2638ce025f3a458271060477c645d2",
+}
+
+
+def check_doc_vector():
+    """None when DOC_VECTOR is reproduced, else a sentence."""
+    t = DOC_VECTOR
+    sk = game_secret_key(bytes.fromhex(t["seed"]))
+    if sk.hex() != t["sk"] or public_key(sk).hex() != t["pk"]:
+        return "17.8: the key of the seed differs"
+    alpha = draw_alpha("ww-test", bytes(64), 0)
+    pi, beta = prove(sk, alpha)
+    if pi.hex() != t["pi"] or beta.hex() != t["beta"]:
+        return "17.8: the proof or beta differs"
+    if verify(bytes.fromhex(t["pk"]), pi, alpha) != beta:
+        return "17.8: the proof does not verify"
+    return None
+
+
 def git_show(repo, rev, path):
     return subprocess.run(["git", "-C", repo, "show", "%s:%s" % (rev, path)],
                           check=True, capture_output=True, text=True).stdout
@@ -302,35 +398,35 @@ def git_show(repo, rev, path):
 
 def main(argv):
     if argv == ["--vectors"]:
-        count = 0
-        for sk, pk, alpha, pi, beta in RFC_VECTORS:
-            skb, alphab = bytes.fromhex(sk), bytes.fromhex(alpha)
-            if public_key(skb).hex() != pk:
-                print("mismatch: public key of", sk)
-                return 1
-            got_pi, got_beta = prove(skb, alphab)
-            if got_pi.hex() != pi or got_beta.hex() != beta:
-                print("mismatch: proof of", alpha)
-                return 1
-            if verify(bytes.fromhex(pk), bytes.fromhex(pi), alphab) != bytes.fromhex(beta):
-                print("mismatch: verification of", alpha)
-                return 1
-            bad = bytearray.fromhex(pi)
-            bad[40] ^= 1
-            if verify(bytes.fromhex(pk), bytes(bad), alphab) is not None:
-                print("mismatch: a changed proof verifies")
-                return 1
-            count += 1
-        print("ok: %d vectors" % count)
+        wrong = check_rfc_vectors()
+        if wrong:
+            print("mismatch:", wrong)
+            return 1
+        wrong = check_doc_vector()
+        if wrong:
+            print("mismatch:", wrong)
+            return 1
+        print("ok: %d vectors, and the vector of docs/fairness.md 17.8"
+              % len(RFC_VECTORS))
         return 0
-    if len(argv) == 4 and argv[0] == "verify":
-        beta = verify(*(bytes.fromhex(a) for a in argv[1:]))
-        print(beta.hex() if beta else "invalid")
-        return 0 if beta else 1
-    if len(argv) == 3 and argv[0] == "prove":
-        pi, beta = prove(bytes.fromhex(argv[1]), bytes.fromhex(argv[2]))
-        print(pi.hex(), beta.hex())
-        return 0
+    if len(argv) in (3, 4) and argv[0] in ("verify", "prove"):
+        try:
+            args = [bytes.fromhex(a) for a in argv[1:]]
+        except ValueError:
+            print("verify_vrf.py: arguments must be hex", file=sys.stderr)
+            return 2
+        if argv[0] == "verify" and len(args) == 3:
+            beta = verify(args[0], args[2], args[1])
+            print(beta.hex() if beta else "invalid")
+            return 0 if beta else 1
+        if argv[0] == "prove" and len(args) == 2:
+            try:
+                pi, beta = prove(*args)
+            except ValueError as e:
+                print("verify_vrf.py:", e, file=sys.stderr)
+                return 2
+            print(pi.hex(), beta.hex())
+            return 0
     if len(argv) in (2, 3) and argv[0] == "game":
         repo, rev = argv[1], argv[2] if len(argv) == 3 else "HEAD"
         yaml = git_show(repo, rev, "game.yaml")
