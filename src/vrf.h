@@ -10,8 +10,9 @@
  * and 18).
  *
  * Pure computation: no I/O, no global state. Every function returns -1
- * for bad input or a libcrypto failure (an allocation); none aborts on
- * any bytes given to it.
+ * for bad input or a failure of libcrypto's EC or BN code (an
+ * allocation); none aborts on any bytes given to it. HMAC-SHA256 itself
+ * failing is a BUG, as everywhere (codec.h: one HMAC for the project).
  *
  * Ownership: the caller owns every buffer; nothing is kept.
  */
