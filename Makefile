@@ -62,9 +62,14 @@ ENGINE_SRC = $(sort $(wildcard src/engine/*.c)) src/util.c src/effects.c \
 	src/rng.c src/vrf.c src/codec.c src/state-names.c
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 
-$(BUILD)/libengine.a: $(ENGINE_OBJ)
+# One relocatable object whose only global names are the API's
+# (src/engine/api.syms): the engine's internals cannot be reached from
+# outside the library (tests/engine-api.sh checks it).
+$(BUILD)/libengine.a: $(ENGINE_OBJ) src/engine/api.syms
 	rm -f $@
-	ar rcs $@ $^
+	$(LD) -r -o $(BUILD)/engine-all.o $(ENGINE_OBJ)
+	objcopy --keep-global-symbols=src/engine/api.syms $(BUILD)/engine-all.o $(BUILD)/engine.o
+	ar rcs $@ $(BUILD)/engine.o
 
 $(BUILD)/engine-only: tests/engine-only.c $(BUILD)/libengine.a
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< -Wl,--whole-archive \
