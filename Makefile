@@ -105,7 +105,7 @@ demo: deps
 	@BUILD=$(BUILD) sh tests/demo.sh
 
 sanitize: deps
-	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	$(MAKE) --no-print-directory BUILD=build-san \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
 		LDFLAGS="-fsanitize=address,undefined" check
