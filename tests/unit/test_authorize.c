@@ -75,6 +75,19 @@ static char *order_mail(const char *from, const char *subject)
 		       "Message-ID: <x@example.net>\n\nplay 42 ops\n", from, subject);
 }
 
+/* An order from addr carrying side's current token, for game id. */
+static char *token_mail(const struct game *g, enum side side, const char *id,
+			const char *from)
+{
+	char token[FAIR_TOKEN_SIZE], *subject, *mail;
+
+	game_token(g, side, token);
+	subject = xstrfmt("Re: [%s] turn (token %s)", id, token);
+	mail = order_mail(from, subject);
+	free(subject);
+	return mail;
+}
+
 static void machines_get_no_answer(void **state)
 {
 	static const char *const files[] = { "auto-reply.eml", "bounce.eml", "list.eml" };
@@ -100,17 +113,14 @@ static void a_stranger_learns_nothing(void **state)
 	struct game g;
 	struct strbuf why = STRBUF_INIT;
 	enum side side;
-	char token[FAIR_TOKEN_SIZE], *subject, *mail;
+	char *mail;
 	(void)state;
 
 	game_fixture(&g);
-	game_token(&g, SIDE_AMERICAN, token);
-	subject = xstrfmt("Re: [ww-3f9a] turn (token %s)", token);
-	mail = order_mail("Mallory <mallory@example.com>", subject);
+	mail = token_mail(&g, SIDE_AMERICAN, "ww-3f9a", "Mallory <mallory@example.com>");
 	assert_int_equal(decide_text(&g, mail, &side, &why), AUTHORIZE_STRANGER);
 	assert_int_equal(side, SIDE_NONE);
 	free(mail);
-	free(subject);
 	strbuf_release(&why);
 }
 
@@ -119,7 +129,7 @@ static void a_player_is_refused_with_a_reason(void **state)
 	struct game g;
 	struct strbuf why = STRBUF_INIT;
 	enum side side;
-	char token[FAIR_TOKEN_SIZE], *subject, *mail;
+	char *mail;
 	(void)state;
 
 	game_fixture(&g);
@@ -129,21 +139,15 @@ static void a_player_is_refused_with_a_reason(void **state)
 	assert_non_null(strstr(why.buf, "not valid for this turn"));
 
 	/* the British token does not do for the American */
-	game_token(&g, SIDE_BRITISH, token);
-	subject = xstrfmt("Re: [ww-3f9a] turn (token %s)", token);
-	mail = order_mail("alice@EXAMPLE.net", subject);
+	mail = token_mail(&g, SIDE_BRITISH, "ww-3f9a", "alice@EXAMPLE.net");
 	assert_int_equal(decide_text(&g, mail, &side, &why), AUTHORIZE_REFUSE);
 	free(mail);
-	free(subject);
 
 	/* another game */
-	game_token(&g, SIDE_AMERICAN, token);
-	subject = xstrfmt("Re: [ww-77aa] turn (token %s)", token);
-	mail = order_mail("alice@example.net", subject);
+	mail = token_mail(&g, SIDE_AMERICAN, "ww-77aa", "alice@example.net");
 	assert_int_equal(decide_text(&g, mail, &side, &why), AUTHORIZE_REFUSE);
 	assert_string_equal(why.buf, "this message is about game ww-77aa, not ww-3f9a");
 	free(mail);
-	free(subject);
 
 	/* no token at all */
 	mail = order_mail("alice@example.net", "Re: [ww-3f9a] my move");
@@ -158,13 +162,11 @@ static void the_valid_token_is_authorized_once(void **state)
 	struct game g;
 	struct strbuf why = STRBUF_INIT;
 	enum side side;
-	char token[FAIR_TOKEN_SIZE], *subject, *mail;
+	char *mail;
 	(void)state;
 
 	game_fixture(&g);
-	game_token(&g, SIDE_AMERICAN, token);
-	subject = xstrfmt("Re: [ww-3f9a] turn (token %s)", token);
-	mail = order_mail("Alice <Alice@example.net>", subject);
+	mail = token_mail(&g, SIDE_AMERICAN, "ww-3f9a", "Alice <Alice@example.net>");
 	assert_int_equal(decide_text(&g, mail, &side, &why), AUTHORIZE_OK);
 	assert_int_equal(side, SIDE_AMERICAN);
 	assert_int_equal(why.len, 0);
@@ -189,7 +191,6 @@ static void the_valid_token_is_authorized_once(void **state)
 		strbuf_release(&err);
 	}
 	free(mail);
-	free(subject);
 	strbuf_release(&why);
 }
 
