@@ -18,14 +18,14 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/postrider
 CC ?= cc
 BUILD ?= build
-PKGS = libgit2 yaml-0.1 libcurl libcrypto librsvg-2.0
+PKGS = libgit2 yaml-0.1 libcurl libcrypto cairo zlib
 VERSION = 0.1.0
 
 CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS))
+LIBS = $(shell pkg-config --libs $(PKGS)) -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "game.h"
 #include "engine/engine.h"
+#include "map.h"
 #include "report.h"
 
 /* Opens dir for reading; prints the error and returns -1 on failure. */
@@ -146,11 +147,13 @@ static int exec_show(int argc, char **argv)
 	}
 	if (svg || png) {
 		struct map_last last;
+		struct map_picture map;
 		last_order(&g, &last);
-		report_svg_last(g.data, &g.state, &last, &out);
+		map_draw(g.data, &g.state, &last, &map);
 		if (png) {
 			struct strbuf pic = STRBUF_INIT, err = STRBUF_INIT;
-			int r = report_png(out.buf, out.len, &pic, &err);
+			int r = map_png(&map, MAP_PNG_SCALE, &pic, &err);
+			map_release(&map);
 			if (r == 0)
 				fwrite(pic.buf, 1, pic.len, stdout);
 			else
@@ -163,6 +166,8 @@ static int exec_show(int argc, char **argv)
 				return EXIT_TEMPFAIL;
 			}
 		} else {
+			map_svg(&map, &out);
+			map_release(&map);
 			fputs(out.buf, stdout);
 		}
 		goto done;

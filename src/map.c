@@ -1,7 +1,9 @@
 /*
- * map.c - the map as an SVG picture: spaces, connections, who holds each
+ * map.c - the map as a picture: spaces, connections, who holds each
  * space (the PC) apart from whose pieces stand there, and a side panel
- * with the tracks, the boxes and the victory count, with a legend.
+ * with the tracks, the boxes and the victory count, with a legend. Drawn
+ * once as a list of shapes (map.h), written here as SVG; map-png.c paints
+ * the same list into a PNG.
  *
  * Labels are placed so that none overlaps another label, a space or a
  * piece marker: each label tries a ring of positions around its space,
@@ -14,7 +16,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "report.h"
+#include "map.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -95,18 +97,90 @@ found:
 	return far;
 }
 
-static void add_escaped(struct strbuf *out, const char *s)
+const struct map_font_desc map_fonts[MAP_FONT__COUNT] = {
+	[MAP_NAME] = { "name", "#222222", false },
+	[MAP_PIECES_A] = { "pieces-a", "#1f4e8c", true },
+	[MAP_PIECES_B] = { "pieces-b", "#9c2a1f", true },
+	[MAP_PIECES_M] = { "pieces-m", "#5b3c88", true },
+	[MAP_PANEL] = { "panel", "#222222", false },
+	[MAP_PANEL_H] = { "panel-h", "#222222", true },
+};
+
+static struct map_item *add(struct map_picture *pic, enum map_shape shape)
 {
-	for (; *s; s++) {
-		if (*s == '&')
-			strbuf_addstr(out, "&amp;");
-		else if (*s == '<')
-			strbuf_addstr(out, "&lt;");
-		else if (*s == '>')
-			strbuf_addstr(out, "&gt;");
-		else
-			strbuf_addch(out, *s);
+	struct map_item *it;
+
+	if (pic->n == pic->alloc) {
+		pic->alloc = pic->alloc ? 2 * pic->alloc : 512;
+		pic->item = xrealloc(pic->item, (size_t)pic->alloc * sizeof(*pic->item));
 	}
+	it = &pic->item[pic->n++];
+	memset(it, 0, sizeof(*it));
+	it->shape = shape;
+	return it;
+}
+
+static struct map_item *rect(struct map_picture *pic, double x, double y,
+			     double w, double h, const char *fill,
+			     const char *stroke, double stroke_width)
+{
+	struct map_item *it = add(pic, MAP_RECT);
+
+	it->x1 = x;
+	it->y1 = y;
+	it->x2 = w;
+	it->y2 = h;
+	it->fill = fill;
+	it->stroke = stroke;
+	it->stroke_width = stroke_width;
+	return it;
+}
+
+static struct map_item *circle(struct map_picture *pic, double x, double y,
+			       double r, const char *fill, const char *stroke,
+			       double stroke_width)
+{
+	struct map_item *it = add(pic, MAP_CIRCLE);
+
+	it->x1 = x;
+	it->y1 = y;
+	it->r = r;
+	it->fill = fill;
+	it->stroke = stroke;
+	it->stroke_width = stroke_width;
+	return it;
+}
+
+static struct map_item *line(struct map_picture *pic, double x1, double y1,
+			     double x2, double y2, const char *stroke,
+			     double stroke_width)
+{
+	struct map_item *it = add(pic, MAP_LINE);
+
+	it->x1 = x1;
+	it->y1 = y1;
+	it->x2 = x2;
+	it->y2 = y2;
+	it->stroke = stroke;
+	it->stroke_width = stroke_width;
+	return it;
+}
+
+static void dashed(struct map_item *it, double on, double off)
+{
+	it->dash_on = on;
+	it->dash_off = off;
+}
+
+static void text_at(struct map_picture *pic, double x, double y,
+		    enum map_font font, const char *text)
+{
+	struct map_item *it = add(pic, MAP_TEXT);
+
+	it->x1 = x;
+	it->y1 = y;
+	it->font = font;
+	it->text = xstrdup(text);
 }
 
 static const char *pc_fill(enum side pc)
@@ -144,97 +218,87 @@ static void pieces_text(const struct data *d, const struct state *s, int i,
 		strbuf_addf(out, "%sCongress", sep);
 }
 
-static void text_at(struct strbuf *out, double x, double y, const char *cls,
-		    const char *text)
-{
-	strbuf_addf(out, "<text class=\"%s\" x=\"%.1f\" y=\"%.1f\">", cls, x, y);
-	add_escaped(out, text);
-	strbuf_addstr(out, "</text>\n");
-}
-
 static void panel(const struct data *d, const struct state *s, double x0,
-		  struct strbuf *out)
+		  struct map_picture *pic)
 {
 	double y = 24;
 	int col[3];
 	enum side w = engine_winner_if_ended(d, s, col);
-	struct strbuf line = STRBUF_INIT;
+	struct strbuf buf = STRBUF_INIT;
 	int captured = 0, reinf[3] = { 0, 0, 0 };
 
-	strbuf_addf(out, "<rect x=\"%.0f\" y=\"0\" width=\"%d\" height=\"100%%\" fill=\"#f7f3e6\" stroke=\"#999\"/>\n",
-		    x0, MAP_PANEL_W);
-#define LINE(cls, ...) do { strbuf_reset(&line); strbuf_addf(&line, __VA_ARGS__); \
-		text_at(out, x0 + 10, y, cls, line.buf); y += 15; } while (0)
+	rect(pic, x0, 0, MAP_PANEL_W, pic->h, "#f7f3e6", "#999999", 0);
+#define LINE(font, ...) do { strbuf_reset(&buf); strbuf_addf(&buf, __VA_ARGS__); \
+		text_at(pic, x0 + 10, y, font, buf.buf); y += 15; } while (0)
 	if (engine_game_over(s))
-		LINE("panel-h", "%d: game over", s->year);
+		LINE(MAP_PANEL_H, "%d: game over", s->year);
 	else
-		LINE("panel-h", "%d, card %d of the turn", s->year, s->impulse + 1);
-	LINE("panel", "French Alliance: %d of 9%s", s->french_alliance,
+		LINE(MAP_PANEL_H, "%d, card %d of the turn", s->year, s->impulse + 1);
+	LINE(MAP_PANEL, "French Alliance: %d of 9%s", s->french_alliance,
 	     s->french_allied ? " (allied)" : "");
-	LINE("panel", "Regulars' Advantage: %s", s->regulars ? "in effect" : "over");
+	LINE(MAP_PANEL, "Regulars' Advantage: %s", s->regulars ? "in effect" : "over");
 	if (s->war_ends)
-		LINE("panel", "War Ends box: #%d (game may end)", s->war_ends);
+		LINE(MAP_PANEL, "War Ends box: #%d (game may end)", s->war_ends);
 	else
-		LINE("panel", "War Ends box: empty");
-	LINE("panel", "Congress: %s", s->congress >= 0 ? d->spaces[s->congress].full_name : "dispersed");
+		LINE(MAP_PANEL, "War Ends box: empty");
+	LINE(MAP_PANEL, "Congress: %s", s->congress >= 0 ? d->spaces[s->congress].full_name : "dispersed");
 	for (int g = 0; g < d->n_generals; g++) {
 		if (s->general[g] == LOC_CAPTURED)
 			captured++;
 		else if (s->general[g] == LOC_REINFORCEMENTS)
 			reinf[d->generals[g].side]++;
 	}
-	LINE("panel", "British reinforcements: %d CUs", s->box_cu[NATION_BRITISH]);
-	LINE("panel", "French waiting: %d CUs", s->box_cu[NATION_FRENCH]);
-	LINE("panel", "Generals in reserve: American %d, British %d", reinf[SIDE_AMERICAN], reinf[SIDE_BRITISH]);
+	LINE(MAP_PANEL, "British reinforcements: %d CUs", s->box_cu[NATION_BRITISH]);
+	LINE(MAP_PANEL, "French waiting: %d CUs", s->box_cu[NATION_FRENCH]);
+	LINE(MAP_PANEL, "Generals in reserve: American %d, British %d", reinf[SIDE_AMERICAN], reinf[SIDE_BRITISH]);
 	if (captured)
-		LINE("panel", "Captured generals: %d", captured);
-	LINE("panel", "Queues: American %d, British %d cards", s->n_queue[SIDE_AMERICAN], s->n_queue[SIDE_BRITISH]);
+		LINE(MAP_PANEL, "Captured generals: %d", captured);
+	LINE(MAP_PANEL, "Queues: American %d, British %d cards", s->n_queue[SIDE_AMERICAN], s->n_queue[SIDE_BRITISH]);
 	y += 6;
-	LINE("panel-h", "If the war ended now (13.2)");
-	LINE("panel", "American colonies: %d (needs 7)", col[SIDE_AMERICAN]);
-	LINE("panel", "British colonies: %d (needs 6)", col[SIDE_BRITISH]);
-	LINE("panel", "winner: %s", w == SIDE_AMERICAN ? "the Americans" : "the British");
+	LINE(MAP_PANEL_H, "If the war ended now (13.2)");
+	LINE(MAP_PANEL, "American colonies: %d (needs 7)", col[SIDE_AMERICAN]);
+	LINE(MAP_PANEL, "British colonies: %d (needs 6)", col[SIDE_BRITISH]);
+	LINE(MAP_PANEL, "winner: %s", w == SIDE_AMERICAN ? "the Americans" : "the British");
 	y += 6;
-	LINE("panel-h", "Colonies");
+	LINE(MAP_PANEL_H, "Colonies");
 	for (int k = 0; k < d->n_colonies; k++) {
 		enum side c = engine_colony_control(d, s, k);
-		strbuf_addf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"10\" height=\"10\" fill=\"%s\" stroke=\"#222\"/>\n",
-			    x0 + 10, y - 9, pc_fill(c));
-		strbuf_reset(&line);
-		strbuf_addf(&line, "%s %s", d->colonies[k].code,
+		rect(pic, x0 + 10, y - 9, 10, 10, pc_fill(c), "#222222", 0);
+		strbuf_reset(&buf);
+		strbuf_addf(&buf, "%s %s", d->colonies[k].code,
 			    c == SIDE_NONE ? "uncontrolled" : side_title(c));
-		text_at(out, x0 + 26, y, "panel", line.buf);
+		text_at(pic, x0 + 26, y, MAP_PANEL, buf.buf);
 		y += 14;
 	}
 	y += 6;
-	LINE("panel-h", "Legend");
-	strbuf_addf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"6\" fill=\"%s\" stroke=\"#222\"/>\n", x0 + 15, y - 4, pc_fill(SIDE_AMERICAN));
-	text_at(out, x0 + 26, y, "panel", "American PC (red: British)");
+	LINE(MAP_PANEL_H, "Legend");
+	circle(pic, x0 + 15, y - 4, 6, pc_fill(SIDE_AMERICAN), "#222222", 0);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "American PC (red: British)");
 	y += 15;
-	strbuf_addf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\" stroke=\"#222\"/>\n", x0 + 9, y - 10, pc_fill(SIDE_NONE));
-	text_at(out, x0 + 26, y, "panel", "square: Winter Quarters");
+	rect(pic, x0 + 9, y - 10, 12, 12, pc_fill(SIDE_NONE), "#222222", 0);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "square: Winter Quarters");
 	y += 15;
-	strbuf_addf(out, "<rect x=\"%.0f\" y=\"%.0f\" width=\"12\" height=\"12\" fill=\"%s\" stroke=\"#222\" stroke-width=\"3\"/>\n", x0 + 9, y - 10, pc_fill(SIDE_NONE));
-	text_at(out, x0 + 26, y, "panel", "thick square: fortified port");
+	rect(pic, x0 + 9, y - 10, 12, 12, pc_fill(SIDE_NONE), "#222222", 3);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "thick square: fortified port");
 	y += 15;
-	strbuf_addf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#777\" stroke-dasharray=\"4 3\"/>\n", x0 + 8, y - 4, x0 + 22, y - 4);
-	text_at(out, x0 + 26, y, "panel", "wilderness connection");
+	dashed(line(pic, x0 + 8, y - 4, x0 + 22, y - 4, "#777777", 0), 4, 3);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "wilderness connection");
 	y += 15;
-	strbuf_addf(out, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#9c2a1f\" stroke-width=\"3\"/>\n", x0 + 6, y - 4, x0 + 22, y - 4);
-	text_at(out, x0 + 26, y, "panel", "the last order's moves");
+	line(pic, x0 + 6, y - 4, x0 + 22, y - 4, "#9c2a1f", 3);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "the last order's moves");
 	y += 15;
-	strbuf_addf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"7\" fill=\"none\" stroke=\"#e07b00\" stroke-width=\"3\" stroke-dasharray=\"3 2\"/>\n", x0 + 15, y - 4);
-	text_at(out, x0 + 26, y, "panel", "a battle of the last order");
+	dashed(circle(pic, x0 + 15, y - 4, 7, NULL, "#e07b00", 3), 3, 2);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "a battle of the last order");
 	y += 15;
-	text_at(out, x0 + 10, y, "pieces-a", "A5");
-	text_at(out, x0 + 30, y, "panel", "American CUs, F French, B British;");
+	text_at(pic, x0 + 10, y, MAP_PIECES_A, "A5");
+	text_at(pic, x0 + 30, y, MAP_PANEL, "American CUs, F French, B British;");
 	y += 14;
-	text_at(out, x0 + 30, y, "panel", "generals strategy-battle-agility");
+	text_at(pic, x0 + 30, y, MAP_PANEL, "generals strategy-battle-agility");
 	y += 15;
-	strbuf_addf(out, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"3\" fill=\"#1d6b3a\"/>\n", x0 + 15, y - 4);
-	text_at(out, x0 + 26, y, "panel", "a port");
+	circle(pic, x0 + 15, y - 4, 3, "#1d6b3a", NULL, 0);
+	text_at(pic, x0 + 26, y, MAP_PANEL, "a port");
 #undef LINE
-	strbuf_release(&line);
+	strbuf_release(&buf);
 }
 
 void report_last_order(const struct data *d, const struct state *before,
@@ -271,16 +335,13 @@ void report_last_order(const struct data *d, const struct state *before,
  * from the side of the map for one who came from a box), a ring around
  * each battle. */
 static void draw_last(const struct data *d, const struct map_last *last,
-		      struct strbuf *out)
+		      struct map_picture *pic)
 {
-	strbuf_addstr(out, "<defs><marker id=\"head-a\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-		      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#1f4e8c\"/></marker>"
-		      "<marker id=\"head-b\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
-		      "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L10,5 L0,10 z\" fill=\"#9c2a1f\"/></marker></defs>\n");
 	for (int i = 0; i < last->n_moves; i++) {
 		const struct data_space *b = &d->spaces[last->moves[i].to];
 		bool am = d->generals[last->moves[i].general].side == SIDE_AMERICAN;
 		double x1, y1, x2 = b->x, y2 = b->y, dx, dy, len;
+		struct map_item *it;
 		if (last->moves[i].from >= 0) {
 			x1 = d->spaces[last->moves[i].from].x;
 			y1 = d->spaces[last->moves[i].from].y;
@@ -300,32 +361,30 @@ static void draw_last(const struct data *d, const struct map_last *last,
 			x1 = x2 - dx / len * 30;
 			y1 = y2 - dy / len * 30;
 		}
-		strbuf_addf(out, "<line class=\"last-move\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			    "stroke=\"%s\" stroke-width=\"3\" stroke-opacity=\"0.8\"%s marker-end=\"url(#head-%c)\"/>\n",
-			    x1, y1, x2, y2, am ? "#1f4e8c" : "#9c2a1f",
-			    last->moves[i].from < 0 ? " stroke-dasharray=\"5 3\"" : "", am ? 'a' : 'b');
+		it = line(pic, x1, y1, x2, y2, am ? "#1f4e8c" : "#9c2a1f", 3);
+		it->cls = "last-move";
+		it->stroke_opacity = 0.8;
+		it->arrow = true;
+		if (last->moves[i].from < 0)
+			dashed(it, 5, 3);
 	}
 	for (int i = 0; i < last->n_battles; i++) {
 		const struct data_space *a = &d->spaces[last->battles[i]];
-		strbuf_addf(out, "<circle class=\"last-battle\" cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"none\" "
-			    "stroke=\"#e07b00\" stroke-width=\"3\" stroke-dasharray=\"3 2\"/>\n",
-			    a->x, a->y, MAP_NODE_R + 5);
+		struct map_item *it = circle(pic, a->x, a->y, MAP_NODE_R + 5, NULL, "#e07b00", 3);
+		it->cls = "last-battle";
+		dashed(it, 3, 2);
 	}
 }
 
-void report_svg(const struct data *d, const struct state *s, struct strbuf *out)
-{
-	report_svg_last(d, s, NULL, out);
-}
-
-void report_svg_last(const struct data *d, const struct state *s,
-		     const struct map_last *last, struct strbuf *out)
+void map_draw(const struct data *d, const struct state *s,
+	      const struct map_last *last, struct map_picture *pic)
 {
 	struct placer *plp = xcalloc(1, sizeof(*plp));
 	int maxx = 0, maxy = 0;
 	struct strbuf t = STRBUF_INIT;
 	double map_w, h;
 
+	memset(pic, 0, sizeof(*pic));
 	for (int i = 0; i < d->n_spaces; i++) {
 		if (d->spaces[i].x > maxx)
 			maxx = d->spaces[i].x;
@@ -338,24 +397,21 @@ void report_svg_last(const struct data *d, const struct state *s,
 		h = 640;
 	plp->w = map_w;
 	plp->h = h;
-	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		    "viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, sans-serif\" font-size=\"10\">\n",
-		    map_w + MAP_PANEL_W, h, map_w + MAP_PANEL_W, h);
-	strbuf_addf(out, "<title>Washington's War, %d</title>\n", s->year);
-	strbuf_addstr(out, "<style>.name{fill:#222}.pieces-a{fill:#1f4e8c;font-weight:bold}"
-		      ".pieces-b{fill:#9c2a1f;font-weight:bold}.pieces-m{fill:#5b3c88;font-weight:bold}"
-		      ".panel{fill:#222}.panel-h{fill:#222;font-weight:bold}</style>\n");
-	strbuf_addstr(out, "<rect width=\"100%\" height=\"100%\" fill=\"#e8e2cf\"/>\n");
+	pic->w = map_w + MAP_PANEL_W;
+	pic->h = h;
+	pic->year = s->year;
+	rect(pic, 0, 0, pic->w, pic->h, "#e8e2cf", NULL, 0);
 	/* connections */
 	for (int i = 0; i < d->n_spaces; i++) {
 		const struct data_space *a = &d->spaces[i];
 		for (int k = 0; k < a->n_adj; k++) {
 			const struct data_space *b = &d->spaces[a->adj[k].to];
+			struct map_item *it;
 			if (a->adj[k].to < i)
 				continue;
-			strbuf_addf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#8a8270\"%s/>\n",
-				    a->x, a->y, b->x, b->y,
-				    a->adj[k].wilderness ? " stroke-dasharray=\"4 3\"" : "");
+			it = line(pic, a->x, a->y, b->x, b->y, "#8a8270", 0);
+			if (a->adj[k].wilderness)
+				dashed(it, 4, 3);
 		}
 	}
 	/* the spaces, which labels must not cover */
@@ -363,27 +419,24 @@ void report_svg_last(const struct data *d, const struct state *s,
 		const struct data_space *a = &d->spaces[i];
 		const char *fill = pc_fill(s->space[i].pc);
 		if (a->shape == SHAPE_CIRCLE)
-			strbuf_addf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" stroke=\"#222\"/>\n",
-				    a->x, a->y, MAP_NODE_R, fill);
+			circle(pic, a->x, a->y, MAP_NODE_R, fill, "#222222", 0);
 		else
-			strbuf_addf(out, "<rect x=\"%d\" y=\"%d\" width=\"18\" height=\"18\" fill=\"%s\" stroke=\"#222\"%s/>\n",
-				    a->x - 9, a->y - 9, fill,
-				    a->shape == SHAPE_STAR ? " stroke-width=\"3\"" : "");
+			rect(pic, a->x - 9, a->y - 9, 18, 18, fill, "#222222",
+			     a->shape == SHAPE_STAR ? 3 : 0);
 		if (a->port)
-			strbuf_addf(out, "<circle cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"#1d6b3a\"/>\n",
-				    a->x + 7, a->y - 7);
+			circle(pic, a->x + 7, a->y - 7, 3, "#1d6b3a", NULL, 0);
 		plp->taken[plp->n++] = (struct box){ a->x - MAP_NODE_R - 1, a->y - MAP_NODE_R - 1,
 						 a->x + MAP_NODE_R + 1, a->y + MAP_NODE_R + 1 };
 	}
 	if (last)
-		draw_last(d, last, out);
+		draw_last(d, last, pic);
 	/* the pieces first (they matter most), then the names */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < d->n_spaces; i++) {
 			const struct data_space *a = &d->spaces[i];
 			double tx, ty;
 			bool far;
-			const char *cls = "name";
+			enum map_font font = MAP_NAME;
 			strbuf_reset(&t);
 			if (pass == 0) {
 				const struct space_state *sp = &s->space[i];
@@ -391,20 +444,163 @@ void report_svg_last(const struct data *d, const struct state *s,
 				pieces_text(d, s, i, &t);
 				if (!t.len)
 					continue;
-				cls = am && sp->cu[NATION_BRITISH] ? "pieces-m" : am ? "pieces-a" :
-				      sp->cu[NATION_BRITISH] ? "pieces-b" : "pieces-m";
+				font = am && sp->cu[NATION_BRITISH] ? MAP_PIECES_M : am ? MAP_PIECES_A :
+				       sp->cu[NATION_BRITISH] ? MAP_PIECES_B : MAP_PIECES_M;
 			} else {
 				strbuf_addstr(&t, a->full_name);
 			}
 			far = place(plp, a->x, a->y, strlen(t.buf), &tx, &ty);
 			if (far)
-				strbuf_addf(out, "<line x1=\"%d\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#444\" stroke-width=\"0.8\"/>\n",
-					    a->x, a->y, tx + (tx < a->x ? strlen(t.buf) * MAP_CHAR_W : 0), ty - 4);
-			text_at(out, tx, ty, cls, t.buf);
+				line(pic, a->x, a->y, tx + (tx < a->x ? strlen(t.buf) * MAP_CHAR_W : 0),
+				     ty - 4, "#444444", 0.8);
+			text_at(pic, tx, ty, font, t.buf);
 		}
 	}
-	panel(d, s, map_w, out);
-	strbuf_addstr(out, "</svg>\n");
+	panel(d, s, map_w, pic);
 	strbuf_release(&t);
 	free(plp);
+}
+
+void map_release(struct map_picture *pic)
+{
+	for (int i = 0; i < pic->n; i++)
+		free(pic->item[i].text);
+	free(pic->item);
+	memset(pic, 0, sizeof(*pic));
+}
+
+/* A length as the SVG writes it: whole numbers bare, others to a tenth. */
+static void svg_num(struct strbuf *out, const char *name, double v)
+{
+	if (v == (double)(long)v)
+		strbuf_addf(out, " %s=\"%ld\"", name, (long)v);
+	else
+		strbuf_addf(out, " %s=\"%.1f\"", name, v);
+}
+
+static void svg_escaped(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '&')
+			strbuf_addstr(out, "&amp;");
+		else if (*s == '<')
+			strbuf_addstr(out, "&lt;");
+		else if (*s == '>')
+			strbuf_addstr(out, "&gt;");
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+static void svg_class(struct strbuf *out, const struct map_item *it)
+{
+	if (it->cls)
+		strbuf_addf(out, " class=\"%s\"", it->cls);
+}
+
+/* An arrow head's marker per colour, named after it. */
+static void svg_markers(const struct map_picture *pic, struct strbuf *out)
+{
+	const char *done[8];
+	int n = 0;
+
+	for (int i = 0; i < pic->n; i++) {
+		const struct map_item *it = &pic->item[i];
+		bool seen = false;
+		if (!it->arrow)
+			continue;
+		for (int k = 0; k < n; k++)
+			seen |= !strcmp(done[k], it->stroke);
+		if (seen || n == 8)
+			continue;
+		if (!n)
+			strbuf_addstr(out, "<defs>");
+		done[n++] = it->stroke;
+		/* markerWidth in stroke widths; the tip 1/10 past the end */
+		strbuf_addf(out, "<marker id=\"head-%s\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" "
+			    "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+			    "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"%s\"/></marker>",
+			    it->stroke + 1, it->stroke);
+	}
+	if (n)
+		strbuf_addstr(out, "</defs>\n");
+}
+
+void map_svg(const struct map_picture *pic, struct strbuf *out)
+{
+	strbuf_addf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
+		    "viewBox=\"0 0 %.0f %.0f\" font-family=\"%s, sans-serif\" font-size=\"%d\">\n",
+		    pic->w, pic->h, pic->w, pic->h, MAP_FONT_FAMILY, MAP_FONT_SIZE);
+	strbuf_addf(out, "<title>Washington's War, %d</title>\n", pic->year);
+	strbuf_addstr(out, "<style>");
+	for (int f = 0; f < MAP_FONT__COUNT; f++)
+		strbuf_addf(out, ".%s{fill:%s%s}", map_fonts[f].cls, map_fonts[f].fill,
+			    map_fonts[f].bold ? ";font-weight:bold" : "");
+	strbuf_addstr(out, "</style>\n");
+	svg_markers(pic, out);
+	for (int i = 0; i < pic->n; i++) {
+		const struct map_item *it = &pic->item[i];
+		switch (it->shape) {
+		case MAP_TEXT:
+			strbuf_addf(out, "<text class=\"%s\"", map_fonts[it->font].cls);
+			svg_num(out, "x", it->x1);
+			svg_num(out, "y", it->y1);
+			strbuf_addch(out, '>');
+			svg_escaped(out, it->text);
+			strbuf_addstr(out, "</text>\n");
+			continue;
+		case MAP_RECT:
+			strbuf_addstr(out, "<rect");
+			svg_class(out, it);
+			svg_num(out, "x", it->x1);
+			svg_num(out, "y", it->y1);
+			svg_num(out, "width", it->x2);
+			svg_num(out, "height", it->y2);
+			break;
+		case MAP_CIRCLE:
+			strbuf_addstr(out, "<circle");
+			svg_class(out, it);
+			svg_num(out, "cx", it->x1);
+			svg_num(out, "cy", it->y1);
+			svg_num(out, "r", it->r);
+			break;
+		case MAP_LINE:
+			strbuf_addstr(out, "<line");
+			svg_class(out, it);
+			svg_num(out, "x1", it->x1);
+			svg_num(out, "y1", it->y1);
+			svg_num(out, "x2", it->x2);
+			svg_num(out, "y2", it->y2);
+			break;
+		}
+		if (it->shape != MAP_LINE)
+			strbuf_addf(out, " fill=\"%s\"", it->fill ? it->fill : "none");
+		if (it->stroke)
+			strbuf_addf(out, " stroke=\"%s\"", it->stroke);
+		if (it->stroke_width)
+			svg_num(out, "stroke-width", it->stroke_width);
+		if (it->stroke_opacity)
+			svg_num(out, "stroke-opacity", it->stroke_opacity);
+		if (it->dash_on > 0)
+			strbuf_addf(out, " stroke-dasharray=\"%g %g\"", it->dash_on, it->dash_off);
+		if (it->arrow)
+			strbuf_addf(out, " marker-end=\"url(#head-%s)\"", it->stroke + 1);
+		strbuf_addstr(out, "/>\n");
+	}
+	strbuf_addstr(out, "</svg>\n");
+}
+
+void report_svg(const struct data *d, const struct state *s, struct strbuf *out)
+{
+	report_svg_last(d, s, NULL, out);
+}
+
+void report_svg_last(const struct data *d, const struct state *s,
+		     const struct map_last *last, struct strbuf *out)
+{
+	struct map_picture pic;
+
+	map_draw(d, s, last, &pic);
+	map_svg(&pic, out);
+	map_release(&pic);
 }

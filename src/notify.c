@@ -5,6 +5,7 @@
 #include "notify.h"
 #include "mail.h"
 #include "outbox.h"
+#include "map.h"
 #include "report.h"
 
 #include <dirent.h>
@@ -268,15 +269,17 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 {
 	/* the map is public: drawn once for both reports */
 	struct strbuf svg = STRBUF_INIT, png = STRBUF_INIT, perr = STRBUF_INIT;
+	struct map_picture pic;
 	int ret = 0;
 
 	{
 		/* the last order drawn: the state before it is the game's */
 		struct map_last last;
 		report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
-		report_svg_last(g->data, s, &last, &svg);
+		map_draw(g->data, s, &last, &pic);
+		map_svg(&pic, &svg);
 	}
-	if (report_png(svg.buf, svg.len, &png, &perr) < 0) {
+	if (map_png(&pic, MAP_PNG_SCALE, &png, &perr) < 0) {
 		/* the text and the SVG carry the game: mail goes out without it */
 		warning("no PNG of the map: %s", perr.buf);
 		strbuf_reset(&png);
@@ -311,6 +314,7 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		n->staged[n->n_staged++] = strbuf_detach(&path, NULL);
 		strbuf_release(&msg);
 	}
+	map_release(&pic);
 	strbuf_release(&svg);
 	strbuf_release(&png);
 	strbuf_release(&perr);

@@ -45,7 +45,8 @@ void report_options_grouped(const struct data *d, const struct state *s,
  */
 void report_numbers(const struct data *d, const struct state *s,
 		    enum side side, struct strbuf *out);
-/* The map as an SVG picture (positions from the data; src/map.c). */
+/* The map as an SVG picture (positions from the data; src/map.c; the
+ * picture itself, and its PNG, in src/map.h). */
 void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);
 
@@ -70,13 +71,6 @@ void report_last_order(const struct data *d, const struct state *before,
  * (last may be NULL). */
 void report_svg_last(const struct data *d, const struct state *s,
 		     const struct map_last *last, struct strbuf *out);
-/*
- * The SVG (len bytes) rendered as a PNG picture, appended to out (librsvg;
- * src/map-png.c). Returns 0, or -1 with the reason in err.
- */
-int report_png(const char *svg, size_t len, struct strbuf *out,
-	       struct strbuf *err);
-
 /* Finds the templates folder: $POSTRIDER_TEMPLATES, ./templates, the
  * installed copy. Returns a malloc'd path. */
 char *report_templates_dir(void);

@@ -140,7 +140,7 @@ ratio=$(awk "BEGIN { printf \"%.2f\", $play_us / $floor_us }")
 	echo
 	echo "What a turn does beyond the floor: reading and checking the state and"
 	echo "the data (YAML, parsed at every run), adjudicating, sealing the private"
-	echo "state, writing two reports with the map as SVG and PNG (librsvg), the"
+	echo "state, writing two reports with the map as SVG and PNG (cairo, zlib), the"
 	echo "patch for \`git am\`, and the outbox. Profiles: \`perf record\` on"
 	echo "\`postrider play\`; see docs/robustness.md for where the time went before."
 	if [ -n "$profile" ]; then

@@ -38,6 +38,11 @@ picture() {
 	postrider show "$_dir" --png "$@" >"$ART/map-$_name.png" || die "show --png $_name"
 	expect_eq "$_name: a PNG picture" "89504e470d0a1a0a" \
 		"$(od -An -tx1 -N8 "$ART/map-$_name.png" | tr -d ' \n')"
+	# decoded independently: every space painted in its SVG colour
+	/usr/bin/python3 tests/e2e/map/png-matches-svg.py "$TRASH/$_name.svg" \
+		"$ART/map-$_name.png" 0.75 >"$TRASH/$_name.png.out"
+	expect_eq "$_name: the PNG shows what the SVG says" "ok $(grep -c -e '<circle [^>]*r="9"' \
+		-e '<rect [^>]*width="18"' "$TRASH/$_name.svg")" "$(cat "$TRASH/$_name.png.out")"
 }
 
 G=$TRASH/game

@@ -1,0 +1,72 @@
+/*
+ * map.h - the map as a picture: one list of shapes drawn from the data
+ * and a state (src/map.c), written out as SVG (map_svg) or painted into a
+ * PNG (map_png, src/map-png.c). What the map shows is decided once, in
+ * map_draw(); the two writers only say how a shape looks in their format.
+ *
+ * Ownership: a struct map_picture owns its shapes and their texts;
+ * map_release() frees them. Writers append to the caller's strbuf.
+ */
+#ifndef POSTRIDER_MAP_H
+#define POSTRIDER_MAP_H
+
+#include <stdbool.h>
+
+#include "report.h"
+
+enum map_shape { MAP_RECT, MAP_CIRCLE, MAP_LINE, MAP_TEXT };
+
+/* How a text looks: its class in the SVG, its colour and weight. */
+enum map_font { MAP_NAME, MAP_PIECES_A, MAP_PIECES_B, MAP_PIECES_M,
+		MAP_PANEL, MAP_PANEL_H, MAP_FONT__COUNT };
+
+struct map_font_desc {
+	const char *cls;	/* the SVG class */
+	const char *fill;	/* "#rrggbb" */
+	bool bold;
+};
+extern const struct map_font_desc map_fonts[MAP_FONT__COUNT];
+
+#define MAP_FONT_FAMILY "DejaVu Sans"
+#define MAP_FONT_SIZE 10
+
+struct map_item {
+	enum map_shape shape;
+	/* rect: corner (x1, y1), size (x2, y2); circle: centre (x1, y1),
+	 * radius r; line: from (x1, y1) to (x2, y2); text: the baseline's
+	 * start (x1, y1) */
+	double x1, y1, x2, y2, r;
+	const char *fill;	/* "#rrggbb", or NULL for none */
+	const char *stroke;	/* "#rrggbb", or NULL for none */
+	double stroke_width;	/* 1 if 0 */
+	double stroke_opacity;	/* 1 if 0 */
+	double dash_on, dash_off;	/* a dashed stroke if dash_on > 0 */
+	bool arrow;		/* line: an arrow head at (x2, y2) */
+	const char *cls;	/* the SVG class of a shape, or NULL */
+	enum map_font font;	/* text */
+	char *text;		/* text, owned */
+};
+
+struct map_picture {
+	double w, h;		/* in the SVG's units (pixels at scale 1) */
+	int year;
+	int n, alloc;
+	struct map_item *item;
+};
+
+/* Draws the map of s into pic (which it initialises), with the last order
+ * (arrows for moves, rings for battles) when last is not NULL. */
+void map_draw(const struct data *d, const struct state *s,
+	      const struct map_last *last, struct map_picture *pic);
+void map_release(struct map_picture *pic);
+
+/* The picture as an SVG document. */
+void map_svg(const struct map_picture *pic, struct strbuf *out);
+
+/* The picture painted at scale (0.75 as mailed) and encoded as PNG.
+ * Returns 0, or -1 with the reason in err. */
+int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
+	    struct strbuf *err);
+#define MAP_PNG_SCALE 0.75
+
+#endif
