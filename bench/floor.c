@@ -4,14 +4,23 @@
  * it (objects, refs and their folders fsync'd: GIT_OPT_ENABLE_FSYNC_GITDIR),
  * with no adjudication, sealing or mail.
  *
- *	floor REPO N
+ *	floor REPO N [MAILBYTES]
  *
  * On the branch main of REPO (a postrider game), N times: appends a line
  * to state.yaml, log.txt and private/state.sealed and writes a new order
  * file, as blobs; builds the new tree from the old one with
  * git_tree_create_updated(); commits on top of main and moves main.
- * Prints the microseconds per commit.
+ * With MAILBYTES, each time also delivers two mails of that size into a
+ * Maildir-like folder in the git directory as postrider's outbox does
+ * (written in tmp/, fsync'd, renamed into new/, both folders fsync'd), so
+ * that the floor writes as much as a turn as durably. Prints the
+ * microseconds per commit (make bench runs it with N = 1, once per turn,
+ * and times the whole process, as it times `postrider play`).
  */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,17 +61,75 @@ static void appended(git_repository *r, git_tree *tree, const char *path,
 	git_tree_entry_free(e);
 }
 
+static void fmt(char *buf, size_t size, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(buf, size, f, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size)
+		die("path too long");
+}
+
+static void sync_path(const char *path)
+{
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fsync(fd) < 0)
+		die(path);
+	close(fd);
+}
+
+/* Two mails of size bytes, delivered as durably as postrider's outbox. */
+static void deliver(const char *gitdir, int turn, size_t size)
+{
+	char dir[4096], tmp[4096], new[4096], path[4096], dest[4096];
+	char *body = malloc(size);
+
+	if (!body)
+		die("malloc");
+	memset(body, 'm', size);
+	fmt(dir, sizeof(dir), "%s/floor-outbox", gitdir);
+	fmt(tmp, sizeof(tmp), "%s/tmp", dir);
+	fmt(new, sizeof(new), "%s/new", dir);
+	mkdir(dir, 0700);
+	mkdir(tmp, 0700);
+	mkdir(new, 0700);
+	for (int side = 0; side < 2; side++) {
+		int fd;
+		fmt(path, sizeof(path), "%s/%d-%d", tmp, turn, side);
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || write(fd, body, size) != (ssize_t)size || fsync(fd) < 0)
+			die("mail");
+		close(fd);
+	}
+	for (int side = 0; side < 2; side++) {
+		fmt(path, sizeof(path), "%s/%d-%d", tmp, turn, side);
+		fmt(dest, sizeof(dest), "%s/%d-%d", new, turn, side);
+		if (rename(path, dest) < 0)
+			die("rename");
+		sync_path(new);
+		sync_path(tmp);
+	}
+	free(body);
+}
+
 int main(int argc, char **argv)
 {
 	git_repository *r;
 	git_signature *sig;
 	struct timespec t0, t1;
 	int n;
+	size_t mail = 0;
 
-	if (argc != 3 || (n = atoi(argv[2])) < 1) {
-		fprintf(stderr, "usage: floor REPO N\n");
+	if ((argc != 3 && argc != 4) || (n = atoi(argv[2])) < 1) {
+		fprintf(stderr, "usage: floor REPO N [MAILBYTES]\n");
 		return 2;
 	}
+	if (argc == 4)
+		mail = (size_t)atol(argv[3]);
 	git_libgit2_init();
 	git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1);
 	if (git_repository_open(&r, argv[1]) < 0)
@@ -103,6 +170,8 @@ int main(int argc, char **argv)
 		git_tree_free(next);
 		git_tree_free(tree);
 		git_commit_free(parent);
+		if (mail)
+			deliver(git_repository_path(r), i, mail);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("%ld\n", ((t1.tv_sec - t0.tv_sec) * 1000000L +
