@@ -25,7 +25,7 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS)) -lm
+LIBS = $(shell pkg-config --libs $(PKGS)) -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c

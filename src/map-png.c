@@ -303,3 +303,42 @@ out:
 	png_release(&pw);
 	return ret;
 }
+
+static void *png_job(void *arg)
+{
+	struct map_png_job *job = arg;
+
+	job->ret = map_png(job->pic, job->scale, &job->png, &job->err);
+	return NULL;
+}
+
+void map_png_start(struct map_png_job *job, const struct map_picture *pic,
+		   double scale)
+{
+	memset(job, 0, sizeof(*job));
+	strbuf_init(&job->png);
+	strbuf_init(&job->err);
+	job->pic = pic;
+	job->scale = scale;
+	if (pthread_create(&job->thread, NULL, png_job, job) == 0)
+		job->running = true;
+	else
+		png_job(job);	/* no thread: the same work, now */
+}
+
+int map_png_wait(struct map_png_job *job)
+{
+	if (job->running) {
+		if (pthread_join(job->thread, NULL) != 0)
+			BUG("cannot join the map's painter");
+		job->running = false;
+	}
+	return job->ret;
+}
+
+void map_png_release(struct map_png_job *job)
+{
+	map_png_wait(job);
+	strbuf_release(&job->png);
+	strbuf_release(&job->err);
+}

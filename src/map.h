@@ -10,6 +10,7 @@
 #ifndef POSTRIDER_MAP_H
 #define POSTRIDER_MAP_H
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "report.h"
@@ -68,5 +69,27 @@ void map_svg(const struct map_picture *pic, struct strbuf *out);
 int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 	    struct strbuf *err);
 #define MAP_PNG_SCALE 0.75
+
+/*
+ * The same, painted in a thread of its own while the caller goes on (a
+ * turn writes and syncs its commit meanwhile, which is mostly waiting for
+ * the disk): map_png_start() begins (or, if no thread can be made, does
+ * the work at once), map_png_wait() joins and returns what map_png()
+ * would have, the PNG in job->png and a reason in job->err. pic must not
+ * change or go away until map_png_wait() has returned; map_png_release()
+ * waits if need be and frees the job's buffers.
+ */
+struct map_png_job {
+	const struct map_picture *pic;
+	double scale;
+	struct strbuf png, err;
+	int ret;
+	bool running;
+	pthread_t thread;
+};
+void map_png_start(struct map_png_job *job, const struct map_picture *pic,
+		   double scale);
+int map_png_wait(struct map_png_job *job);
+void map_png_release(struct map_png_job *job);
 
 #endif

@@ -37,6 +37,11 @@ void notify_release(struct notify *n)
 {
 	if (!n)
 		return;
+	if (n->map_started) {
+		map_png_release(&n->png);	/* waits for the painter first */
+		map_release(&n->map);
+		strbuf_release(&n->svg);
+	}
 	free(n->outbox);
 	for (int i = 0; i < n->n_staged; i++)
 		free(n->staged[i]);
@@ -263,26 +268,36 @@ out:
 	return ret;
 }
 
+void notify_map_start(struct notify *n, const struct game *g,
+		      const struct state *s, const char *log)
+{
+	/* the last order drawn: the state before it is the game's */
+	struct map_last last;
+
+	if (n->map_started)
+		BUG("the turn's map is drawn twice");
+	report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
+	map_draw(g->data, s, &last, &n->map);
+	strbuf_init(&n->svg);
+	map_svg(&n->map, &n->svg);
+	map_png_start(&n->png, &n->map, MAP_PNG_SCALE);
+	n->map_started = true;
+}
+
 int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		const char *commit, const char *patch, const char *log,
 		struct strbuf *err)
 {
-	/* the map is public: drawn once for both reports */
-	struct strbuf svg = STRBUF_INIT, png = STRBUF_INIT, perr = STRBUF_INIT;
-	struct map_picture pic;
+	static const struct strbuf no_png = STRBUF_INIT;
+	const struct strbuf *png = &n->png.png;
 	int ret = 0;
 
-	{
-		/* the last order drawn: the state before it is the game's */
-		struct map_last last;
-		report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
-		map_draw(g->data, s, &last, &pic);
-		map_svg(&pic, &svg);
-	}
-	if (map_png(&pic, MAP_PNG_SCALE, &png, &perr) < 0) {
+	if (!n->map_started)
+		notify_map_start(n, g, s, log);
+	if (map_png_wait(&n->png) < 0) {
 		/* the text and the SVG carry the game: mail goes out without it */
-		warning("no PNG of the map: %s", perr.buf);
-		strbuf_reset(&png);
+		warning("no PNG of the map: %s", n->png.err.buf);
+		png = &no_png;
 	}
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !ret; side++) {
 		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
@@ -295,7 +310,7 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		    !engine_game_over(s) && s->prompt.side != side)
 			continue;
 
-		if (compose_report(g, s, side, commit, patch, log, &svg, &png, &msg, err) < 0) {
+		if (compose_report(g, s, side, commit, patch, log, &n->svg, png, &msg, err) < 0) {
 			strbuf_release(&msg);
 			notify_discard(n);
 			ret = -1;
@@ -314,10 +329,6 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		n->staged[n->n_staged++] = strbuf_detach(&path, NULL);
 		strbuf_release(&msg);
 	}
-	map_release(&pic);
-	strbuf_release(&svg);
-	strbuf_release(&png);
-	strbuf_release(&perr);
 	return ret;
 }
 

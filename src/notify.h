@@ -11,17 +11,32 @@
 
 #include "config.h"
 #include "game.h"
+#include "map.h"
 
 struct notify {
 	char *outbox;		/* the outbox folder */
 	int n_staged;
 	char *staged[4];	/* files staged in outbox/tmp/ */
+	/* the turn's map, public, drawn once for both reports */
+	bool map_started;
+	struct map_picture map;
+	struct strbuf svg;
+	struct map_png_job png;
 };
 
 /* Chooses the outbox: cfg->outbox, else <gitdir>/postrider/outbox. */
 void notify_init(struct notify *n, const struct game *g,
 		 const struct mail_config *cfg);
 void notify_release(struct notify *n);
+
+/*
+ * Draws the map of state s after the turn (log: the whole log after it,
+ * whose last order the map marks) and starts painting its PNG in a thread,
+ * so that the commit can be written meanwhile. notify_turn() waits for it
+ * (and draws it itself if this was not called).
+ */
+void notify_map_start(struct notify *n, const struct game *g,
+		      const struct state *s, const char *log);
 
 /*
  * Stages one report per player for state s (committed as `commit`, whose

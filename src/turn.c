@@ -39,6 +39,9 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	strbuf_addstr(&log, t->happened);
 	if (log.len && log.buf[log.len - 1] != '\n')
 		strbuf_addch(&log, '\n');
+	/* the map's picture is painted while the commit is written and
+	 * synced (bench/results.md) */
+	notify_map_start(n, g, t->next, log.buf);
 	files[nf++] = (struct repo_file){ "state.yaml", state_yaml.buf, state_yaml.len };
 	files[nf++] = (struct repo_file){ "private/state.sealed", sealed.buf, sealed.len };
 	files[nf++] = (struct repo_file){ "log.txt", log.buf, log.len };
