@@ -549,29 +549,19 @@ void map_svg(const struct map_picture *pic, struct strbuf *out)
 			svg_escaped(out, it->text);
 			strbuf_addstr(out, "</text>\n");
 			continue;
-		case MAP_RECT:
-			strbuf_addstr(out, "<rect");
+		default: {
+			/* a shape's element and the names of its lengths */
+			static const struct { const char *tag, *len[4]; } el[] = {
+				[MAP_RECT] = { "rect", { "x", "y", "width", "height" } },
+				[MAP_CIRCLE] = { "circle", { "cx", "cy", "r", NULL } },
+				[MAP_LINE] = { "line", { "x1", "y1", "x2", "y2" } },
+			};
+			double v[4] = { it->x1, it->y1, it->shape == MAP_CIRCLE ? it->r : it->x2, it->y2 };
+			strbuf_addf(out, "<%s", el[it->shape].tag);
 			svg_class(out, it);
-			svg_num(out, "x", it->x1);
-			svg_num(out, "y", it->y1);
-			svg_num(out, "width", it->x2);
-			svg_num(out, "height", it->y2);
-			break;
-		case MAP_CIRCLE:
-			strbuf_addstr(out, "<circle");
-			svg_class(out, it);
-			svg_num(out, "cx", it->x1);
-			svg_num(out, "cy", it->y1);
-			svg_num(out, "r", it->r);
-			break;
-		case MAP_LINE:
-			strbuf_addstr(out, "<line");
-			svg_class(out, it);
-			svg_num(out, "x1", it->x1);
-			svg_num(out, "y1", it->y1);
-			svg_num(out, "x2", it->x2);
-			svg_num(out, "y2", it->y2);
-			break;
+			for (int k = 0; k < 4 && el[it->shape].len[k]; k++)
+				svg_num(out, el[it->shape].len[k], v[k]);
+		}
 		}
 		if (it->shape != MAP_LINE)
 			strbuf_addf(out, " fill=\"%s\"", it->fill ? it->fill : "none");
