@@ -12,10 +12,10 @@
  * git_tree_create_updated(); commits on top of main and moves main.
  * With MAILBYTES, each time also delivers two mails of that size into a
  * Maildir-like folder in the git directory as postrider's outbox does
- * (written in tmp/, fsync'd, renamed into new/, both folders fsync'd), so
- * that the floor writes as much as a turn as durably. Prints the
- * microseconds per commit (make bench runs it with N = 1, once per turn,
- * and times the whole process, as it times `postrider play`).
+ * (written in tmp/, fsync'd, renamed into new/, then both folders
+ * fsync'd once), so that the floor writes as much as a turn as durably.
+ * Prints the microseconds per commit (make bench runs it with N = 1, once
+ * per turn, and times the whole process, as it times `postrider play`).
  */
 #include <fcntl.h>
 #include <stdarg.h>
@@ -110,9 +110,9 @@ static void deliver(const char *gitdir, int turn, size_t size)
 		fmt(dest, sizeof(dest), "%s/%d-%d", new, turn, side);
 		if (rename(path, dest) < 0)
 			die("rename");
-		sync_path(new);
-		sync_path(tmp);
 	}
+	sync_path(new);
+	sync_path(tmp);
 	free(body);
 }
 

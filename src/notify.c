@@ -334,15 +334,12 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 
 int notify_publish(struct notify *n)
 {
-	int bad = 0;
+	int ret = n->n_staged ? outbox_publish_all(n->outbox, n->staged, n->n_staged) : 0;
 
-	for (int i = 0; i < n->n_staged; i++) {
-		if (outbox_publish(n->outbox, n->staged[i]) < 0)
-			bad++;
+	for (int i = 0; i < n->n_staged; i++)
 		free(n->staged[i]);
-	}
 	n->n_staged = 0;
-	return bad ? -1 : 0;
+	return ret;
 }
 
 void notify_discard(struct notify *n)

@@ -162,21 +162,18 @@ int outbox_stage(const char *dir, const char *name_hint, const char *msg,
 	return 0;
 }
 
-int outbox_publish(const char *dir, const char *tmp_path)
+/* Renames one staged file into new/ (under a free name). */
+static int move_to_new(const char *dir, const char *newdir, const char *tmp_path)
 {
 	const char *base = strrchr(tmp_path, '/');
-	char *tmpdir = xstrfmt("%s/tmp", dir), *newdir = xstrfmt("%s/new", dir);
 	char *target = NULL;
 	int ret = -1;
 
 	base = base ? base + 1 : tmp_path;
 	if (!*base || *base == '.') {
 		error("'%s' is not a staged outbox message", tmp_path);
-		goto out;
+		return -1;
 	}
-	/* new/ may have gone since the message was staged (recovery) */
-	if (ensure_dirs(dir) < 0)
-		goto out;
 	/* staged names are unique in new/ and cur/; keep that if a stray
 	 * file appeared since */
 	for (unsigned n = 1; n < 100000 && !target; n++) {
@@ -187,21 +184,47 @@ int outbox_publish(const char *dir, const char *tmp_path)
 	}
 	if (!target) {
 		error("no free message name in outbox '%s'", dir);
-		goto out;
+		return -1;
 	}
-	if (rename(tmp_path, target) < 0) {
+	if (rename(tmp_path, target) < 0)
 		error("cannot move '%s' to '%s': %s", tmp_path, target,
 		      strerror(errno));
+	else
+		ret = 0;
+	free(target);
+	return ret;
+}
+
+int outbox_publish_all(const char *dir, char *const *tmp_paths, int n)
+{
+	char *tmpdir = xstrfmt("%s/tmp", dir), *newdir = xstrfmt("%s/new", dir);
+	int bad = 0, moved = 0;
+
+	/* new/ may have gone since the messages were staged (recovery) */
+	if (ensure_dirs(dir) < 0) {
+		bad = n;
 		goto out;
 	}
-	if (sync_dir(newdir) < 0 || sync_dir(tmpdir) < 0)
-		goto out;
-	ret = 0;
+	for (int i = 0; i < n; i++) {
+		if (move_to_new(dir, newdir, tmp_paths[i]) < 0)
+			bad++;
+		else
+			moved++;
+	}
+	/* the renames made durable together: each folder synced once */
+	if (moved && (sync_dir(newdir) < 0 || sync_dir(tmpdir) < 0))
+		bad = n;
 out:
-	free(target);
 	free(tmpdir);
 	free(newdir);
-	return ret;
+	return bad ? -1 : 0;
+}
+
+int outbox_publish(const char *dir, const char *tmp_path)
+{
+	char *one = (char *)tmp_path;
+
+	return outbox_publish_all(dir, &one, 1);
 }
 
 int outbox_add(const char *dir, const char *name_hint, const char *msg,

@@ -49,6 +49,10 @@ int outbox_stage(const char *dir, const char *name_hint, const char *msg,
  * DIR/new/ and fsyncs the folder. Returns 0 or -1.
  */
 int outbox_publish(const char *dir, const char *tmp_path);
+/* The same for n staged files at once, new/ and tmp/ fsynced once after
+ * all the renames. Returns 0, or -1 if any of them failed (each failure
+ * reported; the others are published). */
+int outbox_publish_all(const char *dir, char *const *tmp_paths, int n);
 
 /*
  * Called by outbox_recover() for each file left in DIR/tmp/, with its path

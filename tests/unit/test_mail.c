@@ -889,6 +889,34 @@ static void test_outbox_add(void **state)
 	want = xstrfmt("%s/new/staged.1", ob);
 	assert_true(file_exists(want));
 	free(want);
+
+	/* a turn's two reports published together; one path that is not a
+	 * staged message fails the call but not the other */
+	struct strbuf t3 = STRBUF_INIT;
+	assert_int_equal(outbox_stage(ob, "pair", "p1", 2, &t3), 0);
+	{
+		char *two[2] = { t2.buf, t3.buf };
+		assert_int_equal(outbox_publish_all(ob, two, 2), 0);
+	}
+	assert_false(file_exists(t2.buf));
+	assert_false(file_exists(t3.buf));
+	want = xstrfmt("%s/new/staged.2", ob);
+	assert_true(file_exists(want));
+	free(want);
+	want = xstrfmt("%s/new/pair.1", ob);
+	assert_true(file_exists(want));
+	free(want);
+	strbuf_reset(&t3);
+	assert_int_equal(outbox_stage(ob, "pair", "p2", 2, &t3), 0);
+	{
+		char *two[2] = { (char *)"/nowhere/", t3.buf };
+		assert_int_equal(outbox_publish_all(ob, two, 2), -1);
+	}
+	assert_false(file_exists(t3.buf));
+	want = xstrfmt("%s/new/pair.2", ob);
+	assert_true(file_exists(want));
+	free(want);
+	strbuf_release(&t3);
 	strbuf_release(&t1);
 	strbuf_release(&t2);
 	strbuf_release(&p);
