@@ -26,6 +26,7 @@
 #include "order.h"
 #include "outbox.h"
 #include "turn.h"
+#include "trace.h"
 
 #define MAX_INPUT (1 << 20)
 
@@ -541,7 +542,9 @@ static int run(struct play_opts *o)
 	rng.n_forced = o->n_dice;
 	rng.log = &res.log;
 	rng.proofs = &proofs;
+	trace_perf("game opened");
 	order_run(g.data, &next, &rng, side, order_text, &res);
+	trace_perf("order adjudicated");
 	if (res.rejected) {
 		outcome(&said, "rejected: %s", res.message.buf);
 		if (from_mail && !o->check)
@@ -610,6 +613,7 @@ commit:
 		/* the reports show the clock as it is after this order */
 		clock_order(&g.clock, g.state.prompt.side, side, game_now());
 		r = turn_commit(&g, &t, &n, commit, &err);
+		trace_perf("turn committed and mailed");
 		strbuf_release(&yaml);
 		strbuf_release(&public_order);
 	}

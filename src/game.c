@@ -6,6 +6,7 @@
 #include "mail.h"
 #include "paths.h"
 #include "ytree.h"
+#include "trace.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -397,6 +398,7 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 		strbuf_addf(err, "'%s' is not a game repository\n", dir);
 		return -1;
 	}
+	trace_perf("libgit2 started, repository opened");
 	if (flags & GAME_LOCK) {
 		r = repo_lock(g->repo, 10000);
 		if (r == REPO_BUSY) {
@@ -435,6 +437,7 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 	}
 	if (load_data(g, err) < 0)
 		goto out;
+	trace_perf("component data read and checked");
 	{
 		/* the host's clock (clock.h); a player's copy has none */
 		long long head_time = 0;

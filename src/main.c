@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "repo.h"
+#include "trace.h"
 
 static void usage(FILE *f)
 {
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
 {
 	int ret;
 
+	trace_perf("main");
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -42,6 +44,7 @@ int main(int argc, char **argv)
 		if (cmd_wants_help(*e, argc - 1, argv + 1))
 			return 0;
 		ret = (*e)->exec(argc - 1, argv + 1);
+		trace_perf("command done");
 		repo_global_shutdown();
 		return ret;
 	}

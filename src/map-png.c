@@ -22,6 +22,7 @@
 #include <zlib.h>
 
 #include "map.h"
+#include "trace.h"
 
 static void set_colour(cairo_t *cr, const char *hex, double alpha)
 {
@@ -309,6 +310,7 @@ static void *png_job(void *arg)
 	struct map_png_job *job = arg;
 
 	job->ret = map_png(job->pic, job->scale, &job->png, &job->err);
+	trace_perf("PNG painted (its own thread)");
 	return NULL;
 }
 

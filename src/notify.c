@@ -7,6 +7,7 @@
 #include "outbox.h"
 #include "map.h"
 #include "report.h"
+#include "trace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -294,6 +295,7 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 
 	if (!n->map_started)
 		notify_map_start(n, g, s, log);
+	trace_perf("waiting for the PNG");
 	if (map_png_wait(&n->png) < 0) {
 		/* the text and the SVG carry the game: mail goes out without it */
 		warning("no PNG of the map: %s", n->png.err.buf);

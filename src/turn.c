@@ -2,6 +2,7 @@
  * turn.c - one accepted order becomes one commit and its mail.
  */
 #include "turn.h"
+#include "trace.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -42,6 +43,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	/* the map's picture is painted while the commit is written and
 	 * synced (bench/results.md) */
 	notify_map_start(n, g, t->next, log.buf);
+	trace_perf("map drawn, its PNG started");
 	files[nf++] = (struct repo_file){ "state.yaml", state_yaml.buf, state_yaml.len };
 	files[nf++] = (struct repo_file){ "private/state.sealed", sealed.buf, sealed.len };
 	files[nf++] = (struct repo_file){ "log.txt", log.buf, log.len };
@@ -80,12 +82,15 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		strbuf_addstr(err, "cannot write the commit");
 		goto out;
 	}
+	trace_perf("commit written");
 	if (repo_format_patch(g->repo, commit, &patch) < 0) {
 		strbuf_addstr(err, "cannot format the commit as a patch");
 		goto out;
 	}
+	trace_perf("patch formatted");
 	if (notify_turn(n, g, t->next, commit, patch.buf, log.buf, err) < 0)
 		goto out;
+	trace_perf("reports staged");
 	r = repo_commit_publish(g->repo, first ? NULL : g->head, commit);
 	if (r == REPO_STALE) {
 		notify_discard(n);
@@ -98,6 +103,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		strbuf_addstr(err, "cannot publish the commit");
 		goto out;
 	}
+	trace_perf("commit published");
 	if (notify_publish(n) < 0)
 		warning("the turn is committed but its mail stays in '%s/tmp'; "
 			"the next run releases it", n->outbox);

@@ -45,6 +45,14 @@ while [ $i -lt "$MAX_ORDERS" ]; do
 	t0=$(now_us)
 	if [ $i -eq "$N" ]; then	# one turn past the timed ones: its peak RSS
 		/usr/bin/time -f %M -o "$T/rss_play" "$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>&1
+	elif [ $i -eq $((N + 1)) ]; then	# and the next: where its time goes
+		POSTRIDER_TRACE_PERF=1 "$P" play "$T/game" --as "$side" "$T/order" 2>&1 >/dev/null |
+			sed -n 's/^perf: *//p' >"$T/trace"
+	elif [ $i -eq $((N + 2)) ] && command -v valgrind >/dev/null 2>&1; then
+		# and the next: its heap at the peak (the rest of its RSS is
+		# the shared libraries' pages)
+		valgrind -q --tool=massif --massif-out-file="$T/massif" \
+			"$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>&1
 	else
 		"$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>&1
 	fi
@@ -80,6 +88,20 @@ floor_time() {	# floor_time [MAILBYTES]: mean us of N floor processes
 floor_commit_us=$(floor_time)
 floor_us=$(floor_time "$mail_bytes")
 floor_inproc_us=$("$FLOOR" "$T/floor" "$N")
+# What starting a process costs before main(): postrider --version, and
+# the floor with no arguments (it prints its usage), each 20 times.
+start_time() {
+	_i=0 _t0=$(now_us)
+	while [ $_i -lt 20 ]; do
+		"$@" >/dev/null 2>&1 || true
+		_i=$((_i + 1))
+	done
+	echo $(( ($(now_us) - _t0) / 20 ))
+}
+start_us=$(start_time "$P" --version)
+floor_start_us=$(start_time "$FLOOR")
+libs=$(ldd "$P" | wc -l)
+floor_libs=$(ldd "$FLOOR" | wc -l)
 
 # git itself, with every fsync git can do.
 git clone -q "$T/game" "$T/plain"
@@ -101,6 +123,8 @@ done
 git_us=$((total / N))
 
 rss_play=$(tail -n 1 "$T/rss_play" 2>/dev/null || echo -)
+heap_play=$(sed -n 's/^mem_heap_B=//p' "$T/massif" 2>/dev/null | sort -n | tail -n 1)
+heap_play=$(( ${heap_play:-0} / 1024 ))
 # Where a turn's time goes, by library (perf, if it may sample here).
 profile=""
 if command -v perf >/dev/null 2>&1; then
@@ -162,11 +186,13 @@ ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
 	echo "| the same floor without the mails | $(ms $floor_commit_us) ms | a turn is $ratio_commit times this |"
 	echo "| the commit alone in one long-running process (no start-up) | $(ms $floor_inproc_us) ms | for reference |"
 	echo "| \`git -c core.fsync=all add && commit\` | $(ms $git_us) ms | for reference |"
+	echo "| starting the program and exiting (\`postrider --version\`, $libs shared libraries) | $(ms $start_us) ms | the floor's program: $(ms $floor_start_us) ms ($floor_libs libraries) |"
 	echo "| self-play (one core) | $sp games/s | target at least 200 |"
 	printf '%s\n' "$audit_rows" | sed '/^$/d'
 	echo "| a VRF proof of one die (bench/vrf.c, mean of 500) | ${vrf% *} us | paid once per public draw by \`play\`; this game had $dice |"
 	echo "| a VRF verification of one die | ${vrf#* } us | paid per die by every \`audit\` (included above) |"
 	echo "| peak RSS of a turn | $rss_play KiB | target under 16 MiB |"
+	echo "| of which the heap at its peak (valgrind massif) | $heap_play KiB | most of the rest: pages of the $libs shared libraries |"
 	echo "| peak RSS of the longest audit | $rss_audit KiB | |"
 	echo
 	echo "What a turn does beyond the floor: reading and checking the state and"
@@ -174,6 +200,16 @@ ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
 	echo "state, writing two reports with the map as SVG and PNG (cairo, zlib), the"
 	echo "patch for \`git am\`, and the outbox. Profiles: \`perf record\` on"
 	echo "\`postrider play\`; see docs/robustness.md for where the time went before."
+	if [ -s "$T/trace" ]; then
+		echo
+		echo "One turn traced (\`POSTRIDER_TRACE_PERF=1 postrider play ...\`: milliseconds"
+		echo "since main() began; the PNG is painted in a thread of its own while"
+		echo "the commit is written):"
+		echo
+		echo '```'
+		cat "$T/trace"
+		echo '```'
+	fi
 	if [ -n "$profile" ]; then
 		echo
 		echo "A turn's samples by library (perf): $profile"
