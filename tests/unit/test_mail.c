@@ -1089,6 +1089,7 @@ static void test_sendmail_transport(void **state)
 	free(script);
 	free(status);
 	free(ob);
+	rm_rf(dir);
 	free(dir);
 }
 
@@ -1164,6 +1165,7 @@ static void test_config_found_without_home(void **state)
 	free(old_home);
 	free(old_xdg);
 	strbuf_release(&err);
+	rm_rf(dir);
 	free(dir);
 }
 
