@@ -2197,15 +2197,21 @@ static void test_first_turn_card_accounting_and_1776(void **state)
 static void test_deal_reshuffles_when_asked(void **state)
 {
 	(void)state;
-	/* 6.3.D: a reshuffle waits for the next deal; the discards return. */
+	/* 6.3.D: a reshuffle waits for the next deal; the discards return.
+	 * In 1776 it follows the 6.1.E shuffle of the set-aside cards (R5):
+	 * every card but the dealt ones ends in the deck. */
+	assert_int_equal(S.n_set_aside, 2);
 	for (int i = 0; i < 20; i++)
 		S.discard[S.n_discard++] = S.deck[--S.n_deck];
 	S.reshuffle = true;
 	S.year = 1776;
 	flow_start_turn(D, &S, &R, &LOG);
 	assert_int_equal(S.n_discard, 0);
+	assert_int_equal(S.n_set_aside, 0);
 	assert_false(S.reshuffle);
 	assert_int_equal(S.n_deck, 110 - 14);
+	assert_true(log_has("shuffled into the deck (6.1.E)"));
+	assert_true(log_has("6.3.D"));
 	INVARIANTS();
 }
 
