@@ -106,64 +106,42 @@ const struct map_font_desc map_fonts[MAP_FONT__COUNT] = {
 	[MAP_PANEL_H] = { "panel-h", "#222222", true },
 };
 
-static struct map_item *add(struct map_picture *pic, enum map_shape shape)
+/* Appends a shape to the picture; returns it for further touches. */
+static struct map_item *put(struct map_picture *pic, struct map_item it)
 {
-	struct map_item *it;
-
 	if (pic->n == pic->alloc) {
 		pic->alloc = pic->alloc ? 2 * pic->alloc : 512;
 		pic->item = xrealloc(pic->item, (size_t)pic->alloc * sizeof(*pic->item));
 	}
-	it = &pic->item[pic->n++];
-	memset(it, 0, sizeof(*it));
-	it->shape = shape;
-	return it;
+	pic->item[pic->n] = it;
+	return &pic->item[pic->n++];
 }
 
 static struct map_item *rect(struct map_picture *pic, double x, double y,
 			     double w, double h, const char *fill,
 			     const char *stroke, double stroke_width)
 {
-	struct map_item *it = add(pic, MAP_RECT);
-
-	it->x1 = x;
-	it->y1 = y;
-	it->x2 = w;
-	it->y2 = h;
-	it->fill = fill;
-	it->stroke = stroke;
-	it->stroke_width = stroke_width;
-	return it;
+	return put(pic, (struct map_item){ .shape = MAP_RECT, .x1 = x, .y1 = y,
+		   .x2 = w, .y2 = h, .fill = fill, .stroke = stroke,
+		   .stroke_width = stroke_width });
 }
 
 static struct map_item *circle(struct map_picture *pic, double x, double y,
 			       double r, const char *fill, const char *stroke,
 			       double stroke_width)
 {
-	struct map_item *it = add(pic, MAP_CIRCLE);
-
-	it->x1 = x;
-	it->y1 = y;
-	it->r = r;
-	it->fill = fill;
-	it->stroke = stroke;
-	it->stroke_width = stroke_width;
-	return it;
+	return put(pic, (struct map_item){ .shape = MAP_CIRCLE, .x1 = x, .y1 = y,
+		   .r = r, .fill = fill, .stroke = stroke,
+		   .stroke_width = stroke_width });
 }
 
 static struct map_item *line(struct map_picture *pic, double x1, double y1,
 			     double x2, double y2, const char *stroke,
 			     double stroke_width)
 {
-	struct map_item *it = add(pic, MAP_LINE);
-
-	it->x1 = x1;
-	it->y1 = y1;
-	it->x2 = x2;
-	it->y2 = y2;
-	it->stroke = stroke;
-	it->stroke_width = stroke_width;
-	return it;
+	return put(pic, (struct map_item){ .shape = MAP_LINE, .x1 = x1, .y1 = y1,
+		   .x2 = x2, .y2 = y2, .stroke = stroke,
+		   .stroke_width = stroke_width });
 }
 
 static void dashed(struct map_item *it, double on, double off)
@@ -175,12 +153,8 @@ static void dashed(struct map_item *it, double on, double off)
 static void text_at(struct map_picture *pic, double x, double y,
 		    enum map_font font, const char *text)
 {
-	struct map_item *it = add(pic, MAP_TEXT);
-
-	it->x1 = x;
-	it->y1 = y;
-	it->font = font;
-	it->text = xstrdup(text);
+	put(pic, (struct map_item){ .shape = MAP_TEXT, .x1 = x, .y1 = y,
+	    .font = font, .text = xstrdup(text) });
 }
 
 static const char *pc_fill(enum side pc)
