@@ -22,7 +22,7 @@ PKGS = libgit2 yaml-0.1 libcurl libcrypto cairo zlib
 VERSION = 0.1.0
 
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc \
+ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc -I$(BUILD) \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
 LIBS = $(shell pkg-config --libs $(PKGS)) -lm -pthread
@@ -49,6 +49,13 @@ $(BUILD)/libpostrider.a: $(LIB_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# LeakSanitizer's suppressions as a C string, for a sanitized build
+$(BUILD)/lsan-supp.h: tests/lsan.supp
+	@mkdir -p $(dir $@)
+	{ echo 'static const char lsan_suppressions[] ='; \
+	  sed -n 's/^\(leak:[^ ]*\)$$/\t"\1\\n"/p' $<; echo '\t"";'; } >$@
+$(BUILD)/src/main.o: $(BUILD)/lsan-supp.h
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpostrider.a
 	@mkdir -p $(dir $@)
@@ -104,11 +111,14 @@ demo: deps
 	@$(MAKE) --no-print-directory $(BUILD)/postrider
 	@BUILD=$(BUILD) sh tests/demo.sh
 
+# The binary also carries tests/lsan.supp (src/main.c, -DPOSTRIDER_SANITIZE):
+# the mail system's pipe starts it without LSAN_OPTIONS. The flags go in
+# the environment, so that a test's own `make install` builds alike.
 sanitize: deps
 	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
-	$(MAKE) --no-print-directory BUILD=build-san \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" check
+	CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -DPOSTRIDER_SANITIZE" \
+	LDFLAGS="-fsanitize=address,undefined" \
+	$(MAKE) --no-print-directory BUILD=build-san check
 
 # The floor of a turn: the same files committed with libgit2 alone.
 $(BUILD)/bench-floor: bench/floor.c

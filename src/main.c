@@ -9,6 +9,28 @@
 #include "repo.h"
 #include "trace.h"
 
+#ifdef POSTRIDER_SANITIZE
+/*
+ * A sanitized build (make sanitize) knows LeakSanitizer's suppressions
+ * itself (the libraries' own leaks, tests/lsan.supp): a run started by the
+ * mail system's pipe has no LSAN_OPTIONS.
+ */
+#include "lsan-supp.h"
+
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_options(void);
+
+const char *__lsan_default_suppressions(void)
+{
+	return lsan_suppressions;
+}
+
+const char *__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+#endif
+
 static void usage(FILE *f)
 {
 	fputs("usage: postrider <command> [<args>]\n\n"
