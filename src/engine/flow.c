@@ -273,85 +273,12 @@ void engine_begin_order(struct state *s)
 
 /* The deck is shuffled once the set-up decisions are over, so that the
  * placements cannot depend on it. */
-static void start_first_turn(const struct data *d, struct state *s,
+void flow_start_first_turn(const struct data *d, struct state *s,
 			     struct rng *r, struct strbuf *log)
 {
 	cards_shuffle_deck(s, r, "the strategy deck (4.0)");
 	elog(log, "The strategy deck is shuffled: %d cards.", s->n_deck);
 	flow_start_turn(d, s, r, log);
-}
-
-/* Which context a PC action is taken in, from the prompt. */
-static enum pc_context prompt_pc_context(const struct state *s)
-{
-	switch (s->prompt.kind) {
-	case PROMPT_CC: return PCX_CC;
-	case PROMPT_FTK: return PCX_FTK;
-	case PROMPT_PC: return PCX_OPS;
-	case PROMPT_DISCARD: return PCX_DISCARD;
-	case PROMPT_DOI: return PCX_DOI;
-	default: BUG("no PC context for prompt %d", s->prompt.kind);
-	}
-}
-
-/*
- * One descriptor per prompt kind: the kinds of action that answer it (the
- * check below refuses any other with the list of these verbs; the order
- * parser and the reports read the same list through engine_kind_fits()),
- * and whether it interrupts the other side's move, so that the mover's
- * further lines wait for it (docs/orders.md, "Held over").
- */
-static const struct prompt_desc {
-	enum action_kind answers[7];	/* ACT_NONE-terminated */
-	bool interrupts;
-} prompts[PROMPT__COUNT] = {
-	[PROMPT_CC] = { { ACT_PLACE } },
-	[PROMPT_FTK] = { { ACT_PLACE, ACT_DONE } },
-	[PROMPT_FIRST] = { { ACT_FIRST, ACT_EVENT, ACT_PASS } },
-	[PROMPT_PLAY] = { { ACT_PC_CARD, ACT_DISCARD, ACT_EVENT, ACT_ACTIVATE, ACT_QUEUE, ACT_REINFORCE } },
-	[PROMPT_PC] = { { ACT_PLACE, ACT_FLIP, ACT_DONE } },
-	[PROMPT_DISCARD] = { { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_PASS } },
-	[PROMPT_EXCHANGE] = { { ACT_EXCHANGE, ACT_PASS } },
-	[PROMPT_DOI] = { { ACT_PLACE } },
-	[PROMPT_CONGRESS] = { { ACT_CONGRESS } },
-	[PROMPT_MOVE] = { { ACT_TAKE, ACT_TO, ACT_SAIL, ACT_STOP } },
-	[PROMPT_LAND] = { { ACT_LAND } },
-	[PROMPT_CAPTURE] = { { ACT_REMOVE } },
-	[PROMPT_EVENT] = { { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE } },
-	[PROMPT_NAVY] = { { ACT_NAVY } },
-	[PROMPT_FRENCH] = { { ACT_FRENCH } },
-	[PROMPT_WAR] = { { ACT_REMOVE } },
-	[PROMPT_WINTER] = { { ACT_LOSE } },
-	[PROMPT_INTERCEPT] = { { ACT_INTERCEPT, ACT_PASS }, true },
-	[PROMPT_RETREAT_BEFORE] = { { ACT_RETREAT, ACT_STAND }, true },
-	[PROMPT_BATTLE_CARD] = { { ACT_BATTLE, ACT_DISCARD, ACT_NOCARD }, true },
-	[PROMPT_RETREAT] = { { ACT_RETREAT, ACT_SAIL } },
-	[PROMPT_LOSSES] = { { ACT_LOSE } },
-	[PROMPT_CAMPAIGN] = { { ACT_ACTIVATE, ACT_PLACE, ACT_FLIP, ACT_DONE } },
-	[PROMPT_GENERALS] = { { ACT_SEND } },
-	[PROMPT_EXTRA] = { { ACT_DRAW, ACT_PASS } },
-};
-
-static const struct prompt_desc *prompt_desc(enum prompt_kind k)
-{
-	if ((unsigned)k >= PROMPT__COUNT)
-		BUG("prompt kind %d", k);
-	return &prompts[k];
-}
-
-bool engine_kind_fits(const struct state *s, enum action_kind kind)
-{
-	const struct prompt_desc *p = prompt_desc(s->prompt.kind);
-
-	for (int i = 0; i < 7 && p->answers[i] != ACT_NONE; i++)
-		if (p->answers[i] == kind)
-			return true;
-	return false;
-}
-
-bool engine_prompt_interrupts(const struct state *s)
-{
-	return prompt_desc(s->prompt.kind)->interrupts;
 }
 
 static enum engine_result wrong_kind(const struct data *d,
@@ -374,6 +301,7 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why)
 {
 	const struct prompt *p = &s->prompt;
+	const struct prompt_desc *desc;
 
 	if (a->kind == ACT_RESIGN) {
 		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
@@ -420,108 +348,10 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 		return illegal(why, "the game is over");
 	/* the verbs that answer the prompt, from its descriptor (the
 	 * choices of an event are the event's own, events_check) */
-	if (p->kind != PROMPT_EVENT && !engine_kind_fits(s, a->kind))
+	desc = prompt_desc(p->kind);
+	if (p->kind != PROMPT_EVENT && !prompt_answered_by(desc, a->kind))
 		return wrong_kind(d, s, a, why);
-	switch (p->kind) {
-	case PROMPT_CC:
-	case PROMPT_DOI:
-		return pc_check(d, s, SIDE_AMERICAN, a->kind, a->space,
-				prompt_pc_context(s), why);
-	case PROMPT_FTK:
-	case PROMPT_PC:
-	case PROMPT_DISCARD:
-		if (a->kind == ACT_DONE && p->kind != PROMPT_DISCARD)
-			return ENGINE_OK;
-		if (a->kind == ACT_PASS && p->kind == PROMPT_DISCARD)
-			return ENGINE_OK;
-		return pc_check(d, s, p->side, a->kind, a->space,
-				prompt_pc_context(s), why);
-	case PROMPT_FIRST:
-		if (a->kind == ACT_EVENT) {
-			/* 5.3.a: a campaign card as the British's first card */
-			if (p->side != SIDE_BRITISH)
-				return illegal(why, "only the British may declare himself first with a campaign card (5.3.a)");
-			if (a->card >= 1 && a->card <= d->n_cards && !d->cards[a->card].campaign)
-				return illegal(why, "%s is not a campaign card: only a Major or Minor Campaign declares the British first (5.3.a)",
-					       d->cards[a->card].label);
-			return play_check(d, s, a, why);
-		}
-		if (a->kind == ACT_PASS) {
-			if (p->left != 1)
-				return illegal(why, "choose who plays first: 'first american' or 'first british' (5.3)");
-			return ENGINE_OK;
-		}
-		if (p->left == 1)
-			return illegal(why, "the American chooses who plays first (5.3.c): play a campaign card ('event CARD', 5.3.a) or 'pass'");
-		if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
-			return illegal(why, "say 'first american' or 'first british'");
-		return ENGINE_OK;
-	case PROMPT_PLAY:
-		return play_check(d, s, a, why);
-	case PROMPT_EXCHANGE:
-		if (a->kind == ACT_PASS)
-			return ENGINE_OK;
-		return exchange_check(d, s, a, why);
-	case PROMPT_CONGRESS:
-		return congress_check(d, s, a->space, why);
-	case PROMPT_MOVE:
-		return move_check(d, s, a, why);
-	case PROMPT_LAND:
-		return land_check(d, s, a, why);
-	case PROMPT_CAPTURE:
-		return capture_check(d, s, a, why);
-	case PROMPT_EVENT:
-		return events_check(d, s, a, why);
-	case PROMPT_NAVY:
-	case PROMPT_FRENCH:
-	case PROMPT_WAR:
-		return alliance_check(d, s, a, why);
-	case PROMPT_WINTER:
-		return winter_check(d, s, a, why);
-	case PROMPT_INTERCEPT:
-	case PROMPT_RETREAT_BEFORE:
-	case PROMPT_BATTLE_CARD:
-	case PROMPT_RETREAT:
-	case PROMPT_LOSSES:
-		return battle_check(d, s, a, why);
-	case PROMPT_CAMPAIGN:
-		return campaign_check(d, s, a, why);
-	case PROMPT_GENERALS:
-		return generals_check(d, s, a, why);
-	case PROMPT_EXTRA:
-		return ENGINE_OK;
-	default:
-		BUG("engine_check: prompt %d", p->kind);
-	}
-}
-
-/* Marks the colony of a CC or DOI placement and moves on when all are done. */
-static void colony_placement_done(const struct data *d, struct state *s,
-				  struct rng *r, struct strbuf *log, int space)
-{
-	s->prompt.colonies_done |= 1u << d->spaces[space].colony;
-	s->prompt.left--;
-	if (s->prompt.kind == PROMPT_DOI) {
-		/* Colonies where placement has become impossible are done too. */
-		s->prompt.left = 0;
-		for (int k = 0; k < d->n_colonies; k++) {
-			if (d->colonies[k].canada ||
-			    (s->prompt.colonies_done & (1u << k)))
-				continue;
-			if (doi_colony_possible(d, s, k))
-				s->prompt.left++;
-			else
-				s->prompt.colonies_done |= 1u << k;
-		}
-		if (!s->prompt.left)
-			flow_end_card(d, s, r, log, 0);
-		return;
-	}
-	if (s->prompt.left > 0)
-		return;
-	/* Committees of Correspondence done: For The King (4.0). */
-	remember_british_pcs(d, s);
-	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
+	return desc->check(d, s, a, why);
 }
 
 /* Is an action at prompt kind k part of the Strategy Phase or the
@@ -559,127 +389,7 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		     a->general >= 0 ? d->generals[a->general].name : "");
 		return ENGINE_OK;
 	}
-	switch (p.kind) {
-	case PROMPT_CC:
-		pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
-			 "(Committees of Correspondence)");
-		colony_placement_done(d, s, r, log, a->space);
-		break;
-	case PROMPT_DOI:
-		pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
-			 "(Declaration of Independence)");
-		colony_placement_done(d, s, r, log, a->space);
-		break;
-	case PROMPT_FTK:
-		if (a->kind == ACT_PLACE) {
-			pc_apply(d, s, SIDE_BRITISH, a->kind, a->space, log,
-				 "(For The King)");
-			s->prompt.left--;
-		}
-		if (a->kind == ACT_DONE || s->prompt.left == 0) {
-			if (a->kind == ACT_DONE)
-				elog(log, "British places no more For The King PCs.");
-			start_first_turn(d, s, r, log);
-		}
-		break;
-	case PROMPT_FIRST:
-		if (a->kind == ACT_PASS) {
-			elog(log, "British does not declare himself first (5.3.a).");
-			flow_prompt(s, PROMPT_FIRST, SIDE_AMERICAN, 0, 0);
-			break;
-		}
-		if (a->kind == ACT_EVENT) {
-			elog(log, "British declares himself first with %s (5.3.a).",
-			     d->cards[a->card].label);
-			s->first = SIDE_BRITISH;
-			s->active = SIDE_BRITISH;
-			flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
-			play_apply(d, s, a, r, log);
-			break;
-		}
-		elog(log, "%s chooses: the %s plays first (5.3.%c).",
-		     side_title(p.side), side_title(a->side),
-		     p.side == SIDE_BRITISH ? 'b' : 'c');
-		s->first = a->side;
-		s->active = SIDE_NONE;
-		flow_next_impulse(d, s, r, log);
-		break;
-	case PROMPT_PLAY:
-		play_apply(d, s, a, r, log);
-		break;
-	case PROMPT_PC:
-		if (a->kind != ACT_DONE) {
-			pc_apply(d, s, p.side, a->kind, a->space, log, NULL);
-			s->prompt.left--;
-		}
-		if (a->kind == ACT_DONE || s->prompt.left == 0)
-			flow_end_card(d, s, r, log, 0);
-		break;
-	case PROMPT_DISCARD:
-		if (a->kind != ACT_PASS)
-			pc_apply(d, s, p.side, a->kind, a->space, log, "(event discard, 6.32.B)");
-		flow_end_card(d, s, r, log, p.card);
-		break;
-	case PROMPT_EXCHANGE:
-		if (a->kind == ACT_EXCHANGE)
-			exchange_apply(d, s, a, log);
-		else
-			elog(log, "%s does not take #%d.", side_title(p.side), p.card);
-		flow_next_impulse(d, s, r, log);
-		break;
-	case PROMPT_CONGRESS:
-		s->congress = a->space;
-		elog(log, "The Continental Congress returns to %s (10.2.1).",
-		     space_name(d, a->space));
-		flow_after_congress(d, s, r, log);
-		break;
-	case PROMPT_MOVE:
-		move_apply(d, s, a, r, log);
-		break;
-	case PROMPT_LAND:
-		land_apply(d, s, a, r, log);
-		break;
-	case PROMPT_CAPTURE:
-		capture_apply(d, s, a, r, log);
-		break;
-	case PROMPT_EVENT:
-		events_apply(d, s, a, r, log);
-		break;
-	case PROMPT_NAVY:
-	case PROMPT_FRENCH:
-	case PROMPT_WAR:
-		alliance_apply(d, s, a, r, log);
-		break;
-	case PROMPT_WINTER:
-		winter_apply(d, s, a, r, log);
-		break;
-	case PROMPT_INTERCEPT:
-	case PROMPT_RETREAT_BEFORE:
-	case PROMPT_BATTLE_CARD:
-	case PROMPT_RETREAT:
-	case PROMPT_LOSSES:
-		battle_apply(d, s, a, r, log);
-		break;
-	case PROMPT_CAMPAIGN:
-		campaign_apply(d, s, a, r, log);
-		break;
-	case PROMPT_GENERALS:
-		generals_apply(d, s, a, r, log);
-		break;
-	case PROMPT_EXTRA:
-		if (a->kind == ACT_PASS) {
-			elog(log, "Optional Tournament Rule: the British declines the extra action (6.34.C.i).");
-			flow_next_impulse(d, s, r, log);
-			break;
-		}
-		cards_draw(d, s, SIDE_BRITISH, r, log);
-		elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
-		s->active = SIDE_BRITISH;
-		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
-		break;
-	default:
-		BUG("engine_apply: prompt %d", p.kind);
-	}
+	prompt_desc(p.kind)->apply(d, s, a, r, log);
 	/* 13.1: the instant it holds, in the Strategy Phase or winter, also
 	 * in the middle of a card (R14). */
 	if (!engine_game_over(s) && automatic_victory_phase(p.kind))

@@ -182,6 +182,9 @@ void flow_after_congress(const struct data *d, struct state *s, struct rng *r,
 			 struct strbuf *log);
 void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
 		 int card, int left);
+/* For The King is over: the first turn begins (1775, 5.0). */
+void flow_start_first_turn(const struct data *d, struct state *s,
+			   struct rng *r, struct strbuf *log);
 /* After Winter Attrition (5.4): automatic victory, the French Naval Phase
  * (5.5), then flow_after_navy. */
 void flow_after_winter(const struct data *d, struct state *s, struct rng *r,
@@ -325,5 +328,66 @@ enum engine_result land_check(const struct data *d, const struct state *s,
 			      const struct action *a, struct strbuf *why);
 void land_apply(const struct data *d, struct state *s, const struct action *a,
 		struct rng *r, struct strbuf *log);
+
+/* text.c: gathering the legal actions for engine_legal(): each candidate
+ * is kept if engine_check() accepts it (counted past max, stored below). */
+struct collect {
+	struct action *out;
+	int max, n;
+};
+static inline void legal_add(const struct data *d, const struct state *s,
+			     struct collect *c, const struct action *a)
+{
+	if (engine_check(d, s, a, NULL) != ENGINE_OK)
+		return;
+	if (c->n < c->max)
+		c->out[c->n] = *a;
+	c->n++;
+}
+/* kind with each space; with each card of the hand in number order; alone */
+void legal_spaces(const struct data *d, const struct state *s,
+		  struct collect *c, enum action_kind kind);
+void legal_hand(const struct data *d, const struct state *s,
+		struct collect *c, enum action_kind kind);
+void legal_simple(const struct data *d, const struct state *s,
+		  struct collect *c, enum action_kind kind);
+
+/*
+ * prompts.c: one descriptor per kind of prompt (see there). check may
+ * assume that the action's kind is one of answers (engine_check() has
+ * said so) except at PROMPT_EVENT, whose choices are the event's own.
+ */
+struct prompt_desc {
+	enum action_kind answers[7];	/* ACT_NONE-terminated */
+	bool interrupts;		/* the mover's further lines wait */
+	enum pc_context pcx;		/* a PC prompt's context (10.11, 4.0) */
+	enum engine_result (*check)(const struct data *d, const struct state *s,
+				    const struct action *a, struct strbuf *why);
+	void (*apply)(const struct data *d, struct state *s,
+		      const struct action *a, struct rng *r, struct strbuf *log);
+	void (*legal)(const struct data *d, const struct state *s,
+		      struct collect *c);
+	void (*describe)(const struct data *d, const struct state *s,
+			 struct strbuf *out);
+};
+extern const struct prompt_desc prompt_descs[PROMPT__COUNT];
+/* The descriptor of kind k (PROMPT_NONE has none: a broken invariant).
+ * Inline: engine_check() asks for it for every candidate action that
+ * engine_legal() tries. */
+static inline const struct prompt_desc *prompt_desc(enum prompt_kind k)
+{
+	if (k <= PROMPT_NONE || k >= PROMPT__COUNT)
+		BUG("prompt kind %d", k);
+	return &prompt_descs[k];
+}
+/* Is kind one of the kinds of action that answer the prompt p? */
+static inline bool prompt_answered_by(const struct prompt_desc *p,
+				      enum action_kind kind)
+{
+	for (int i = 0; i < 7 && p->answers[i] != ACT_NONE; i++)
+		if (p->answers[i] == kind)
+			return true;
+	return false;
+}
 
 #endif

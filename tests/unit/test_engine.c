@@ -2176,6 +2176,31 @@ static int walk(uint32_t seed, int until_year, bool check_legal, int max_steps)
 	return steps;
 }
 
+/* Issue 15: every prompt kind is known in one place, its descriptor,
+ * which must give all four jobs and the verbs that answer it; a kind
+ * added without them fails here, not in a game. */
+static void test_prompt_descriptors_complete(void **state)
+{
+	(void)state;
+	for (int k = PROMPT_NONE + 1; k < PROMPT__COUNT; k++) {
+		const struct prompt_desc *p = prompt_desc((enum prompt_kind)k);
+		if (!p->check || !p->apply || !p->legal || !p->describe)
+			fail_msg("prompt kind %d lacks a check, apply, legal or describe", k);
+		if (p->answers[0] == ACT_NONE)
+			fail_msg("prompt kind %d is answered by no kind of action", k);
+		for (int i = 0; i < 7 && p->answers[i] != ACT_NONE; i++)
+			if (p->answers[i] <= ACT_NONE || p->answers[i] >= ACT__COUNT)
+				fail_msg("prompt kind %d: answer %d is no action kind", k, i);
+	}
+	/* the game's first prompt, read through the table */
+	ASSERT_PROMPT(PROMPT_CC, SIDE_AMERICAN);
+	assert_true(engine_kind_fits(&S, ACT_PLACE));
+	assert_false(engine_kind_fits(&S, ACT_DONE));
+	assert_false(engine_prompt_interrupts(&S));
+	assert_int_equal(prompt_desc(PROMPT_CC)->pcx, PCX_CC);
+	assert_true(prompt_desc(PROMPT_INTERCEPT)->interrupts);
+}
+
 static void test_first_turn_card_accounting_and_1776(void **state)
 {
 	(void)state;
@@ -4912,6 +4937,7 @@ int main(void)
 		T(test_congress_nowhere_to_return),
 		T(test_alternation_when_a_hand_runs_out),
 		T(test_british_first_alternation),
+		T(test_prompt_descriptors_complete),
 		T(test_first_turn_card_accounting_and_1776),
 		T(test_deal_reshuffles_when_asked),
 		T(test_deal_reshuffles_when_deck_runs_out),

@@ -1,0 +1,836 @@
+/*
+ * prompts.c - what each kind of prompt is, in one place: the kinds of
+ * action that answer it, whether it interrupts the other side's move, the
+ * PC rules' context of a PC prompt, and its four jobs: check an action,
+ * apply it, enumerate the legal ones, describe the prompt in words.
+ * engine_check(), engine_apply(), engine_legal() and
+ * engine_describe_prompt() do what is common to every prompt and then
+ * call the prompt's own function through prompt_desc(). The parts of the
+ * rules with prompts of their own (movement, battles, events, the
+ * alliance, winter, campaigns) keep their functions in their files; the
+ * small prompts of the sequence of play live here.
+ *
+ * A new kind of prompt: add it to enum prompt_kind and its name to
+ * src/state-names.c, then one entry here with all four functions
+ * (test_engine checks that none is missing).
+ */
+#include "internal.h"
+
+#include <string.h>
+
+/* Marks the colony of a CC or DOI placement and moves on when all are done. */
+static void colony_placement_done(const struct data *d, struct state *s,
+				  struct rng *r, struct strbuf *log, int space)
+{
+	s->prompt.colonies_done |= 1u << d->spaces[space].colony;
+	s->prompt.left--;
+	if (s->prompt.kind == PROMPT_DOI) {
+		/* Colonies where placement has become impossible are done too. */
+		s->prompt.left = 0;
+		for (int k = 0; k < d->n_colonies; k++) {
+			if (d->colonies[k].canada ||
+			    (s->prompt.colonies_done & (1u << k)))
+				continue;
+			if (doi_colony_possible(d, s, k))
+				s->prompt.left++;
+			else
+				s->prompt.colonies_done |= 1u << k;
+		}
+		if (!s->prompt.left)
+			flow_end_card(d, s, r, log, 0);
+		return;
+	}
+	if (s->prompt.left > 0)
+		return;
+	/* Committees of Correspondence done: For The King (4.0). */
+	remember_british_pcs(d, s);
+	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
+}
+
+/* ---- Checking an action ---- */
+
+static enum engine_result check_colony_pcs(const struct data *d, const struct state *s,
+					   const struct action *a, struct strbuf *why)
+{
+	return pc_check(d, s, SIDE_AMERICAN, a->kind, a->space,
+			prompt_desc(s->prompt.kind)->pcx, why);
+}
+
+static enum engine_result check_pc_actions(const struct data *d, const struct state *s,
+					   const struct action *a, struct strbuf *why)
+{
+	const struct prompt *p = &s->prompt;
+
+	if (a->kind == ACT_DONE && p->kind != PROMPT_DISCARD)
+		return ENGINE_OK;
+	if (a->kind == ACT_PASS && p->kind == PROMPT_DISCARD)
+		return ENGINE_OK;
+	return pc_check(d, s, p->side, a->kind, a->space,
+			prompt_desc(s->prompt.kind)->pcx, why);
+}
+
+static enum engine_result check_first(const struct data *d, const struct state *s,
+				      const struct action *a, struct strbuf *why)
+{
+	const struct prompt *p = &s->prompt;
+
+	if (a->kind == ACT_EVENT) {
+		/* 5.3.a: a campaign card as the British's first card */
+		if (p->side != SIDE_BRITISH)
+			return illegal(why, "only the British may declare himself first with a campaign card (5.3.a)");
+		if (a->card >= 1 && a->card <= d->n_cards && !d->cards[a->card].campaign)
+			return illegal(why, "%s is not a campaign card: only a Major or Minor Campaign declares the British first (5.3.a)",
+				       d->cards[a->card].label);
+		return play_check(d, s, a, why);
+	}
+	if (a->kind == ACT_PASS) {
+		if (p->left != 1)
+			return illegal(why, "choose who plays first: 'first american' or 'first british' (5.3)");
+		return ENGINE_OK;
+	}
+	if (p->left == 1)
+		return illegal(why, "the American chooses who plays first (5.3.c): play a campaign card ('event CARD', 5.3.a) or 'pass'");
+	if (a->side != SIDE_AMERICAN && a->side != SIDE_BRITISH)
+		return illegal(why, "say 'first american' or 'first british'");
+	return ENGINE_OK;
+}
+
+static enum engine_result check_exchange(const struct data *d, const struct state *s,
+					 const struct action *a, struct strbuf *why)
+{
+	if (a->kind == ACT_PASS)
+		return ENGINE_OK;
+	return exchange_check(d, s, a, why);
+}
+
+static enum engine_result check_congress(const struct data *d, const struct state *s,
+					 const struct action *a, struct strbuf *why)
+{
+	return congress_check(d, s, a->space, why);
+}
+
+static enum engine_result check_extra(const struct data *d, const struct state *s,
+				      const struct action *a, struct strbuf *why)
+{
+	(void)d;
+	(void)s;
+	(void)a;
+	(void)why;
+	return ENGINE_OK;
+}
+
+/* ---- Applying it ---- */
+
+static void apply_cc(const struct data *d, struct state *s,
+		     const struct action *a, struct rng *r, struct strbuf *log)
+{
+	pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
+		 "(Committees of Correspondence)");
+	colony_placement_done(d, s, r, log, a->space);
+}
+
+static void apply_doi(const struct data *d, struct state *s,
+		      const struct action *a, struct rng *r, struct strbuf *log)
+{
+	pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
+		 "(Declaration of Independence)");
+	colony_placement_done(d, s, r, log, a->space);
+}
+
+static void apply_ftk(const struct data *d, struct state *s,
+		      const struct action *a, struct rng *r, struct strbuf *log)
+{
+	if (a->kind == ACT_PLACE) {
+		pc_apply(d, s, SIDE_BRITISH, a->kind, a->space, log,
+			 "(For The King)");
+		s->prompt.left--;
+	}
+	if (a->kind == ACT_DONE || s->prompt.left == 0) {
+		if (a->kind == ACT_DONE)
+			elog(log, "British places no more For The King PCs.");
+		flow_start_first_turn(d, s, r, log);
+	}
+}
+
+static void apply_first(const struct data *d, struct state *s,
+			const struct action *a, struct rng *r, struct strbuf *log)
+{
+	const struct prompt p = s->prompt;
+
+	if (a->kind == ACT_PASS) {
+		elog(log, "British does not declare himself first (5.3.a).");
+		flow_prompt(s, PROMPT_FIRST, SIDE_AMERICAN, 0, 0);
+		return;
+	}
+	if (a->kind == ACT_EVENT) {
+		elog(log, "British declares himself first with %s (5.3.a).",
+		     d->cards[a->card].label);
+		s->first = SIDE_BRITISH;
+		s->active = SIDE_BRITISH;
+		flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
+		play_apply(d, s, a, r, log);
+		return;
+	}
+	elog(log, "%s chooses: the %s plays first (5.3.%c).",
+	     side_title(p.side), side_title(a->side),
+	     p.side == SIDE_BRITISH ? 'b' : 'c');
+	s->first = a->side;
+	s->active = SIDE_NONE;
+	flow_next_impulse(d, s, r, log);
+}
+
+static void apply_pc(const struct data *d, struct state *s,
+		     const struct action *a, struct rng *r, struct strbuf *log)
+{
+	const struct prompt p = s->prompt;
+
+	if (a->kind != ACT_DONE) {
+		pc_apply(d, s, p.side, a->kind, a->space, log, NULL);
+		s->prompt.left--;
+	}
+	if (a->kind == ACT_DONE || s->prompt.left == 0)
+		flow_end_card(d, s, r, log, 0);
+}
+
+static void apply_discard(const struct data *d, struct state *s,
+			  const struct action *a, struct rng *r, struct strbuf *log)
+{
+	const struct prompt p = s->prompt;
+
+	if (a->kind != ACT_PASS)
+		pc_apply(d, s, p.side, a->kind, a->space, log, "(event discard, 6.32.B)");
+	flow_end_card(d, s, r, log, p.card);
+}
+
+static void apply_exchange(const struct data *d, struct state *s,
+			   const struct action *a, struct rng *r, struct strbuf *log)
+{
+	const struct prompt p = s->prompt;
+
+	if (a->kind == ACT_EXCHANGE)
+		exchange_apply(d, s, a, log);
+	else
+		elog(log, "%s does not take #%d.", side_title(p.side), p.card);
+	flow_next_impulse(d, s, r, log);
+}
+
+static void apply_congress(const struct data *d, struct state *s,
+			   const struct action *a, struct rng *r, struct strbuf *log)
+{
+	s->congress = a->space;
+	elog(log, "The Continental Congress returns to %s (10.2.1).",
+	     space_name(d, a->space));
+	flow_after_congress(d, s, r, log);
+}
+
+static void apply_extra(const struct data *d, struct state *s,
+			const struct action *a, struct rng *r, struct strbuf *log)
+{
+	if (a->kind == ACT_PASS) {
+		elog(log, "Optional Tournament Rule: the British declines the extra action (6.34.C.i).");
+		flow_next_impulse(d, s, r, log);
+		return;
+	}
+	cards_draw(d, s, SIDE_BRITISH, r, log);
+	elog(log, "Optional Tournament Rule: the British draws a replacement card and takes another action (6.34.C.i).");
+	s->active = SIDE_BRITISH;
+	flow_prompt(s, PROMPT_PLAY, SIDE_BRITISH, 0, 0);
+}
+
+/* ---- The legal actions ---- */
+
+/* move CARD GENERAL: each card of the hand (in number order) with each
+ * general. */
+static void each_activation(const struct data *d, const struct state *s,
+			    struct collect *c)
+{
+	int sorted[STATE_MAX_HAND], n = s->n_hand[s->prompt.side];
+
+	memcpy(sorted, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_ACTIVATE;
+			a.card = sorted[i];
+			a.general = g;
+			legal_add(d, s, c, &a);
+		}
+}
+
+/* PROMPT_MOVE: take 0-5, to and sail each space, stop (naming no general,
+ * or the one sent to the Reinforcements box). */
+static void each_move(const struct data *d, const struct state *s,
+		      struct collect *c)
+{
+	for (int n = 0; n <= 5; n++)
+		for (int f = 0; f <= n; f++) {	/* f French among them */
+			struct action a = ACTION_INIT;
+			a.kind = ACT_TAKE;
+			a.value = n;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+	legal_spaces(d, s, c, ACT_TO);
+	legal_spaces(d, s, c, ACT_SAIL);
+	for (int g = -1; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_STOP;
+		a.general = g;
+		legal_add(d, s, c, &a);
+	}
+}
+
+/* PROMPT_LAND: each space, number of CUs and general (or none). */
+static void each_landing(const struct data *d, const struct state *s,
+			 struct collect *c)
+{
+	int max = s->prompt.side == SIDE_BRITISH ? s->box_cu[NATION_BRITISH]
+		  : s->prompt.left;
+
+	/* The French forces land all together (12.2.B.ii). */
+	if (s->prompt.side == SIDE_AMERICAN && s->box_cu[NATION_FRENCH] > max)
+		max = s->box_cu[NATION_FRENCH];
+
+	for (int i = 0; i < d->n_spaces; i++)
+		for (int n = 0; n <= max; n++)
+			for (int g = -1; g < d->n_generals; g++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_LAND;
+				a.space = i;
+				a.value = n;
+				a.general = g;
+				legal_add(d, s, c, &a);
+			}
+}
+
+static void legal_colony_pcs(const struct data *d, const struct state *s,
+			     struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_PLACE);
+}
+
+static void legal_ftk(const struct data *d, const struct state *s,
+		      struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_PLACE);
+	legal_simple(d, s, c, ACT_DONE);
+}
+
+static void legal_first(const struct data *d, const struct state *s,
+			struct collect *c)
+{
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_FIRST;
+		a.side = side;
+		legal_add(d, s, c, &a);
+	}
+	if (s->prompt.side == SIDE_BRITISH)
+		legal_hand(d, s, c, ACT_EVENT);	/* 5.3.a */
+	legal_simple(d, s, c, ACT_PASS);
+}
+
+static void legal_play(const struct data *d, const struct state *s,
+		       struct collect *c)
+{
+	legal_hand(d, s, c, ACT_PC_CARD);
+	legal_hand(d, s, c, ACT_EVENT);
+	legal_hand(d, s, c, ACT_DISCARD);
+	each_activation(d, s, c);
+	legal_hand(d, s, c, ACT_QUEUE);
+	legal_hand(d, s, c, ACT_REINFORCE);
+}
+
+static void legal_move(const struct data *d, const struct state *s,
+		       struct collect *c)
+{
+	each_move(d, s, c);
+}
+
+static void legal_campaign(const struct data *d, const struct state *s,
+			   struct collect *c)
+{
+	for (int g = 0; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_ACTIVATE;
+		a.card = s->prompt.card;
+		a.general = g;
+		legal_add(d, s, c, &a);
+	}
+	legal_spaces(d, s, c, ACT_PLACE);
+	legal_spaces(d, s, c, ACT_FLIP);
+	legal_simple(d, s, c, ACT_DONE);
+}
+
+static void legal_land(const struct data *d, const struct state *s,
+		       struct collect *c)
+{
+	each_landing(d, s, c);
+}
+
+static void legal_capture(const struct data *d, const struct state *s,
+			  struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_REMOVE);
+}
+
+static void legal_pc(const struct data *d, const struct state *s,
+		     struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_PLACE);
+	legal_spaces(d, s, c, ACT_FLIP);
+	legal_simple(d, s, c, ACT_DONE);
+}
+
+static void legal_discard(const struct data *d, const struct state *s,
+			  struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_PLACE);
+	legal_spaces(d, s, c, ACT_FLIP);
+	legal_spaces(d, s, c, ACT_REMOVE);
+	legal_simple(d, s, c, ACT_PASS);
+}
+
+static void legal_exchange(const struct data *d, const struct state *s,
+			   struct collect *c)
+{
+	legal_hand(d, s, c, ACT_EXCHANGE);
+	legal_simple(d, s, c, ACT_PASS);
+}
+
+static void legal_congress(const struct data *d, const struct state *s,
+			   struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_CONGRESS);
+}
+
+static void legal_event(const struct data *d, const struct state *s,
+			struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_PLACE);
+	legal_spaces(d, s, c, ACT_FLIP);
+	/* the French CUs among the removed, 0 to 5 (6.31) */
+	for (int v = 0; v <= 5; v++)
+		for (int i = 0; i < d->n_spaces; i++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_REMOVE;
+			a.space = i;
+			a.french = v;
+			legal_add(d, s, c, &a);
+		}
+	legal_simple(d, s, c, ACT_DONE);
+}
+
+static void legal_navy(const struct data *d, const struct state *s,
+		       struct collect *c)
+{
+	for (int z = 0; z < d->n_zones; z++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_NAVY;
+		a.space = z;
+		legal_add(d, s, c, &a);
+	}
+}
+
+static void legal_french(const struct data *d, const struct state *s,
+			 struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_FRENCH);
+}
+
+static void legal_war(const struct data *d, const struct state *s,
+		      struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_REMOVE);
+}
+
+static void legal_lose(const struct data *d, const struct state *s,
+		       struct collect *c)
+{
+	for (int n = 0; n <= s->prompt.left; n++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_LOSE;
+		a.value = n;
+		legal_add(d, s, c, &a);
+	}
+}
+
+static void legal_intercept(const struct data *d, const struct state *s,
+			    struct collect *c)
+{
+	for (int g = 0; g < d->n_generals; g++)
+		for (int f = 0; f <= 5; f++) {	/* f French (7.8.C) */
+			struct action a = ACTION_INIT;
+			a.kind = ACT_INTERCEPT;
+			a.general = g;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+	legal_simple(d, s, c, ACT_PASS);
+}
+
+static void legal_retreat_before(const struct data *d, const struct state *s,
+				 struct collect *c)
+{
+	for (int f = 0; f <= 5; f++)		/* f French (7.9.B) */
+		for (int i = 0; i < d->n_spaces; i++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_RETREAT;
+			a.space = i;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+	legal_simple(d, s, c, ACT_STAND);
+}
+
+static void legal_battle_card(const struct data *d, const struct state *s,
+			      struct collect *c)
+{
+	legal_hand(d, s, c, ACT_BATTLE);
+	legal_hand(d, s, c, ACT_DISCARD);
+	legal_simple(d, s, c, ACT_NOCARD);
+}
+
+static void legal_retreat(const struct data *d, const struct state *s,
+			  struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_RETREAT);
+	legal_spaces(d, s, c, ACT_SAIL);
+}
+
+static void legal_extra(const struct data *d, const struct state *s,
+			struct collect *c)
+{
+	legal_simple(d, s, c, ACT_DRAW);
+	legal_simple(d, s, c, ACT_PASS);
+}
+
+static void legal_generals(const struct data *d, const struct state *s,
+			   struct collect *c)
+{
+	for (int g = 0; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_SEND;
+		a.general = g;
+		legal_add(d, s, c, &a);
+	}
+}
+
+/* ---- The prompt in words ---- */
+
+static void describe_cc(const struct data *d, const struct state *s,
+			struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "American: place a Committees of Correspondence PC in each colony (%d to go).", p->left);
+}
+
+static void describe_ftk(const struct data *d, const struct state *s,
+			 struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "British: place For The King PCs (%d to go), or 'done'.", p->left);
+}
+
+static void describe_first(const struct data *d, const struct state *s,
+			   struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+	(void)d;
+
+	if (p->left == 1)
+		strbuf_addf(out, "British: declare yourself first player of %d by playing a campaign card ('event CARD', 5.3.a), or 'pass' and the American chooses.",
+			    s->year);
+	else if (p->side == SIDE_BRITISH)
+		strbuf_addf(out, "British: the Continental Congress was dispersed in %d (7.7), so the British choose (5.3.b) who plays the first card of %d: 'first american' or 'first british' (or play a campaign card first: 'event CARD', 5.3.a).",
+			    s->year - 1, s->year);
+	else
+		strbuf_addf(out, "%s: choose who plays the first card of %d (5.3.c).", who, s->year);
+}
+
+static void describe_play(const struct data *d, const struct state *s,
+			  struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+	(void)d;
+
+	strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
+		    who, s->year, s->impulse + 1, s->n_hand[p->side]);
+	if (s->n_queue[p->side])
+		strbuf_addf(out, " The Operations Queue holds %d card%s: 'queue' or 'move' plays into it, any other play abandons it.",
+			    s->n_queue[p->side], s->n_queue[p->side] == 1 ? "" : "s");
+}
+
+static void describe_move(const struct data *d, const struct state *s,
+			  struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+
+	const struct move *m = &s->move;
+	int n = m->carried[0] + m->carried[1] + m->carried[2];
+	int at = s->general[m->general];
+	int here = campaign_free_cus(s, at, p->side);	/* 7.4.E */
+	strbuf_addf(out, "%s: move %s, in %s with %d CU%s", who,
+		    d->generals[m->general].name, space_name(d, at), n,
+		    n == 1 ? "" : "s");
+	/* more CUs here than move: say both (7.3.A) */
+	if (here > n && !m->sailed)
+		strbuf_addf(out, " moving (%d CUs here, up to %d may move, 7.3.A; ",
+			    here, here < 5 ? here : 5);
+	else
+		strbuf_addstr(out, " (");
+	strbuf_addf(out, "%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
+		    m->used, move_allowance(d, s),
+		    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
+}
+
+static void describe_land(const struct data *d, const struct state *s,
+			  struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	if (p->side == SIDE_BRITISH)
+		strbuf_addf(out, "British: bring on reinforcements with #%d (%d CU%s in the box): 'land PORT N [GENERAL]'.",
+			    p->card, s->box_cu[NATION_BRITISH], s->box_cu[NATION_BRITISH] == 1 ? "" : "s");
+	else
+		strbuf_addf(out, "American: bring on %d CU%s with #%d: 'land SPACE %d [GENERAL]'.",
+			    p->left, p->left == 1 ? "" : "s", p->card, p->left);
+}
+
+static void describe_capture(const struct data *d, const struct state *s,
+			     struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "British: Washington is captured: remove American PC markers, one per colony (%d to go, 7.6.B).",
+		    p->left);
+}
+
+static void describe_pc(const struct data *d, const struct state *s,
+			struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+	(void)d;
+
+	strbuf_addf(out, "%s: place or flip PC markers with #%d (%d action%s left), or 'done'.",
+		    who, p->card, p->left, p->left == 1 ? "" : "s");
+}
+
+static void describe_discard(const struct data *d, const struct state *s,
+			     struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+	(void)d;
+
+	strbuf_addf(out, "%s: for discarding #%d, place, flip or remove one PC, or 'pass'.",
+		    who, p->card);
+}
+
+static void describe_exchange(const struct data *d, const struct state *s,
+			      struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+
+	strbuf_addf(out, "%s: exchange an OPS card for the discarded %s, or 'pass'.",
+		    who, d->cards[p->card].label);
+}
+
+static void describe_doi(const struct data *d, const struct state *s,
+			 struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "American: place a Declaration of Independence PC in each colony where possible (%d to go).", p->left);
+}
+
+static void describe_congress(const struct data *d, const struct state *s,
+			      struct strbuf *out)
+{
+	(void)d;
+	(void)s;
+	strbuf_addstr(out, "American: return the Continental Congress to a space.");
+}
+
+static void describe_winter(const struct data *d, const struct state *s,
+			    struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack %s lost; name the French ones: 'lose N' (11.3).",
+		    p->left, p->left == 1 ? "" : "s", p->left == 1 ? "is" : "are");
+}
+
+static void describe_extra(const struct data *d, const struct state *s,
+			   struct strbuf *out)
+{
+	(void)d;
+	(void)s;
+	strbuf_addstr(out, "British: Optional Tournament Rule: 'draw' a replacement card and take another action with any card, or 'pass' (6.34.C.i).");
+}
+
+const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
+	[PROMPT_CC] = {
+		.answers = { ACT_PLACE },
+		.pcx = PCX_CC,
+		.check = check_colony_pcs, .apply = apply_cc,
+		.legal = legal_colony_pcs, .describe = describe_cc,
+	},
+	[PROMPT_FTK] = {
+		.answers = { ACT_PLACE, ACT_DONE },
+		.pcx = PCX_FTK,
+		.check = check_pc_actions, .apply = apply_ftk,
+		.legal = legal_ftk, .describe = describe_ftk,
+	},
+	[PROMPT_FIRST] = {
+		.answers = { ACT_FIRST, ACT_EVENT, ACT_PASS },
+		.check = check_first, .apply = apply_first,
+		.legal = legal_first, .describe = describe_first,
+	},
+	[PROMPT_PLAY] = {
+		.answers = { ACT_PC_CARD, ACT_DISCARD, ACT_EVENT, ACT_ACTIVATE, ACT_QUEUE, ACT_REINFORCE },
+		.check = play_check, .apply = play_apply,
+		.legal = legal_play, .describe = describe_play,
+	},
+	[PROMPT_PC] = {
+		.answers = { ACT_PLACE, ACT_FLIP, ACT_DONE },
+		.pcx = PCX_OPS,
+		.check = check_pc_actions, .apply = apply_pc,
+		.legal = legal_pc, .describe = describe_pc,
+	},
+	[PROMPT_DISCARD] = {
+		.answers = { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_PASS },
+		.pcx = PCX_DISCARD,
+		.check = check_pc_actions, .apply = apply_discard,
+		.legal = legal_discard, .describe = describe_discard,
+	},
+	[PROMPT_EXCHANGE] = {
+		.answers = { ACT_EXCHANGE, ACT_PASS },
+		.check = check_exchange, .apply = apply_exchange,
+		.legal = legal_exchange, .describe = describe_exchange,
+	},
+	[PROMPT_DOI] = {
+		.answers = { ACT_PLACE },
+		.pcx = PCX_DOI,
+		.check = check_colony_pcs, .apply = apply_doi,
+		.legal = legal_colony_pcs, .describe = describe_doi,
+	},
+	[PROMPT_CONGRESS] = {
+		.answers = { ACT_CONGRESS },
+		.check = check_congress, .apply = apply_congress,
+		.legal = legal_congress, .describe = describe_congress,
+	},
+	[PROMPT_MOVE] = {
+		.answers = { ACT_TAKE, ACT_TO, ACT_SAIL, ACT_STOP },
+		.check = move_check, .apply = move_apply,
+		.legal = legal_move, .describe = describe_move,
+	},
+	[PROMPT_LAND] = {
+		.answers = { ACT_LAND },
+		.check = land_check, .apply = land_apply,
+		.legal = legal_land, .describe = describe_land,
+	},
+	[PROMPT_CAPTURE] = {
+		.answers = { ACT_REMOVE },
+		.check = capture_check, .apply = capture_apply,
+		.legal = legal_capture, .describe = describe_capture,
+	},
+	[PROMPT_EVENT] = {
+		.answers = { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE },
+		.check = events_check, .apply = events_apply,
+		.legal = legal_event, .describe = events_describe_prompt,
+	},
+	[PROMPT_NAVY] = {
+		.answers = { ACT_NAVY },
+		.check = alliance_check, .apply = alliance_apply,
+		.legal = legal_navy, .describe = alliance_describe_prompt,
+	},
+	[PROMPT_FRENCH] = {
+		.answers = { ACT_FRENCH },
+		.check = alliance_check, .apply = alliance_apply,
+		.legal = legal_french, .describe = alliance_describe_prompt,
+	},
+	[PROMPT_WAR] = {
+		.answers = { ACT_REMOVE },
+		.check = alliance_check, .apply = alliance_apply,
+		.legal = legal_war, .describe = alliance_describe_prompt,
+	},
+	[PROMPT_WINTER] = {
+		.answers = { ACT_LOSE },
+		.check = winter_check, .apply = winter_apply,
+		.legal = legal_lose, .describe = describe_winter,
+	},
+	[PROMPT_INTERCEPT] = {
+		.answers = { ACT_INTERCEPT, ACT_PASS },
+		.interrupts = true,
+		.check = battle_check, .apply = battle_apply,
+		.legal = legal_intercept, .describe = battle_describe_prompt,
+	},
+	[PROMPT_RETREAT_BEFORE] = {
+		.answers = { ACT_RETREAT, ACT_STAND },
+		.interrupts = true,
+		.check = battle_check, .apply = battle_apply,
+		.legal = legal_retreat_before, .describe = battle_describe_prompt,
+	},
+	[PROMPT_BATTLE_CARD] = {
+		.answers = { ACT_BATTLE, ACT_DISCARD, ACT_NOCARD },
+		.interrupts = true,
+		.check = battle_check, .apply = battle_apply,
+		.legal = legal_battle_card, .describe = battle_describe_prompt,
+	},
+	[PROMPT_RETREAT] = {
+		.answers = { ACT_RETREAT, ACT_SAIL },
+		.check = battle_check, .apply = battle_apply,
+		.legal = legal_retreat, .describe = battle_describe_prompt,
+	},
+	[PROMPT_LOSSES] = {
+		.answers = { ACT_LOSE },
+		.check = battle_check, .apply = battle_apply,
+		.legal = legal_lose, .describe = battle_describe_prompt,
+	},
+	[PROMPT_CAMPAIGN] = {
+		.answers = { ACT_ACTIVATE, ACT_PLACE, ACT_FLIP, ACT_DONE },
+		.check = campaign_check, .apply = campaign_apply,
+		.legal = legal_campaign, .describe = campaign_describe_prompt,
+	},
+	[PROMPT_GENERALS] = {
+		.answers = { ACT_SEND },
+		.check = generals_check, .apply = generals_apply,
+		.legal = legal_generals, .describe = generals_describe_prompt,
+	},
+	[PROMPT_EXTRA] = {
+		.answers = { ACT_DRAW, ACT_PASS },
+		.check = check_extra, .apply = apply_extra,
+		.legal = legal_extra, .describe = describe_extra,
+	},
+};
+
+bool engine_kind_fits(const struct state *s, enum action_kind kind)
+{
+	return s->prompt.kind != PROMPT_NONE &&
+	       prompt_answered_by(prompt_desc(s->prompt.kind), kind);
+}
+
+bool engine_prompt_interrupts(const struct state *s)
+{
+	return s->prompt.kind != PROMPT_NONE && prompt_desc(s->prompt.kind)->interrupts;
+}
