@@ -49,15 +49,19 @@ static void colony_placement_done(const struct data *d, struct state *s,
 
 /* ---- Checking an action ---- */
 
-static enum engine_result check_colony_pcs(const struct data *d, const struct state *s,
-					   const struct action *a, struct strbuf *why)
+static enum engine_result check_colony_pcs(const struct data *d,
+					   const struct state *s,
+					   const struct action *a,
+					   struct strbuf *why)
 {
 	return pc_check(d, s, SIDE_AMERICAN, a->kind, a->space,
 			prompt_desc(s->prompt.kind)->pcx, why);
 }
 
-static enum engine_result check_pc_actions(const struct data *d, const struct state *s,
-					   const struct action *a, struct strbuf *why)
+static enum engine_result check_pc_actions(const struct data *d,
+					   const struct state *s,
+					   const struct action *a,
+					   struct strbuf *why)
 {
 	const struct prompt *p = &s->prompt;
 
@@ -69,8 +73,10 @@ static enum engine_result check_pc_actions(const struct data *d, const struct st
 			prompt_desc(s->prompt.kind)->pcx, why);
 }
 
-static enum engine_result check_first(const struct data *d, const struct state *s,
-				      const struct action *a, struct strbuf *why)
+static enum engine_result check_first(const struct data *d,
+				      const struct state *s,
+				      const struct action *a,
+				      struct strbuf *why)
 {
 	const struct prompt *p = &s->prompt;
 
@@ -95,22 +101,28 @@ static enum engine_result check_first(const struct data *d, const struct state *
 	return ENGINE_OK;
 }
 
-static enum engine_result check_exchange(const struct data *d, const struct state *s,
-					 const struct action *a, struct strbuf *why)
+static enum engine_result check_exchange(const struct data *d,
+					 const struct state *s,
+					 const struct action *a,
+					 struct strbuf *why)
 {
 	if (a->kind == ACT_PASS)
 		return ENGINE_OK;
 	return exchange_check(d, s, a, why);
 }
 
-static enum engine_result check_congress(const struct data *d, const struct state *s,
-					 const struct action *a, struct strbuf *why)
+static enum engine_result check_congress(const struct data *d,
+					 const struct state *s,
+					 const struct action *a,
+					 struct strbuf *why)
 {
 	return congress_check(d, s, a->space, why);
 }
 
-static enum engine_result check_extra(const struct data *d, const struct state *s,
-				      const struct action *a, struct strbuf *why)
+static enum engine_result check_extra(const struct data *d,
+				      const struct state *s,
+				      const struct action *a,
+				      struct strbuf *why)
 {
 	(void)d;
 	(void)s;
@@ -265,8 +277,8 @@ static void each_activation(const struct data *d, const struct state *s,
 
 /* PROMPT_MOVE: take 0-5, to and sail each space, stop (naming no general,
  * or the one sent to the Reinforcements box). */
-static void each_move(const struct data *d, const struct state *s,
-		      struct collect *c)
+static void legal_move(const struct data *d, const struct state *s,
+		       struct collect *c)
 {
 	for (int n = 0; n <= 5; n++)
 		for (int f = 0; f <= n; f++) {	/* f French among them */
@@ -287,8 +299,8 @@ static void each_move(const struct data *d, const struct state *s,
 }
 
 /* PROMPT_LAND: each space, number of CUs and general (or none). */
-static void each_landing(const struct data *d, const struct state *s,
-			 struct collect *c)
+static void legal_land(const struct data *d, const struct state *s,
+		       struct collect *c)
 {
 	int max = s->prompt.side == SIDE_BRITISH ? s->box_cu[NATION_BRITISH]
 		  : s->prompt.left;
@@ -347,12 +359,6 @@ static void legal_play(const struct data *d, const struct state *s,
 	legal_hand(d, s, c, ACT_REINFORCE);
 }
 
-static void legal_move(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	each_move(d, s, c);
-}
-
 static void legal_campaign(const struct data *d, const struct state *s,
 			   struct collect *c)
 {
@@ -366,12 +372,6 @@ static void legal_campaign(const struct data *d, const struct state *s,
 	legal_spaces(d, s, c, ACT_PLACE);
 	legal_spaces(d, s, c, ACT_FLIP);
 	legal_simple(d, s, c, ACT_DONE);
-}
-
-static void legal_land(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	each_landing(d, s, c);
 }
 
 static void legal_capture(const struct data *d, const struct state *s,
