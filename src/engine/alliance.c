@@ -137,112 +137,135 @@ bool european_war_begin(const struct data *d, struct state *s,
 	return true;
 }
 
-enum engine_result alliance_check(const struct data *d, const struct state *s,
-				  const struct action *a, struct strbuf *why)
+/* PROMPT_NAVY: the French Navy placed (12.2.B.i), relocated in the French
+ * Naval Phase (5.5, 12.3) or moved by a card (step 2). */
+enum engine_result alliance_navy_check(const struct data *d,
+				       const struct state *s,
+				       const struct action *a,
+				       struct strbuf *why)
 {
-	switch (s->prompt.kind) {
-	case PROMPT_NAVY:
-		if (a->space < 0 || a->space >= d->n_zones)
-			return illegal(why, "no such blockade zone (12.3)");
-		return ENGINE_OK;
-	case PROMPT_FRENCH:
-		if (a->space < 0 || a->space >= d->n_spaces)
-			return illegal(why, "no such space");
-		if (!d->spaces[a->space].port)
-			return illegal(why, "'%s' is not a port: the French forces arrive in a port (12.2.B.ii)",
-				       space_name(d, a->space));
-		if (s->space[a->space].cu[NATION_BRITISH] > 0)
-			return illegal(why, "'%s' holds British CUs (12.2.B.ii)", space_name(d, a->space));
-		if (s->space[a->space].pc == SIDE_BRITISH)
-			return illegal(why, "'%s' holds a British PC (12.2.B.ii)", space_name(d, a->space));
-		if (!french_port_ok(d, s, a->space))
-			return illegal(why, "Washington is in '%s' and never makes way for Rochambeau (7.4.C, 8.2.C)",
-				       space_name(d, a->space));
-		return ENGINE_OK;
-	case PROMPT_WAR:
-		if (a->space < 0 || a->space >= d->n_spaces)
-			return illegal(why, "no such space");
-		if (s->space[a->space].cu[NATION_BRITISH] == 0)
-			return illegal(why, "'%s' holds no British CU: the European War removes British CUs from the map (12.2.B.iii)",
-				       space_name(d, a->space));
-		return ENGINE_OK;
-	default:
-		BUG("alliance_check: prompt %d", s->prompt.kind);
-	}
+	(void)s;
+	if (a->space < 0 || a->space >= d->n_zones)
+		return illegal(why, "no such blockade zone (12.3)");
+	return ENGINE_OK;
 }
 
-void alliance_apply(const struct data *d, struct state *s,
-		    const struct action *a, struct rng *r, struct strbuf *log)
+void alliance_navy_apply(const struct data *d, struct state *s,
+			 const struct action *a, struct rng *r,
+			 struct strbuf *log)
 {
 	struct prompt p = s->prompt;
 
-	switch (p.kind) {
-	case PROMPT_NAVY:
-		if (s->french_navy == a->space)
-			elog(log, "The French Navy stays in the %s zone (5.5).",
-			     d->zones[a->space].name);
-		else if (p.step == 2)
-			elog(log, "The French Navy moves to the %s zone (%s).",
-			     d->zones[a->space].name, d->cards[p.card].label);
-		else
-			elog(log, "The French Navy %s the %s zone (%s).",
-			     p.step ? "moves to" : "is placed in",
-			     d->zones[a->space].name, p.step ? "5.5, 12.3" : "12.2.B.i");
-		s->french_navy = a->space;
-		if (p.step == 2)
-			flow_end_card(d, s, r, log, 0);
-		else if (p.step == 1)
-			flow_after_navy(d, s, r, log);
-		else
-			french_forces(d, s, r, log, p.card);
-		break;
-	case PROMPT_FRENCH:
-		french_land(d, s, a->space, log, "12.2.B.ii");
-		flow_end_card(d, s, r, log, p.card);
-		break;
-	case PROMPT_WAR:
-		s->space[a->space].cu[NATION_BRITISH]--;
-		elog(log, "The British remove a CU from %s for the European War (12.2.B.iii).",
-		     space_name(d, a->space));
-		s->prompt.left--;
-		if (s->prompt.left > 0 && british_on_map(d, s) > 0)
-			break;
-		elog(log, "The European War is in effect (12.2.B.iii).");
-		flow_end_phase(d, s, r, log);
-		break;
-	default:
-		BUG("alliance_apply: prompt %d", p.kind);
-	}
+	if (s->french_navy == a->space)
+		elog(log, "The French Navy stays in the %s zone (5.5).",
+		     d->zones[a->space].name);
+	else if (p.step == 2)
+		elog(log, "The French Navy moves to the %s zone (%s).",
+		     d->zones[a->space].name, d->cards[p.card].label);
+	else
+		elog(log, "The French Navy %s the %s zone (%s).",
+		     p.step ? "moves to" : "is placed in",
+		     d->zones[a->space].name, p.step ? "5.5, 12.3" : "12.2.B.i");
+	s->french_navy = a->space;
+	if (p.step == 2)
+		flow_end_card(d, s, r, log, 0);
+	else if (p.step == 1)
+		flow_after_navy(d, s, r, log);
+	else
+		french_forces(d, s, r, log, p.card);
 }
 
-void alliance_describe_prompt(const struct data *d, const struct state *s,
-			      struct strbuf *out)
+void alliance_navy_describe(const struct data *d, const struct state *s,
+			    struct strbuf *out)
 {
 	const struct prompt *p = &s->prompt;
 
-	switch (p->kind) {
-	case PROMPT_NAVY:
-		if (p->step == 0)
-			strbuf_addstr(out, "American: the French alliance: place the French Navy in a Blockade Zone: 'navy ZONE' (12.2.B.i).");
-		else if (p->step == 2)
-			strbuf_addf(out, "%s: %s: move the French Navy to a Blockade Zone: 'navy ZONE'%s.",
-				    side_title(p->side), d->cards[p->card].label,
-				    s->french_navy >= 0 ? ", its present zone to leave it" : "");
-		else if (s->french_navy >= 0)
-			strbuf_addf(out, "American: French Naval Phase: relocate the French Navy, or keep it with 'navy %s' (5.5).",
-				    d->zones[s->french_navy].name);
-		else
-			strbuf_addstr(out, "American: French Naval Phase: place the French Navy in a Blockade Zone: 'navy ZONE' (5.5, 12.3).");
-		break;
-	case PROMPT_FRENCH:
-		strbuf_addf(out, "American: place Rochambeau and the %d French CU%s in a port without British CU or PC: 'french PORT' (12.2.B.ii).",
-			    s->box_cu[NATION_FRENCH], s->box_cu[NATION_FRENCH] == 1 ? "" : "s");
-		break;
-	case PROMPT_WAR:
-		strbuf_addf(out, "British: the European War: remove %d British CU%s from the map, one at a time: 'remove SPACE' (12.2.B.iii).",
-			    p->left, p->left == 1 ? "" : "s");
-		break;
-	default:
-		BUG("alliance_describe_prompt: prompt %d", p->kind);
-	}
+	if (p->step == 0)
+		strbuf_addstr(out, "American: the French alliance: place the French Navy in a Blockade Zone: 'navy ZONE' (12.2.B.i).");
+	else if (p->step == 2)
+		strbuf_addf(out, "%s: %s: move the French Navy to a Blockade Zone: 'navy ZONE'%s.",
+			    side_title(p->side), d->cards[p->card].label,
+			    s->french_navy >= 0 ? ", its present zone to leave it" : "");
+	else if (s->french_navy >= 0)
+		strbuf_addf(out, "American: French Naval Phase: relocate the French Navy, or keep it with 'navy %s' (5.5).",
+			    d->zones[s->french_navy].name);
+	else
+		strbuf_addstr(out, "American: French Naval Phase: place the French Navy in a Blockade Zone: 'navy ZONE' (5.5, 12.3).");
+}
+
+/* PROMPT_FRENCH: Rochambeau and the French CUs arrive (12.2.B.ii). */
+enum engine_result alliance_french_check(const struct data *d,
+					 const struct state *s,
+					 const struct action *a,
+					 struct strbuf *why)
+{
+	if (a->space < 0 || a->space >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (!d->spaces[a->space].port)
+		return illegal(why, "'%s' is not a port: the French forces arrive in a port (12.2.B.ii)",
+			       space_name(d, a->space));
+	if (s->space[a->space].cu[NATION_BRITISH] > 0)
+		return illegal(why, "'%s' holds British CUs (12.2.B.ii)", space_name(d, a->space));
+	if (s->space[a->space].pc == SIDE_BRITISH)
+		return illegal(why, "'%s' holds a British PC (12.2.B.ii)", space_name(d, a->space));
+	if (!french_port_ok(d, s, a->space))
+		return illegal(why, "Washington is in '%s' and never makes way for Rochambeau (7.4.C, 8.2.C)",
+			       space_name(d, a->space));
+	return ENGINE_OK;
+}
+
+void alliance_french_apply(const struct data *d, struct state *s,
+			   const struct action *a, struct rng *r,
+			   struct strbuf *log)
+{
+	int card = s->prompt.card;
+
+	french_land(d, s, a->space, log, "12.2.B.ii");
+	flow_end_card(d, s, r, log, card);
+}
+
+void alliance_french_describe(const struct data *d, const struct state *s,
+			      struct strbuf *out)
+{
+	(void)d;
+	strbuf_addf(out, "American: place Rochambeau and the %d French CU%s in a port without British CU or PC: 'french PORT' (12.2.B.ii).",
+		    s->box_cu[NATION_FRENCH], s->box_cu[NATION_FRENCH] == 1 ? "" : "s");
+}
+
+/* PROMPT_WAR: the European War takes British CUs off the map (12.2.B.iii). */
+enum engine_result alliance_war_check(const struct data *d,
+				      const struct state *s,
+				      const struct action *a,
+				      struct strbuf *why)
+{
+	if (a->space < 0 || a->space >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (s->space[a->space].cu[NATION_BRITISH] == 0)
+		return illegal(why, "'%s' holds no British CU: the European War removes British CUs from the map (12.2.B.iii)",
+			       space_name(d, a->space));
+	return ENGINE_OK;
+}
+
+void alliance_war_apply(const struct data *d, struct state *s,
+			const struct action *a, struct rng *r,
+			struct strbuf *log)
+{
+	s->space[a->space].cu[NATION_BRITISH]--;
+	elog(log, "The British remove a CU from %s for the European War (12.2.B.iii).",
+	     space_name(d, a->space));
+	s->prompt.left--;
+	if (s->prompt.left > 0 && british_on_map(d, s) > 0)
+		return;
+	elog(log, "The European War is in effect (12.2.B.iii).");
+	flow_end_phase(d, s, r, log);
+}
+
+void alliance_war_describe(const struct data *d, const struct state *s,
+			   struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+
+	(void)d;
+	strbuf_addf(out, "British: the European War: remove %d British CU%s from the map, one at a time: 'remove SPACE' (12.2.B.iii).",
+		    p->left, p->left == 1 ? "" : "s");
 }

@@ -154,13 +154,35 @@ void french_land(const struct data *d, struct state *s, int space,
  * or nothing to remove (false). */
 bool european_war_begin(const struct data *d, struct state *s,
 			struct strbuf *log);
-/* PROMPT_NAVY, PROMPT_FRENCH, PROMPT_WAR. */
-enum engine_result alliance_check(const struct data *d, const struct state *s,
-				  const struct action *a, struct strbuf *why);
-void alliance_apply(const struct data *d, struct state *s,
-		    const struct action *a, struct rng *r, struct strbuf *log);
-void alliance_describe_prompt(const struct data *d, const struct state *s,
+/* The alliance's prompts, PROMPT_NAVY, PROMPT_FRENCH and PROMPT_WAR: their
+ * check, apply and describe (their descriptors are in prompts.c). */
+enum engine_result alliance_navy_check(const struct data *d,
+				       const struct state *s,
+				       const struct action *a,
+				       struct strbuf *why);
+void alliance_navy_apply(const struct data *d, struct state *s,
+			 const struct action *a, struct rng *r,
+			 struct strbuf *log);
+void alliance_navy_describe(const struct data *d, const struct state *s,
+			    struct strbuf *out);
+enum engine_result alliance_french_check(const struct data *d,
+					 const struct state *s,
+					 const struct action *a,
+					 struct strbuf *why);
+void alliance_french_apply(const struct data *d, struct state *s,
+			   const struct action *a, struct rng *r,
+			   struct strbuf *log);
+void alliance_french_describe(const struct data *d, const struct state *s,
 			      struct strbuf *out);
+enum engine_result alliance_war_check(const struct data *d,
+				      const struct state *s,
+				      const struct action *a,
+				      struct strbuf *why);
+void alliance_war_apply(const struct data *d, struct state *s,
+			const struct action *a, struct rng *r,
+			struct strbuf *log);
+void alliance_war_describe(const struct data *d, const struct state *s,
+			   struct strbuf *out);
 
 /* victory.c: 13.0. victory_automatic ends the game the instant 13.1
  * holds, whatever is in progress (a move, battle or campaign is closed). */

@@ -761,18 +761,18 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	},
 	[PROMPT_NAVY] = {
 		.answers = { ACT_NAVY },
-		.check = alliance_check, .apply = alliance_apply,
-		.legal = legal_navy, .describe = alliance_describe_prompt,
+		.check = alliance_navy_check, .apply = alliance_navy_apply,
+		.legal = legal_navy, .describe = alliance_navy_describe,
 	},
 	[PROMPT_FRENCH] = {
 		.answers = { ACT_FRENCH },
-		.check = alliance_check, .apply = alliance_apply,
-		.legal = legal_french, .describe = alliance_describe_prompt,
+		.check = alliance_french_check, .apply = alliance_french_apply,
+		.legal = legal_french, .describe = alliance_french_describe,
 	},
 	[PROMPT_WAR] = {
 		.answers = { ACT_REMOVE },
-		.check = alliance_check, .apply = alliance_apply,
-		.legal = legal_war, .describe = alliance_describe_prompt,
+		.check = alliance_war_check, .apply = alliance_war_apply,
+		.legal = legal_war, .describe = alliance_war_describe,
 	},
 	[PROMPT_WINTER] = {
 		.answers = { ACT_LOSE },
