@@ -869,83 +869,121 @@ static int rbb_general(const struct data *d, const struct state *s)
 	return general_of_side_at(d, s, s->battle.space, SIDE_AMERICAN);
 }
 
-enum engine_result battle_check(const struct data *d, const struct state *s,
-				const struct action *a, struct strbuf *why)
+/* The battle a battle prompt is about. */
+static const struct battle *prompt_battle(const struct state *s)
 {
-	const struct battle *b = &s->battle;
-	enum side side = s->prompt.side;
-	int g;
-
-	if (!b->active)
+	if (!s->battle.active)
 		BUG("a battle prompt without a battle");
-	switch (s->prompt.kind) {
-	case PROMPT_INTERCEPT:
-		if (a->kind == ACT_PASS)
-			return ENGINE_OK;
-		if (a->kind != ACT_INTERCEPT)
-			break;
-		if (intercept_ok(d, s, a->general, why) != ENGINE_OK)
-			return ENGINE_ILLEGAL;
-		return french_ok(d, s, s->general[a->general], a->french, "intercept", why);
-	case PROMPT_RETREAT_BEFORE:
-		if (a->kind == ACT_STAND)
-			return ENGINE_OK;
-		if (a->kind != ACT_RETREAT)
-			break;
-		if (a->space < 0 || a->space >= d->n_spaces)
-			return illegal(why, "no such space");
-		g = rbb_general(d, s);
-		if (g < 0)
-			BUG("a retreat before battle without an American general");
-		if (a->space == b->space ||
-		    !retreat_land_ok(d, s, SIDE_AMERICAN, g,
-				     side_cus(s, b->space, SIDE_AMERICAN), a->space))
-			return illegal(why, "%s cannot retreat to '%s': an adjacent space without British CUs or PC, not %s where the British came from (7.9.B, 9.61)",
-				       d->generals[g].name, space_name(d, a->space),
-				       space_name(d, b->from));
-		return french_ok(d, s, b->space, a->french, "retreat", why);
-	case PROMPT_BATTLE_CARD:
-		if (a->kind == ACT_NOCARD)
-			return ENGINE_OK;
-		if (a->kind != ACT_BATTLE && a->kind != ACT_DISCARD)
-			break;
-		return card_ok(d, s, side, a->kind, a->card, why);
-	case PROMPT_LOSSES: {
-		int lo, hi;
-		if (a->kind != ACT_LOSE)
-			break;
-		french_range(s, b->space, s->prompt.left, &lo, &hi);
-		if (a->value < lo || a->value > hi)
-			return illegal(why, "of the %d CUs lost in %s, %d to %d may be French: 'lose N', N the French (9.5, 12.2.C)",
-				       s->prompt.left, space_name(d, b->space), lo, hi);
-		return ENGINE_OK;
-	}
-	case PROMPT_RETREAT: {
-		int sp = b->space, cus = side_cus(s, sp, side);
-		if (a->kind != ACT_RETREAT && a->kind != ACT_SAIL)
-			break;
-		if (a->space < 0 || a->space >= d->n_spaces)
-			return illegal(why, "no such space");
-		if (a->kind == ACT_SAIL) {
-			if (!retreat_sea_ok(d, s, side, cus, a->space))
-				return illegal(why, "no retreat by sea to '%s': only a defending British force, from a port not blockaded (a fortified one with a British PC), to another port not blockaded without American CU or PC (9.62)",
-					       space_name(d, a->space));
-			return ENGINE_OK;
-		}
-		if (a->space == sp ||
-		    !retreat_land_ok(d, s, side, general_of_side_at(d, s, sp, side), cus, a->space))
-			return illegal(why, "no retreat to '%s': %s (9.61)", space_name(d, a->space),
-				       side == b->attacker ? "the attacker retreats to the space it came from"
-				       : "an adjacent space without enemy CUs or PC, not the one the attacker came from");
-		return ENGINE_OK;
-	}
-	default:
-		BUG("battle_check: prompt %d", s->prompt.kind);
-	}
+	return &s->battle;
+}
+
+/* engine_check() lets through only the kinds that answer; kept as data
+ * all the same. */
+static enum engine_result not_an_answer(const struct action *a,
+					struct strbuf *why)
+{
 	return illegal(why, "'%s' does not answer this prompt", action_verb(a->kind));
 }
 
-static void intercept_apply(const struct data *d, struct state *s,
+enum engine_result battle_intercept_check(const struct data *d,
+					  const struct state *s,
+					  const struct action *a,
+					  struct strbuf *why)
+{
+	(void)prompt_battle(s);
+	if (a->kind == ACT_PASS)
+		return ENGINE_OK;
+	if (a->kind != ACT_INTERCEPT)
+		return not_an_answer(a, why);
+	if (intercept_ok(d, s, a->general, why) != ENGINE_OK)
+		return ENGINE_ILLEGAL;
+	return french_ok(d, s, s->general[a->general], a->french, "intercept", why);
+}
+
+enum engine_result battle_rbb_check(const struct data *d,
+				    const struct state *s,
+				    const struct action *a,
+				    struct strbuf *why)
+{
+	const struct battle *b = prompt_battle(s);
+	int g;
+
+	if (a->kind == ACT_STAND)
+		return ENGINE_OK;
+	if (a->kind != ACT_RETREAT)
+		return not_an_answer(a, why);
+	if (a->space < 0 || a->space >= d->n_spaces)
+		return illegal(why, "no such space");
+	g = rbb_general(d, s);
+	if (g < 0)
+		BUG("a retreat before battle without an American general");
+	if (a->space == b->space ||
+	    !retreat_land_ok(d, s, SIDE_AMERICAN, g,
+			     side_cus(s, b->space, SIDE_AMERICAN), a->space))
+		return illegal(why, "%s cannot retreat to '%s': an adjacent space without British CUs or PC, not %s where the British came from (7.9.B, 9.61)",
+			       d->generals[g].name, space_name(d, a->space),
+			       space_name(d, b->from));
+	return french_ok(d, s, b->space, a->french, "retreat", why);
+}
+
+enum engine_result battle_card_check(const struct data *d,
+				     const struct state *s,
+				     const struct action *a,
+				     struct strbuf *why)
+{
+	(void)prompt_battle(s);
+	if (a->kind == ACT_NOCARD)
+		return ENGINE_OK;
+	if (a->kind != ACT_BATTLE && a->kind != ACT_DISCARD)
+		return not_an_answer(a, why);
+	return card_ok(d, s, s->prompt.side, a->kind, a->card, why);
+}
+
+enum engine_result battle_losses_check(const struct data *d,
+				       const struct state *s,
+				       const struct action *a,
+				       struct strbuf *why)
+{
+	const struct battle *b = prompt_battle(s);
+	int lo, hi;
+
+	if (a->kind != ACT_LOSE)
+		return not_an_answer(a, why);
+	french_range(s, b->space, s->prompt.left, &lo, &hi);
+	if (a->value < lo || a->value > hi)
+		return illegal(why, "of the %d CUs lost in %s, %d to %d may be French: 'lose N', N the French (9.5, 12.2.C)",
+			       s->prompt.left, space_name(d, b->space), lo, hi);
+	return ENGINE_OK;
+}
+
+enum engine_result battle_retreat_check(const struct data *d,
+					const struct state *s,
+					const struct action *a,
+					struct strbuf *why)
+{
+	const struct battle *b = prompt_battle(s);
+	enum side side = s->prompt.side;
+	int sp = b->space, cus = side_cus(s, sp, side);
+
+	if (a->kind != ACT_RETREAT && a->kind != ACT_SAIL)
+		return not_an_answer(a, why);
+	if (a->space < 0 || a->space >= d->n_spaces)
+		return illegal(why, "no such space");
+	if (a->kind == ACT_SAIL) {
+		if (!retreat_sea_ok(d, s, side, cus, a->space))
+			return illegal(why, "no retreat by sea to '%s': only a defending British force, from a port not blockaded (a fortified one with a British PC), to another port not blockaded without American CU or PC (9.62)",
+				       space_name(d, a->space));
+		return ENGINE_OK;
+	}
+	if (a->space == sp ||
+	    !retreat_land_ok(d, s, side, general_of_side_at(d, s, sp, side), cus, a->space))
+		return illegal(why, "no retreat to '%s': %s (9.61)", space_name(d, a->space),
+			       side == b->attacker ? "the attacker retreats to the space it came from"
+			       : "an adjacent space without enemy CUs or PC, not the one the attacker came from");
+	return ENGINE_OK;
+}
+
+void battle_intercept_apply(const struct data *d, struct state *s,
 			    const struct action *a, struct rng *r,
 			    struct strbuf *log)
 {
@@ -985,7 +1023,7 @@ static void intercept_apply(const struct data *d, struct state *s,
 static void rbb_after(const struct data *d, struct state *s, struct rng *r,
 		      struct strbuf *log, bool prompt_set);
 
-static void rbb_apply(const struct data *d, struct state *s,
+void battle_rbb_apply(const struct data *d, struct state *s,
 		      const struct action *a, struct rng *r, struct strbuf *log)
 {
 	struct battle *b = &s->battle;
@@ -1043,7 +1081,7 @@ static void rbb_after(const struct data *d, struct state *s, struct rng *r,
 	battle_begin(d, s, r, log);
 }
 
-static void card_apply(const struct data *d, struct state *s,
+void battle_card_apply(const struct data *d, struct state *s,
 		       const struct action *a, struct rng *r, struct strbuf *log)
 {
 	struct battle *b = &s->battle;
@@ -1077,96 +1115,91 @@ static void card_apply(const struct data *d, struct state *s,
 	ask_card(d, s, r, side == b->attacker ? OTHER_SIDE(side) : side, log);
 }
 
-void battle_apply(const struct data *d, struct state *s,
-		  const struct action *a, struct rng *r, struct strbuf *log)
+void battle_retreat_apply(const struct data *d, struct state *s,
+			  const struct action *a, struct rng *r,
+			  struct strbuf *log)
 {
-	switch (s->prompt.kind) {
-	case PROMPT_INTERCEPT:
-		intercept_apply(d, s, a, r, log);
-		return;
-	case PROMPT_RETREAT_BEFORE:
-		rbb_apply(d, s, a, r, log);
-		return;
-	case PROMPT_BATTLE_CARD:
-		card_apply(d, s, a, r, log);
-		return;
-	case PROMPT_RETREAT:
-		retreat_to(d, s, r, s->prompt.side, a->space, a->kind == ACT_SAIL, log);
-		return;
-	case PROMPT_LOSSES: {
-		int n = s->prompt.left, step = s->prompt.step;
-		s->space[b_space(s)].cu[NATION_FRENCH] -= a->value;
-		s->space[b_space(s)].cu[NATION_AMERICAN] -= n - a->value;
-		elog(log, "The American loses %d French and %d American CU%s in %s (9.5, 12.2.C).",
-		     a->value, n - a->value, n - a->value == 1 ? "" : "s", space_name(d, b_space(s)));
-		if (step == 0)
-			winner_losses(d, s, r, SIDE_AMERICAN, log);
-		else
-			step_retreat(d, s, r, SIDE_BRITISH, log);
-		return;
-	}
-	default:
-		BUG("battle_apply: prompt %d", s->prompt.kind);
-	}
+	retreat_to(d, s, r, s->prompt.side, a->space, a->kind == ACT_SAIL, log);
 }
 
-void battle_describe_prompt(const struct data *d, const struct state *s,
+void battle_losses_apply(const struct data *d, struct state *s,
+			 const struct action *a, struct rng *r,
+			 struct strbuf *log)
+{
+	int n = s->prompt.left, step = s->prompt.step;
+
+	s->space[b_space(s)].cu[NATION_FRENCH] -= a->value;
+	s->space[b_space(s)].cu[NATION_AMERICAN] -= n - a->value;
+	elog(log, "The American loses %d French and %d American CU%s in %s (9.5, 12.2.C).",
+	     a->value, n - a->value, n - a->value == 1 ? "" : "s", space_name(d, b_space(s)));
+	if (step == 0)
+		winner_losses(d, s, r, SIDE_AMERICAN, log);
+	else
+		step_retreat(d, s, r, SIDE_BRITISH, log);
+}
+
+void battle_intercept_describe(const struct data *d, const struct state *s,
+			       struct strbuf *out)
+{
+	const char *where = space_name(d, s->battle.space);
+	/* the numbers the player needs, as he counts them */
+	int n = engine_legal(d, s, NULL, 0), shown = 0;
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	uint64_t named = 0;	/* a general once, whatever French he takes */
+
+	engine_legal(d, s, acts, n);
+	strbuf_addf(out, "American: a British Army enters %s: 'intercept GENERAL' with an adjacent Army (die <= Agility, 7.8) or 'pass'",
+		    where);
+	for (int i = 0; i < n; i++) {
+		if (acts[i].kind != ACT_INTERCEPT || acts[i].general < 0 ||
+		    (named & (1ULL << acts[i].general)))
+			continue;
+		named |= 1ULL << acts[i].general;
+		const struct data_general *gd = &d->generals[acts[i].general];
+		strbuf_addf(out, "%s%s succeeds on 1-%d", shown++ ? ", " : ": ",
+			    gd->name, gd->agility);
+	}
+	strbuf_addch(out, '.');
+	free(acts);
+}
+
+void battle_rbb_describe(const struct data *d, const struct state *s,
+			 struct strbuf *out)
+{
+	const char *where = space_name(d, s->battle.space);
+	int g = rbb_general(d, s);
+
+	strbuf_addf(out, "American: a British Army attacks %s in %s: 'retreat SPACE' before battle (die <= Agility, 7.9) or 'stand'",
+		    g >= 0 ? d->generals[g].name : "the American CUs", where);
+	if (g >= 0)
+		strbuf_addf(out, ": %s succeeds on 1-%d%s", d->generals[g].name,
+			    d->generals[g].agility + d->generals[g].retreat_bonus,
+			    d->generals[g].retreat_bonus ? " (+2 for him, 7.9.A)" : "");
+	strbuf_addch(out, '.');
+}
+
+void battle_card_describe(const struct data *d, const struct state *s,
+			  struct strbuf *out)
+{
+	strbuf_addf(out, "%s: battle in %s (%s): 'battle CARD' (+2), 'discard CARD' (+1) or 'none' (9.2 step 1).",
+		    side_title(s->prompt.side), space_name(d, s->battle.space),
+		    s->prompt.side == s->battle.attacker ? "you attack" : "you defend");
+}
+
+void battle_losses_describe(const struct data *d, const struct state *s,
 			    struct strbuf *out)
 {
-	const struct battle *b = &s->battle;
-	const char *where = space_name(d, b->space);
+	strbuf_addf(out, "American: %d CU%s of American and French CUs %s lost in %s: name the French ones among them: 'lose N' (9.5, 12.2.C).",
+		    s->prompt.left, s->prompt.left == 1 ? "" : "s",
+		    s->prompt.left == 1 ? "is" : "are", space_name(d, s->battle.space));
+}
 
-	switch (s->prompt.kind) {
-	case PROMPT_INTERCEPT: {
-		/* the numbers the player needs, as he counts them */
-		int n = engine_legal(d, s, NULL, 0), shown = 0;
-		struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
-		engine_legal(d, s, acts, n);
-		strbuf_addf(out, "American: a British Army enters %s: 'intercept GENERAL' with an adjacent Army (die <= Agility, 7.8) or 'pass'",
-			    where);
-		uint64_t named = 0;	/* a general once, whatever French he takes */
-		for (int i = 0; i < n; i++) {
-			if (acts[i].kind != ACT_INTERCEPT || acts[i].general < 0 ||
-			    (named & (1ULL << acts[i].general)))
-				continue;
-			named |= 1ULL << acts[i].general;
-			const struct data_general *gd = &d->generals[acts[i].general];
-			strbuf_addf(out, "%s%s succeeds on 1-%d", shown++ ? ", " : ": ",
-				    gd->name, gd->agility);
-		}
-		strbuf_addch(out, '.');
-		free(acts);
-		break;
-	}
-	case PROMPT_RETREAT_BEFORE: {
-		int g = rbb_general(d, s);
-		strbuf_addf(out, "American: a British Army attacks %s in %s: 'retreat SPACE' before battle (die <= Agility, 7.9) or 'stand'",
-			    g >= 0 ? d->generals[g].name : "the American CUs", where);
-		if (g >= 0)
-			strbuf_addf(out, ": %s succeeds on 1-%d%s", d->generals[g].name,
-				    d->generals[g].agility + d->generals[g].retreat_bonus,
-				    d->generals[g].retreat_bonus ? " (+2 for him, 7.9.A)" : "");
-		strbuf_addch(out, '.');
-		break;
-	}
-	case PROMPT_BATTLE_CARD:
-		strbuf_addf(out, "%s: battle in %s (%s): 'battle CARD' (+2), 'discard CARD' (+1) or 'none' (9.2 step 1).",
-			    side_title(s->prompt.side), where,
-			    s->prompt.side == b->attacker ? "you attack" : "you defend");
-		break;
-	case PROMPT_LOSSES:
-		strbuf_addf(out, "American: %d CU%s of American and French CUs %s lost in %s: name the French ones among them: 'lose N' (9.5, 12.2.C).",
-			    s->prompt.left, s->prompt.left == 1 ? "" : "s",
-			    s->prompt.left == 1 ? "is" : "are", where);
-		break;
-	case PROMPT_RETREAT:
-		strbuf_addf(out, "%s: you lost the battle in %s: 'retreat SPACE'%s (9.6).",
-			    side_title(s->prompt.side), where,
-			    s->prompt.side == SIDE_BRITISH ? " or 'sail PORT'" : "");
-		break;
-	default:
-		BUG("battle_describe_prompt: prompt %d", s->prompt.kind);
-	}
+void battle_retreat_describe(const struct data *d, const struct state *s,
+			     struct strbuf *out)
+{
+	strbuf_addf(out, "%s: you lost the battle in %s: 'retreat SPACE'%s (9.6).",
+		    side_title(s->prompt.side), space_name(d, s->battle.space),
+		    s->prompt.side == SIDE_BRITISH ? " or 'sail PORT'" : "");
 }
 
 void battle_replacement_draws(const struct data *d, struct state *s,

@@ -279,12 +279,55 @@ bool general_capture(const struct data *d, struct state *s, int g, int card,
 void battle_entered(const struct data *d, struct state *s, struct rng *r,
 		    int from, bool interceptable, struct strbuf *log);
 /* PROMPT_INTERCEPT, PROMPT_RETREAT_BEFORE, PROMPT_BATTLE_CARD, PROMPT_RETREAT. */
-enum engine_result battle_check(const struct data *d, const struct state *s,
-				const struct action *a, struct strbuf *why);
-void battle_apply(const struct data *d, struct state *s,
-		  const struct action *a, struct rng *r, struct strbuf *log);
-void battle_describe_prompt(const struct data *d, const struct state *s,
+/* The battle's prompts, their check, apply and describe (descriptors in
+ * prompts.c): PROMPT_INTERCEPT (7.8), PROMPT_RETREAT_BEFORE (rbb, 7.9),
+ * PROMPT_BATTLE_CARD (9.2), PROMPT_LOSSES (9.5, 12.2.C), PROMPT_RETREAT
+ * (9.6). */
+enum engine_result battle_intercept_check(const struct data *d,
+					  const struct state *s,
+					  const struct action *a,
+					  struct strbuf *why);
+void battle_intercept_apply(const struct data *d, struct state *s,
+			    const struct action *a, struct rng *r,
+			    struct strbuf *log);
+void battle_intercept_describe(const struct data *d, const struct state *s,
+			       struct strbuf *out);
+enum engine_result battle_rbb_check(const struct data *d,
+				    const struct state *s,
+				    const struct action *a,
+				    struct strbuf *why);
+void battle_rbb_apply(const struct data *d, struct state *s,
+		      const struct action *a, struct rng *r,
+		      struct strbuf *log);
+void battle_rbb_describe(const struct data *d, const struct state *s,
+			 struct strbuf *out);
+enum engine_result battle_card_check(const struct data *d,
+				     const struct state *s,
+				     const struct action *a,
+				     struct strbuf *why);
+void battle_card_apply(const struct data *d, struct state *s,
+		       const struct action *a, struct rng *r,
+		       struct strbuf *log);
+void battle_card_describe(const struct data *d, const struct state *s,
+			  struct strbuf *out);
+enum engine_result battle_losses_check(const struct data *d,
+				       const struct state *s,
+				       const struct action *a,
+				       struct strbuf *why);
+void battle_losses_apply(const struct data *d, struct state *s,
+			 const struct action *a, struct rng *r,
+			 struct strbuf *log);
+void battle_losses_describe(const struct data *d, const struct state *s,
 			    struct strbuf *out);
+enum engine_result battle_retreat_check(const struct data *d,
+					const struct state *s,
+					const struct action *a,
+					struct strbuf *why);
+void battle_retreat_apply(const struct data *d, struct state *s,
+			  const struct action *a, struct rng *r,
+			  struct strbuf *log);
+void battle_retreat_describe(const struct data *d, const struct state *s,
+			     struct strbuf *out);
 /* The game ended in the middle of a battle (13.1): the cards held for
  * step 1 go where the end of the battle would send them, and the battle
  * is over. */
