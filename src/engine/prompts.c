@@ -374,8 +374,10 @@ static void legal_campaign(const struct data *d, const struct state *s,
 	legal_simple(d, s, c, ACT_DONE);
 }
 
-static void legal_capture(const struct data *d, const struct state *s,
-			  struct collect *c)
+/* Washington's capture (7.6.B) and the European War (12.2.B.iii): remove
+ * something from a space. */
+static void legal_remove(const struct data *d, const struct state *s,
+			 struct collect *c)
 {
 	legal_spaces(d, s, c, ACT_REMOVE);
 }
@@ -442,12 +444,6 @@ static void legal_french(const struct data *d, const struct state *s,
 			 struct collect *c)
 {
 	legal_spaces(d, s, c, ACT_FRENCH);
-}
-
-static void legal_war(const struct data *d, const struct state *s,
-		      struct collect *c)
-{
-	legal_spaces(d, s, c, ACT_REMOVE);
 }
 
 static void legal_lose(const struct data *d, const struct state *s,
@@ -752,7 +748,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	[PROMPT_CAPTURE] = {
 		.answers = { ACT_REMOVE },
 		.check = capture_check, .apply = capture_apply,
-		.legal = legal_capture, .describe = describe_capture,
+		.legal = legal_remove, .describe = describe_capture,
 	},
 	[PROMPT_EVENT] = {
 		.answers = { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE },
@@ -772,7 +768,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	[PROMPT_WAR] = {
 		.answers = { ACT_REMOVE },
 		.check = alliance_war_check, .apply = alliance_war_apply,
-		.legal = legal_war, .describe = alliance_war_describe,
+		.legal = legal_remove, .describe = alliance_war_describe,
 	},
 	[PROMPT_WINTER] = {
 		.answers = { ACT_LOSE },
