@@ -175,6 +175,17 @@ void alliance_navy_apply(const struct data *d, struct state *s,
 		french_forces(d, s, r, log, p.card);
 }
 
+void alliance_navy_legal(const struct data *d, const struct state *s,
+			 struct collect *c)
+{
+	for (int z = 0; z < d->n_zones; z++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_NAVY;
+		a.space = z;
+		legal_add(d, s, c, &a);
+	}
+}
+
 void alliance_navy_describe(const struct data *d, const struct state *s,
 			    struct strbuf *out)
 {
@@ -224,6 +235,12 @@ void alliance_french_apply(const struct data *d, struct state *s,
 	flow_end_card(d, s, r, log, card);
 }
 
+void alliance_french_legal(const struct data *d, const struct state *s,
+			   struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_FRENCH);
+}
+
 void alliance_french_describe(const struct data *d, const struct state *s,
 			      struct strbuf *out)
 {
@@ -258,6 +275,12 @@ void alliance_war_apply(const struct data *d, struct state *s,
 		return;
 	elog(log, "The European War is in effect (12.2.B.iii).");
 	flow_end_phase(d, s, r, log);
+}
+
+void alliance_war_legal(const struct data *d, const struct state *s,
+			struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_REMOVE);
 }
 
 void alliance_war_describe(const struct data *d, const struct state *s,

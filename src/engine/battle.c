@@ -1138,6 +1138,55 @@ void battle_losses_apply(const struct data *d, struct state *s,
 		step_retreat(d, s, r, SIDE_BRITISH, log);
 }
 
+void battle_intercept_legal(const struct data *d, const struct state *s,
+			    struct collect *c)
+{
+	for (int g = 0; g < d->n_generals; g++)
+		for (int f = 0; f <= 5; f++) {	/* f French (7.8.C) */
+			struct action a = ACTION_INIT;
+			a.kind = ACT_INTERCEPT;
+			a.general = g;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+	legal_simple(d, s, c, ACT_PASS);
+}
+
+void battle_rbb_legal(const struct data *d, const struct state *s,
+		      struct collect *c)
+{
+	for (int f = 0; f <= 5; f++)		/* f French (7.9.B) */
+		for (int i = 0; i < d->n_spaces; i++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_RETREAT;
+			a.space = i;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+	legal_simple(d, s, c, ACT_STAND);
+}
+
+void battle_card_legal(const struct data *d, const struct state *s,
+		       struct collect *c)
+{
+	legal_hand(d, s, c, ACT_BATTLE);
+	legal_hand(d, s, c, ACT_DISCARD);
+	legal_simple(d, s, c, ACT_NOCARD);
+}
+
+void battle_retreat_legal(const struct data *d, const struct state *s,
+			  struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_RETREAT);
+	legal_spaces(d, s, c, ACT_SAIL);
+}
+
+void battle_losses_legal(const struct data *d, const struct state *s,
+			 struct collect *c)
+{
+	legal_values(d, s, c, ACT_LOSE, s->prompt.left);
+}
+
 void battle_intercept_describe(const struct data *d, const struct state *s,
 			       struct strbuf *out)
 {
@@ -1261,6 +1310,17 @@ void generals_apply(const struct data *d, struct state *s,
 		return;
 	default:
 		BUG("generals_apply: next %d", s->prompt.left);
+	}
+}
+
+void generals_legal(const struct data *d, const struct state *s,
+		    struct collect *c)
+{
+	for (int g = 0; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_SEND;
+		a.general = g;
+		legal_add(d, s, c, &a);
 	}
 }
 

@@ -228,6 +228,21 @@ bool campaign_possible(const struct data *d, const struct state *s,
 	return false;
 }
 
+void campaign_legal(const struct data *d, const struct state *s,
+		    struct collect *c)
+{
+	for (int g = 0; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_ACTIVATE;
+		a.card = s->prompt.card;
+		a.general = g;
+		legal_add(d, s, c, &a);
+	}
+	legal_spaces(d, s, c, ACT_PLACE);
+	legal_spaces(d, s, c, ACT_FLIP);
+	legal_simple(d, s, c, ACT_DONE);
+}
+
 void campaign_describe_prompt(const struct data *d, const struct state *s,
 			      struct strbuf *out)
 {

@@ -201,6 +201,55 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 	}
 }
 
+/* move CARD GENERAL: each card of the hand (in number order) with each
+ * general. */
+static void each_activation(const struct data *d, const struct state *s,
+			    struct collect *c)
+{
+	int sorted[STATE_MAX_HAND], n = s->n_hand[s->prompt.side];
+
+	memcpy(sorted, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+			int t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		for (int g = 0; g < d->n_generals; g++) {
+			struct action a = ACTION_INIT;
+			a.kind = ACT_ACTIVATE;
+			a.card = sorted[i];
+			a.general = g;
+			legal_add(d, s, c, &a);
+		}
+}
+
+void play_legal(const struct data *d, const struct state *s,
+		struct collect *c)
+{
+	legal_hand(d, s, c, ACT_PC_CARD);
+	legal_hand(d, s, c, ACT_EVENT);
+	legal_hand(d, s, c, ACT_DISCARD);
+	each_activation(d, s, c);
+	legal_hand(d, s, c, ACT_QUEUE);
+	legal_hand(d, s, c, ACT_REINFORCE);
+}
+
+void play_describe(const struct data *d, const struct state *s,
+		   struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+	(void)d;
+
+	strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
+		    who, s->year, s->impulse + 1, s->n_hand[p->side]);
+	if (s->n_queue[p->side])
+		strbuf_addf(out, " The Operations Queue holds %d card%s: 'queue' or 'move' plays into it, any other play abandons it.",
+			    s->n_queue[p->side], s->n_queue[p->side] == 1 ? "" : "s");
+}
+
 /* 6.32.C: which OPS cards may be given in exchange. */
 static bool exchange_card_ok(const struct data *d, enum side side, int n)
 {

@@ -14,6 +14,32 @@ void elog(struct strbuf *log, const char *fmt, ...) PRINTF_LIKE(2, 3);
 enum engine_result illegal(struct strbuf *why, const char *fmt, ...)
 	PRINTF_LIKE(2, 3);
 
+/* text.c: gathering the legal actions for engine_legal(): each candidate
+ * is kept if engine_check() accepts it (counted past max, stored below). */
+struct collect {
+	struct action *out;
+	int max, n;
+};
+static inline void legal_add(const struct data *d, const struct state *s,
+			     struct collect *c, const struct action *a)
+{
+	if (engine_check(d, s, a, NULL) != ENGINE_OK)
+		return;
+	if (c->n < c->max)
+		c->out[c->n] = *a;
+	c->n++;
+}
+/* kind with each space; with each card of the hand in number order; alone */
+void legal_spaces(const struct data *d, const struct state *s,
+		  struct collect *c, enum action_kind kind);
+void legal_hand(const struct data *d, const struct state *s,
+		struct collect *c, enum action_kind kind);
+void legal_simple(const struct data *d, const struct state *s,
+		  struct collect *c, enum action_kind kind);
+/* kind with each value from 0 to max */
+void legal_values(const struct data *d, const struct state *s,
+		  struct collect *c, enum action_kind kind, int max);
+
 /* board.c: what is where. */
 const char *space_name(const struct data *d, int space);
 int side_cus(const struct state *s, int space, enum side side);
@@ -94,6 +120,10 @@ enum engine_result play_check(const struct data *d, const struct state *s,
 			      const struct action *a, struct strbuf *why);
 void play_apply(const struct data *d, struct state *s, const struct action *a,
 		struct rng *r, struct strbuf *log);
+void play_legal(const struct data *d, const struct state *s,
+		struct collect *c);
+void play_describe(const struct data *d, const struct state *s,
+		   struct strbuf *out);
 enum engine_result exchange_check(const struct data *d, const struct state *s,
 				  const struct action *a, struct strbuf *why);
 void exchange_apply(const struct data *d, struct state *s,
@@ -120,6 +150,8 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why);
 void events_apply(const struct data *d, struct state *s,
 		  const struct action *a, struct rng *r, struct strbuf *log);
+void events_legal(const struct data *d, const struct state *s,
+		  struct collect *c);
 void events_describe_prompt(const struct data *d, const struct state *s,
 			    struct strbuf *out);
 /* The British lose the Regulars' Advantage, with its +2 on the French
@@ -136,6 +168,10 @@ enum engine_result winter_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why);
 void winter_apply(const struct data *d, struct state *s,
 		  const struct action *a, struct rng *r, struct strbuf *log);
+void winter_legal(const struct data *d, const struct state *s,
+		  struct collect *c);
+void winter_describe(const struct data *d, const struct state *s,
+		     struct strbuf *out);
 
 /* alliance.c: the French alliance (12.2), the French Navy (5.5, 12.3),
  * the European War (12.2.B.iii). */
@@ -155,7 +191,7 @@ void french_land(const struct data *d, struct state *s, int space,
 bool european_war_begin(const struct data *d, struct state *s,
 			struct strbuf *log);
 /* The alliance's prompts, PROMPT_NAVY, PROMPT_FRENCH and PROMPT_WAR: their
- * check, apply and describe (their descriptors are in prompts.c). */
+ * check, apply, legal and describe (their descriptors are in prompts.c). */
 enum engine_result alliance_navy_check(const struct data *d,
 				       const struct state *s,
 				       const struct action *a,
@@ -163,6 +199,8 @@ enum engine_result alliance_navy_check(const struct data *d,
 void alliance_navy_apply(const struct data *d, struct state *s,
 			 const struct action *a, struct rng *r,
 			 struct strbuf *log);
+void alliance_navy_legal(const struct data *d, const struct state *s,
+			 struct collect *c);
 void alliance_navy_describe(const struct data *d, const struct state *s,
 			    struct strbuf *out);
 enum engine_result alliance_french_check(const struct data *d,
@@ -172,6 +210,8 @@ enum engine_result alliance_french_check(const struct data *d,
 void alliance_french_apply(const struct data *d, struct state *s,
 			   const struct action *a, struct rng *r,
 			   struct strbuf *log);
+void alliance_french_legal(const struct data *d, const struct state *s,
+			   struct collect *c);
 void alliance_french_describe(const struct data *d, const struct state *s,
 			      struct strbuf *out);
 enum engine_result alliance_war_check(const struct data *d,
@@ -181,6 +221,8 @@ enum engine_result alliance_war_check(const struct data *d,
 void alliance_war_apply(const struct data *d, struct state *s,
 			const struct action *a, struct rng *r,
 			struct strbuf *log);
+void alliance_war_legal(const struct data *d, const struct state *s,
+			struct collect *c);
 void alliance_war_describe(const struct data *d, const struct state *s,
 			   struct strbuf *out);
 
@@ -241,6 +283,10 @@ enum engine_result move_check(const struct data *d, const struct state *s,
 			      const struct action *a, struct strbuf *why);
 void move_apply(const struct data *d, struct state *s, const struct action *a,
 		struct rng *r, struct strbuf *log);
+void move_legal(const struct data *d, const struct state *s,
+		struct collect *c);
+void move_describe(const struct data *d, const struct state *s,
+		   struct strbuf *out);
 /* After any action: a move whose general can go no further and whose end
  * asks nothing (no second general, 7.4.C) ends by itself (7.3.A). */
 void move_end_if_stuck(const struct data *d, struct state *s, struct rng *r,
@@ -250,6 +296,10 @@ enum engine_result capture_check(const struct data *d, const struct state *s,
 				 const struct action *a, struct strbuf *why);
 void capture_apply(const struct data *d, struct state *s,
 		   const struct action *a, struct rng *r, struct strbuf *log);
+void capture_legal(const struct data *d, const struct state *s,
+		   struct collect *c);
+void capture_describe(const struct data *d, const struct state *s,
+		      struct strbuf *out);
 /* Pieces of side have arrived in space (by movement or reinforcement):
  * the Congress may be dispersed (7.7); if `captures` (CUs arrived), a lone
  * enemy general there is captured (7.6, 8.2.C). Returns true if the
@@ -278,8 +328,7 @@ bool general_capture(const struct data *d, struct state *s, int g, int card,
  * prompt or ends the card. */
 void battle_entered(const struct data *d, struct state *s, struct rng *r,
 		    int from, bool interceptable, struct strbuf *log);
-/* PROMPT_INTERCEPT, PROMPT_RETREAT_BEFORE, PROMPT_BATTLE_CARD, PROMPT_RETREAT. */
-/* The battle's prompts, their check, apply and describe (descriptors in
+/* The battle's prompts, their check, apply, legal and describe (descriptors in
  * prompts.c): PROMPT_INTERCEPT (7.8), PROMPT_RETREAT_BEFORE (rbb, 7.9),
  * PROMPT_BATTLE_CARD (9.2), PROMPT_LOSSES (9.5, 12.2.C), PROMPT_RETREAT
  * (9.6). */
@@ -290,6 +339,8 @@ enum engine_result battle_intercept_check(const struct data *d,
 void battle_intercept_apply(const struct data *d, struct state *s,
 			    const struct action *a, struct rng *r,
 			    struct strbuf *log);
+void battle_intercept_legal(const struct data *d, const struct state *s,
+			    struct collect *c);
 void battle_intercept_describe(const struct data *d, const struct state *s,
 			       struct strbuf *out);
 enum engine_result battle_rbb_check(const struct data *d,
@@ -299,6 +350,8 @@ enum engine_result battle_rbb_check(const struct data *d,
 void battle_rbb_apply(const struct data *d, struct state *s,
 		      const struct action *a, struct rng *r,
 		      struct strbuf *log);
+void battle_rbb_legal(const struct data *d, const struct state *s,
+		      struct collect *c);
 void battle_rbb_describe(const struct data *d, const struct state *s,
 			 struct strbuf *out);
 enum engine_result battle_card_check(const struct data *d,
@@ -308,6 +361,8 @@ enum engine_result battle_card_check(const struct data *d,
 void battle_card_apply(const struct data *d, struct state *s,
 		       const struct action *a, struct rng *r,
 		       struct strbuf *log);
+void battle_card_legal(const struct data *d, const struct state *s,
+		       struct collect *c);
 void battle_card_describe(const struct data *d, const struct state *s,
 			  struct strbuf *out);
 enum engine_result battle_losses_check(const struct data *d,
@@ -317,6 +372,8 @@ enum engine_result battle_losses_check(const struct data *d,
 void battle_losses_apply(const struct data *d, struct state *s,
 			 const struct action *a, struct rng *r,
 			 struct strbuf *log);
+void battle_losses_legal(const struct data *d, const struct state *s,
+			 struct collect *c);
 void battle_losses_describe(const struct data *d, const struct state *s,
 			    struct strbuf *out);
 enum engine_result battle_retreat_check(const struct data *d,
@@ -326,6 +383,8 @@ enum engine_result battle_retreat_check(const struct data *d,
 void battle_retreat_apply(const struct data *d, struct state *s,
 			  const struct action *a, struct rng *r,
 			  struct strbuf *log);
+void battle_retreat_legal(const struct data *d, const struct state *s,
+			  struct collect *c);
 void battle_retreat_describe(const struct data *d, const struct state *s,
 			     struct strbuf *out);
 /* The game ended in the middle of a battle (13.1): the cards held for
@@ -345,6 +404,8 @@ enum engine_result generals_check(const struct data *d, const struct state *s,
 				  const struct action *a, struct strbuf *why);
 void generals_apply(const struct data *d, struct state *s,
 		    const struct action *a, struct rng *r, struct strbuf *log);
+void generals_legal(const struct data *d, const struct state *s,
+		    struct collect *c);
 void generals_describe_prompt(const struct data *d, const struct state *s,
 			      struct strbuf *out);
 /* The replacement draws of battle cards, after the impulse (6.33.B). */
@@ -368,6 +429,8 @@ enum engine_result campaign_check(const struct data *d, const struct state *s,
 				  const struct action *a, struct strbuf *why);
 void campaign_apply(const struct data *d, struct state *s,
 		    const struct action *a, struct rng *r, struct strbuf *log);
+void campaign_legal(const struct data *d, const struct state *s,
+		    struct collect *c);
 void campaign_describe_prompt(const struct data *d, const struct state *s,
 			      struct strbuf *out);
 /* Has side a general on the map (or, for a British campaign, a port for
@@ -393,29 +456,10 @@ enum engine_result land_check(const struct data *d, const struct state *s,
 			      const struct action *a, struct strbuf *why);
 void land_apply(const struct data *d, struct state *s, const struct action *a,
 		struct rng *r, struct strbuf *log);
-
-/* text.c: gathering the legal actions for engine_legal(): each candidate
- * is kept if engine_check() accepts it (counted past max, stored below). */
-struct collect {
-	struct action *out;
-	int max, n;
-};
-static inline void legal_add(const struct data *d, const struct state *s,
-			     struct collect *c, const struct action *a)
-{
-	if (engine_check(d, s, a, NULL) != ENGINE_OK)
-		return;
-	if (c->n < c->max)
-		c->out[c->n] = *a;
-	c->n++;
-}
-/* kind with each space; with each card of the hand in number order; alone */
-void legal_spaces(const struct data *d, const struct state *s,
-		  struct collect *c, enum action_kind kind);
-void legal_hand(const struct data *d, const struct state *s,
-		struct collect *c, enum action_kind kind);
-void legal_simple(const struct data *d, const struct state *s,
-		  struct collect *c, enum action_kind kind);
+void land_legal(const struct data *d, const struct state *s,
+		struct collect *c);
+void land_describe(const struct data *d, const struct state *s,
+		   struct strbuf *out);
 
 /*
  * prompts.c: one descriptor per kind of prompt (see there). check may

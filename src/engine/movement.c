@@ -296,6 +296,22 @@ void capture_apply(const struct data *d, struct state *s,
 	capture_done(d, s, r, log);
 }
 
+void capture_legal(const struct data *d, const struct state *s,
+		   struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_REMOVE);
+}
+
+void capture_describe(const struct data *d, const struct state *s,
+		      struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "British: Washington is captured: remove American PC markers, one per colony (%d to go, 7.6.B).",
+		    p->left);
+}
+
 bool general_capture(const struct data *d, struct state *s, int g, int card,
 		     struct strbuf *log)
 {
@@ -657,6 +673,53 @@ void move_apply(const struct data *d, struct state *s, const struct action *a,
 	default:
 		BUG("move_apply: kind %d", a->kind);
 	}
+}
+
+/* PROMPT_MOVE: take 0-5, to and sail each space, stop (naming no general,
+ * or the one sent to the Reinforcements box). */
+void move_legal(const struct data *d, const struct state *s,
+		struct collect *c)
+{
+	for (int n = 0; n <= 5; n++)
+		for (int f = 0; f <= n; f++) {	/* f French among them */
+			struct action a = ACTION_INIT;
+			a.kind = ACT_TAKE;
+			a.value = n;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+	legal_spaces(d, s, c, ACT_TO);
+	legal_spaces(d, s, c, ACT_SAIL);
+	for (int g = -1; g < d->n_generals; g++) {
+		struct action a = ACTION_INIT;
+		a.kind = ACT_STOP;
+		a.general = g;
+		legal_add(d, s, c, &a);
+	}
+}
+
+void move_describe(const struct data *d, const struct state *s,
+		   struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	const char *who = side_title(p->side);
+	const struct move *m = &s->move;
+	int n = m->carried[0] + m->carried[1] + m->carried[2];
+	int at = s->general[m->general];
+	int here = campaign_free_cus(s, at, p->side);	/* 7.4.E */
+
+	strbuf_addf(out, "%s: move %s, in %s with %d CU%s", who,
+		    d->generals[m->general].name, space_name(d, at), n,
+		    n == 1 ? "" : "s");
+	/* more CUs here than move: say both (7.3.A) */
+	if (here > n && !m->sailed)
+		strbuf_addf(out, " moving (%d CUs here, up to %d may move, 7.3.A; ",
+			    here, here < 5 ? here : 5);
+	else
+		strbuf_addstr(out, " (");
+	strbuf_addf(out, "%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
+		    m->used, move_allowance(d, s),
+		    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
 }
 
 void move_end_if_stuck(const struct data *d, struct state *s, struct rng *r,

@@ -6,17 +6,16 @@
  * engine_check(), engine_apply(), engine_legal() and
  * engine_describe_prompt() do what is common to every prompt and then
  * call the prompt's own function through prompt_desc(). The parts of the
- * rules with prompts of their own (movement, battles, events, the
- * alliance, winter, campaigns) keep their functions in their files; the
- * small prompts of the sequence of play live here.
+ * rules with prompts of their own (card plays, movement, captures,
+ * reinforcements, battles, events, the alliance, winter, campaigns) keep
+ * all four functions in their files, declared in internal.h; the small
+ * prompts of the sequence of play live here.
  *
  * A new kind of prompt: add it to enum prompt_kind and its name to
  * src/state-names.c, then one entry here with all four functions
  * (test_engine checks that none is missing).
  */
 #include "internal.h"
-
-#include <string.h>
 
 /* Marks the colony of a CC or DOI placement and moves on when all are done. */
 static void colony_placement_done(const struct data *d, struct state *s,
@@ -251,76 +250,6 @@ static void apply_extra(const struct data *d, struct state *s,
 
 /* ---- The legal actions ---- */
 
-/* move CARD GENERAL: each card of the hand (in number order) with each
- * general. */
-static void each_activation(const struct data *d, const struct state *s,
-			    struct collect *c)
-{
-	int sorted[STATE_MAX_HAND], n = s->n_hand[s->prompt.side];
-
-	memcpy(sorted, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-			int t = sorted[j];
-			sorted[j] = sorted[j - 1];
-			sorted[j - 1] = t;
-		}
-	for (int i = 0; i < n; i++)
-		for (int g = 0; g < d->n_generals; g++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_ACTIVATE;
-			a.card = sorted[i];
-			a.general = g;
-			legal_add(d, s, c, &a);
-		}
-}
-
-/* PROMPT_MOVE: take 0-5, to and sail each space, stop (naming no general,
- * or the one sent to the Reinforcements box). */
-static void legal_move(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	for (int n = 0; n <= 5; n++)
-		for (int f = 0; f <= n; f++) {	/* f French among them */
-			struct action a = ACTION_INIT;
-			a.kind = ACT_TAKE;
-			a.value = n;
-			a.french = f;
-			legal_add(d, s, c, &a);
-		}
-	legal_spaces(d, s, c, ACT_TO);
-	legal_spaces(d, s, c, ACT_SAIL);
-	for (int g = -1; g < d->n_generals; g++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_STOP;
-		a.general = g;
-		legal_add(d, s, c, &a);
-	}
-}
-
-/* PROMPT_LAND: each space, number of CUs and general (or none). */
-static void legal_land(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	int max = s->prompt.side == SIDE_BRITISH ? s->box_cu[NATION_BRITISH]
-		  : s->prompt.left;
-
-	/* The French forces land all together (12.2.B.ii). */
-	if (s->prompt.side == SIDE_AMERICAN && s->box_cu[NATION_FRENCH] > max)
-		max = s->box_cu[NATION_FRENCH];
-
-	for (int i = 0; i < d->n_spaces; i++)
-		for (int n = 0; n <= max; n++)
-			for (int g = -1; g < d->n_generals; g++) {
-				struct action a = ACTION_INIT;
-				a.kind = ACT_LAND;
-				a.space = i;
-				a.value = n;
-				a.general = g;
-				legal_add(d, s, c, &a);
-			}
-}
-
 static void legal_colony_pcs(const struct data *d, const struct state *s,
 			     struct collect *c)
 {
@@ -346,40 +275,6 @@ static void legal_first(const struct data *d, const struct state *s,
 	if (s->prompt.side == SIDE_BRITISH)
 		legal_hand(d, s, c, ACT_EVENT);	/* 5.3.a */
 	legal_simple(d, s, c, ACT_PASS);
-}
-
-static void legal_play(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	legal_hand(d, s, c, ACT_PC_CARD);
-	legal_hand(d, s, c, ACT_EVENT);
-	legal_hand(d, s, c, ACT_DISCARD);
-	each_activation(d, s, c);
-	legal_hand(d, s, c, ACT_QUEUE);
-	legal_hand(d, s, c, ACT_REINFORCE);
-}
-
-static void legal_campaign(const struct data *d, const struct state *s,
-			   struct collect *c)
-{
-	for (int g = 0; g < d->n_generals; g++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_ACTIVATE;
-		a.card = s->prompt.card;
-		a.general = g;
-		legal_add(d, s, c, &a);
-	}
-	legal_spaces(d, s, c, ACT_PLACE);
-	legal_spaces(d, s, c, ACT_FLIP);
-	legal_simple(d, s, c, ACT_DONE);
-}
-
-/* Washington's capture (7.6.B) and the European War (12.2.B.iii): remove
- * something from a space. */
-static void legal_remove(const struct data *d, const struct state *s,
-			 struct collect *c)
-{
-	legal_spaces(d, s, c, ACT_REMOVE);
 }
 
 static void legal_pc(const struct data *d, const struct state *s,
@@ -412,110 +307,11 @@ static void legal_congress(const struct data *d, const struct state *s,
 	legal_spaces(d, s, c, ACT_CONGRESS);
 }
 
-static void legal_event(const struct data *d, const struct state *s,
-			struct collect *c)
-{
-	legal_spaces(d, s, c, ACT_PLACE);
-	legal_spaces(d, s, c, ACT_FLIP);
-	/* the French CUs among the removed, 0 to 5 (6.31) */
-	for (int v = 0; v <= 5; v++)
-		for (int i = 0; i < d->n_spaces; i++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_REMOVE;
-			a.space = i;
-			a.french = v;
-			legal_add(d, s, c, &a);
-		}
-	legal_simple(d, s, c, ACT_DONE);
-}
-
-static void legal_navy(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	for (int z = 0; z < d->n_zones; z++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_NAVY;
-		a.space = z;
-		legal_add(d, s, c, &a);
-	}
-}
-
-static void legal_french(const struct data *d, const struct state *s,
-			 struct collect *c)
-{
-	legal_spaces(d, s, c, ACT_FRENCH);
-}
-
-static void legal_lose(const struct data *d, const struct state *s,
-		       struct collect *c)
-{
-	for (int n = 0; n <= s->prompt.left; n++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_LOSE;
-		a.value = n;
-		legal_add(d, s, c, &a);
-	}
-}
-
-static void legal_intercept(const struct data *d, const struct state *s,
-			    struct collect *c)
-{
-	for (int g = 0; g < d->n_generals; g++)
-		for (int f = 0; f <= 5; f++) {	/* f French (7.8.C) */
-			struct action a = ACTION_INIT;
-			a.kind = ACT_INTERCEPT;
-			a.general = g;
-			a.french = f;
-			legal_add(d, s, c, &a);
-		}
-	legal_simple(d, s, c, ACT_PASS);
-}
-
-static void legal_retreat_before(const struct data *d, const struct state *s,
-				 struct collect *c)
-{
-	for (int f = 0; f <= 5; f++)		/* f French (7.9.B) */
-		for (int i = 0; i < d->n_spaces; i++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_RETREAT;
-			a.space = i;
-			a.french = f;
-			legal_add(d, s, c, &a);
-		}
-	legal_simple(d, s, c, ACT_STAND);
-}
-
-static void legal_battle_card(const struct data *d, const struct state *s,
-			      struct collect *c)
-{
-	legal_hand(d, s, c, ACT_BATTLE);
-	legal_hand(d, s, c, ACT_DISCARD);
-	legal_simple(d, s, c, ACT_NOCARD);
-}
-
-static void legal_retreat(const struct data *d, const struct state *s,
-			  struct collect *c)
-{
-	legal_spaces(d, s, c, ACT_RETREAT);
-	legal_spaces(d, s, c, ACT_SAIL);
-}
-
 static void legal_extra(const struct data *d, const struct state *s,
 			struct collect *c)
 {
 	legal_simple(d, s, c, ACT_DRAW);
 	legal_simple(d, s, c, ACT_PASS);
-}
-
-static void legal_generals(const struct data *d, const struct state *s,
-			   struct collect *c)
-{
-	for (int g = 0; g < d->n_generals; g++) {
-		struct action a = ACTION_INIT;
-		a.kind = ACT_SEND;
-		a.general = g;
-		legal_add(d, s, c, &a);
-	}
 }
 
 /* ---- The prompt in words ---- */
@@ -553,68 +349,6 @@ static void describe_first(const struct data *d, const struct state *s,
 			    s->year - 1, s->year);
 	else
 		strbuf_addf(out, "%s: choose who plays the first card of %d (5.3.c).", who, s->year);
-}
-
-static void describe_play(const struct data *d, const struct state *s,
-			  struct strbuf *out)
-{
-	const struct prompt *p = &s->prompt;
-	const char *who = side_title(p->side);
-	(void)d;
-
-	strbuf_addf(out, "%s: play a card (%d, card %d of the turn; %d in hand).",
-		    who, s->year, s->impulse + 1, s->n_hand[p->side]);
-	if (s->n_queue[p->side])
-		strbuf_addf(out, " The Operations Queue holds %d card%s: 'queue' or 'move' plays into it, any other play abandons it.",
-			    s->n_queue[p->side], s->n_queue[p->side] == 1 ? "" : "s");
-}
-
-static void describe_move(const struct data *d, const struct state *s,
-			  struct strbuf *out)
-{
-	const struct prompt *p = &s->prompt;
-	const char *who = side_title(p->side);
-
-	const struct move *m = &s->move;
-	int n = m->carried[0] + m->carried[1] + m->carried[2];
-	int at = s->general[m->general];
-	int here = campaign_free_cus(s, at, p->side);	/* 7.4.E */
-	strbuf_addf(out, "%s: move %s, in %s with %d CU%s", who,
-		    d->generals[m->general].name, space_name(d, at), n,
-		    n == 1 ? "" : "s");
-	/* more CUs here than move: say both (7.3.A) */
-	if (here > n && !m->sailed)
-		strbuf_addf(out, " moving (%d CUs here, up to %d may move, 7.3.A; ",
-			    here, here < 5 ? here : 5);
-	else
-		strbuf_addstr(out, " (");
-	strbuf_addf(out, "%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
-		    m->used, move_allowance(d, s),
-		    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
-}
-
-static void describe_land(const struct data *d, const struct state *s,
-			  struct strbuf *out)
-{
-	const struct prompt *p = &s->prompt;
-	(void)d;
-
-	if (p->side == SIDE_BRITISH)
-		strbuf_addf(out, "British: bring on reinforcements with #%d (%d CU%s in the box): 'land PORT N [GENERAL]'.",
-			    p->card, s->box_cu[NATION_BRITISH], s->box_cu[NATION_BRITISH] == 1 ? "" : "s");
-	else
-		strbuf_addf(out, "American: bring on %d CU%s with #%d: 'land SPACE %d [GENERAL]'.",
-			    p->left, p->left == 1 ? "" : "s", p->card, p->left);
-}
-
-static void describe_capture(const struct data *d, const struct state *s,
-			     struct strbuf *out)
-{
-	const struct prompt *p = &s->prompt;
-	(void)d;
-
-	strbuf_addf(out, "British: Washington is captured: remove American PC markers, one per colony (%d to go, 7.6.B).",
-		    p->left);
 }
 
 static void describe_pc(const struct data *d, const struct state *s,
@@ -666,16 +400,6 @@ static void describe_congress(const struct data *d, const struct state *s,
 	strbuf_addstr(out, "American: return the Continental Congress to a space.");
 }
 
-static void describe_winter(const struct data *d, const struct state *s,
-			    struct strbuf *out)
-{
-	const struct prompt *p = &s->prompt;
-	(void)d;
-
-	strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack %s lost; name the French ones: 'lose N' (11.3).",
-		    p->left, p->left == 1 ? "" : "s", p->left == 1 ? "is" : "are");
-}
-
 static void describe_extra(const struct data *d, const struct state *s,
 			   struct strbuf *out)
 {
@@ -705,7 +429,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	[PROMPT_PLAY] = {
 		.answers = { ACT_PC_CARD, ACT_DISCARD, ACT_EVENT, ACT_ACTIVATE, ACT_QUEUE, ACT_REINFORCE },
 		.check = play_check, .apply = play_apply,
-		.legal = legal_play, .describe = describe_play,
+		.legal = play_legal, .describe = play_describe,
 	},
 	[PROMPT_PC] = {
 		.answers = { ACT_PLACE, ACT_FLIP, ACT_DONE },
@@ -738,80 +462,80 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	[PROMPT_MOVE] = {
 		.answers = { ACT_TAKE, ACT_TO, ACT_SAIL, ACT_STOP },
 		.check = move_check, .apply = move_apply,
-		.legal = legal_move, .describe = describe_move,
+		.legal = move_legal, .describe = move_describe,
 	},
 	[PROMPT_LAND] = {
 		.answers = { ACT_LAND },
 		.check = land_check, .apply = land_apply,
-		.legal = legal_land, .describe = describe_land,
+		.legal = land_legal, .describe = land_describe,
 	},
 	[PROMPT_CAPTURE] = {
 		.answers = { ACT_REMOVE },
 		.check = capture_check, .apply = capture_apply,
-		.legal = legal_remove, .describe = describe_capture,
+		.legal = capture_legal, .describe = capture_describe,
 	},
 	[PROMPT_EVENT] = {
 		.answers = { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE },
 		.check = events_check, .apply = events_apply,
-		.legal = legal_event, .describe = events_describe_prompt,
+		.legal = events_legal, .describe = events_describe_prompt,
 	},
 	[PROMPT_NAVY] = {
 		.answers = { ACT_NAVY },
 		.check = alliance_navy_check, .apply = alliance_navy_apply,
-		.legal = legal_navy, .describe = alliance_navy_describe,
+		.legal = alliance_navy_legal, .describe = alliance_navy_describe,
 	},
 	[PROMPT_FRENCH] = {
 		.answers = { ACT_FRENCH },
 		.check = alliance_french_check, .apply = alliance_french_apply,
-		.legal = legal_french, .describe = alliance_french_describe,
+		.legal = alliance_french_legal, .describe = alliance_french_describe,
 	},
 	[PROMPT_WAR] = {
 		.answers = { ACT_REMOVE },
 		.check = alliance_war_check, .apply = alliance_war_apply,
-		.legal = legal_remove, .describe = alliance_war_describe,
+		.legal = alliance_war_legal, .describe = alliance_war_describe,
 	},
 	[PROMPT_WINTER] = {
 		.answers = { ACT_LOSE },
 		.check = winter_check, .apply = winter_apply,
-		.legal = legal_lose, .describe = describe_winter,
+		.legal = winter_legal, .describe = winter_describe,
 	},
 	[PROMPT_INTERCEPT] = {
 		.answers = { ACT_INTERCEPT, ACT_PASS },
 		.interrupts = true,
 		.check = battle_intercept_check, .apply = battle_intercept_apply,
-		.legal = legal_intercept, .describe = battle_intercept_describe,
+		.legal = battle_intercept_legal, .describe = battle_intercept_describe,
 	},
 	[PROMPT_RETREAT_BEFORE] = {
 		.answers = { ACT_RETREAT, ACT_STAND },
 		.interrupts = true,
 		.check = battle_rbb_check, .apply = battle_rbb_apply,
-		.legal = legal_retreat_before, .describe = battle_rbb_describe,
+		.legal = battle_rbb_legal, .describe = battle_rbb_describe,
 	},
 	[PROMPT_BATTLE_CARD] = {
 		.answers = { ACT_BATTLE, ACT_DISCARD, ACT_NOCARD },
 		.interrupts = true,
 		.check = battle_card_check, .apply = battle_card_apply,
-		.legal = legal_battle_card, .describe = battle_card_describe,
+		.legal = battle_card_legal, .describe = battle_card_describe,
 	},
 	[PROMPT_RETREAT] = {
 		.answers = { ACT_RETREAT, ACT_SAIL },
 		.check = battle_retreat_check, .apply = battle_retreat_apply,
-		.legal = legal_retreat, .describe = battle_retreat_describe,
+		.legal = battle_retreat_legal, .describe = battle_retreat_describe,
 	},
 	[PROMPT_LOSSES] = {
 		.answers = { ACT_LOSE },
 		.check = battle_losses_check, .apply = battle_losses_apply,
-		.legal = legal_lose, .describe = battle_losses_describe,
+		.legal = battle_losses_legal, .describe = battle_losses_describe,
 	},
 	[PROMPT_CAMPAIGN] = {
 		.answers = { ACT_ACTIVATE, ACT_PLACE, ACT_FLIP, ACT_DONE },
 		.check = campaign_check, .apply = campaign_apply,
-		.legal = legal_campaign, .describe = campaign_describe_prompt,
+		.legal = campaign_legal, .describe = campaign_describe_prompt,
 	},
 	[PROMPT_GENERALS] = {
 		.answers = { ACT_SEND },
 		.check = generals_check, .apply = generals_apply,
-		.legal = legal_generals, .describe = generals_describe_prompt,
+		.legal = generals_legal, .describe = generals_describe_prompt,
 	},
 	[PROMPT_EXTRA] = {
 		.answers = { ACT_DRAW, ACT_PASS },

@@ -204,3 +204,40 @@ void land_apply(const struct data *d, struct state *s, const struct action *a,
 	if (!arrival(d, s, sp, side, n > 0, s->prompt.card, log))
 		flow_end_card(d, s, r, log, 0);
 }
+
+/* PROMPT_LAND: each space, number of CUs and general (or none). */
+void land_legal(const struct data *d, const struct state *s,
+		struct collect *c)
+{
+	int max = s->prompt.side == SIDE_BRITISH ? s->box_cu[NATION_BRITISH]
+		  : s->prompt.left;
+
+	/* The French forces land all together (12.2.B.ii). */
+	if (s->prompt.side == SIDE_AMERICAN && s->box_cu[NATION_FRENCH] > max)
+		max = s->box_cu[NATION_FRENCH];
+
+	for (int i = 0; i < d->n_spaces; i++)
+		for (int n = 0; n <= max; n++)
+			for (int g = -1; g < d->n_generals; g++) {
+				struct action a = ACTION_INIT;
+				a.kind = ACT_LAND;
+				a.space = i;
+				a.value = n;
+				a.general = g;
+				legal_add(d, s, c, &a);
+			}
+}
+
+void land_describe(const struct data *d, const struct state *s,
+		   struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	if (p->side == SIDE_BRITISH)
+		strbuf_addf(out, "British: bring on reinforcements with #%d (%d CU%s in the box): 'land PORT N [GENERAL]'.",
+			    p->card, s->box_cu[NATION_BRITISH], s->box_cu[NATION_BRITISH] == 1 ? "" : "s");
+	else
+		strbuf_addf(out, "American: bring on %d CU%s with #%d: 'land SPACE %d [GENERAL]'.",
+			    p->left, p->left == 1 ? "" : "s", p->card, p->left);
+}

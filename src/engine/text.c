@@ -172,6 +172,17 @@ void legal_simple(const struct data *d, const struct state *s,
 	legal_add(d, s, c, &a);
 }
 
+void legal_values(const struct data *d, const struct state *s,
+		  struct collect *c, enum action_kind kind, int max)
+{
+	for (int n = 0; n <= max; n++) {
+		struct action a = ACTION_INIT;
+		a.kind = kind;
+		a.value = n;
+		legal_add(d, s, c, &a);
+	}
+}
+
 int engine_legal(const struct data *d, const struct state *s,
 		 struct action *out, int max)
 {

@@ -125,6 +125,22 @@ void winter_apply(const struct data *d, struct state *s,
 		flow_after_winter(d, s, r, log);
 }
 
+void winter_legal(const struct data *d, const struct state *s,
+		  struct collect *c)
+{
+	legal_values(d, s, c, ACT_LOSE, s->prompt.left);
+}
+
+void winter_describe(const struct data *d, const struct state *s,
+		     struct strbuf *out)
+{
+	const struct prompt *p = &s->prompt;
+	(void)d;
+
+	strbuf_addf(out, "American: Winter Attrition: %d CU%s of the mixed stack %s lost; name the French ones: 'lose N' (11.3).",
+		    p->left, p->left == 1 ? "" : "s", p->left == 1 ? "is" : "are");
+}
+
 bool winter_attrition(const struct data *d, struct state *s, struct rng *r,
 		      struct strbuf *log, int from)
 {
