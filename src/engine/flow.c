@@ -342,8 +342,6 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 	if (a->french > 0 && a->kind == ACT_REMOVE && p->kind != PROMPT_EVENT &&
 	    engine_kind_fits(s, a->kind))
 		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
-	if (a->french > 0 && a->kind == ACT_RETREAT && p->kind == PROMPT_RETREAT)
-		return illegal(why, "after a battle the whole force retreats: 'retreat SPACE' takes no number (9.61)");
 	if (p->kind == PROMPT_NONE)
 		return illegal(why, "the game is over");
 	/* the verbs that answer the prompt, from its descriptor (the
@@ -352,15 +350,6 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 	if (p->kind != PROMPT_EVENT && !prompt_answered_by(desc, a->kind))
 		return wrong_kind(d, s, a, why);
 	return desc->check(d, s, a, why);
-}
-
-/* Is an action at prompt kind k part of the Strategy Phase or the
- * Winter Attrition Phase, where 13.1 applies? Not the set-up, the
- * Political Control Phase or the European War of the End Phase. */
-static bool automatic_victory_phase(enum prompt_kind k)
-{
-	return k != PROMPT_CC && k != PROMPT_FTK && k != PROMPT_CONGRESS &&
-	       k != PROMPT_WAR;
 }
 
 enum engine_result engine_apply(const struct data *d, struct state *s,
@@ -391,8 +380,9 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	}
 	prompt_desc(p.kind)->apply(d, s, a, r, log);
 	/* 13.1: the instant it holds, in the Strategy Phase or winter, also
-	 * in the middle of a card (R14). */
-	if (!engine_game_over(s) && automatic_victory_phase(p.kind))
+	 * in the middle of a card (R14); the descriptor says which prompts
+	 * are outside those phases. */
+	if (!engine_game_over(s) && !prompt_desc(p.kind)->no_auto_victory)
 		victory_automatic(d, s, log);
 	if (!engine_game_over(s))
 		move_end_if_stuck(d, s, r, log);

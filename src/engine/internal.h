@@ -469,6 +469,10 @@ void land_describe(const struct data *d, const struct state *s,
 struct prompt_desc {
 	enum action_kind answers[7];	/* ACT_NONE-terminated */
 	bool interrupts;		/* the mover's further lines wait */
+	/* 13.1 does not apply after its answer: the set-up, the Political
+	 * Control Phase, the European War of the End Phase (not the
+	 * Strategy Phase or Winter Attrition, where it holds) */
+	bool no_auto_victory;
 	enum pc_context pcx;		/* a PC prompt's context (10.11, 4.0) */
 	enum engine_result (*check)(const struct data *d, const struct state *s,
 				    const struct action *a, struct strbuf *why);

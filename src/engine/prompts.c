@@ -1,8 +1,9 @@
 /*
  * prompts.c - what each kind of prompt is, in one place: the kinds of
- * action that answer it, whether it interrupts the other side's move, the
- * PC rules' context of a PC prompt, and its four jobs: check an action,
- * apply it, enumerate the legal ones, describe the prompt in words.
+ * action that answer it, whether it interrupts the other side's move,
+ * whether 13.1 holds after its answer, the PC rules' context of a PC
+ * prompt, and its four jobs: check an action, apply it, enumerate the
+ * legal ones, describe the prompt in words.
  * engine_check(), engine_apply(), engine_legal() and
  * engine_describe_prompt() do what is common to every prompt and then
  * call the prompt's own function through prompt_desc(). The parts of the
@@ -12,8 +13,9 @@
  * prompts of the sequence of play live here.
  *
  * A new kind of prompt: add it to enum prompt_kind and its name to
- * src/state-names.c, then one entry here with all four functions
- * (test_engine checks that none is missing).
+ * src/state-names.c, write its four functions in the file of its part of
+ * the rules (declared in internal.h), then one entry here naming them
+ * with its answers (test_engine checks that none is missing).
  */
 #include "internal.h"
 
@@ -412,12 +414,14 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	[PROMPT_CC] = {
 		.answers = { ACT_PLACE },
 		.pcx = PCX_CC,
+		.no_auto_victory = true,
 		.check = check_colony_pcs, .apply = apply_cc,
 		.legal = legal_colony_pcs, .describe = describe_cc,
 	},
 	[PROMPT_FTK] = {
 		.answers = { ACT_PLACE, ACT_DONE },
 		.pcx = PCX_FTK,
+		.no_auto_victory = true,
 		.check = check_pc_actions, .apply = apply_ftk,
 		.legal = legal_ftk, .describe = describe_ftk,
 	},
@@ -456,6 +460,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	},
 	[PROMPT_CONGRESS] = {
 		.answers = { ACT_CONGRESS },
+		.no_auto_victory = true,
 		.check = check_congress, .apply = apply_congress,
 		.legal = legal_congress, .describe = describe_congress,
 	},
@@ -491,6 +496,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	},
 	[PROMPT_WAR] = {
 		.answers = { ACT_REMOVE },
+		.no_auto_victory = true,
 		.check = alliance_war_check, .apply = alliance_war_apply,
 		.legal = alliance_war_legal, .describe = alliance_war_describe,
 	},

@@ -2199,6 +2199,12 @@ static void test_prompt_descriptors_complete(void **state)
 	assert_false(engine_prompt_interrupts(&S));
 	assert_int_equal(prompt_desc(PROMPT_CC)->pcx, PCX_CC);
 	assert_true(prompt_desc(PROMPT_INTERCEPT)->interrupts);
+	/* 13.1 holds in the Strategy Phase and winter, not at the set-up or
+	 * the European War */
+	assert_true(prompt_desc(PROMPT_CC)->no_auto_victory);
+	assert_true(prompt_desc(PROMPT_WAR)->no_auto_victory);
+	assert_false(prompt_desc(PROMPT_PLAY)->no_auto_victory);
+	assert_false(prompt_desc(PROMPT_WINTER)->no_auto_victory);
 }
 
 static void test_first_turn_card_accounting_and_1776(void **state)
@@ -3262,6 +3268,11 @@ static void test_battle_retreat_by_sea(void **state)
 	CHECK_LEGAL();
 	REFUSED(RETREAT("Lexington and Concord MA"), "9.61");
 	REFUSED(SAIL("Boston MA"), "9.62");
+	{	/* no French count after a battle, unlike 7.9.B */
+		struct action a = RETREAT("New York NY");
+		a.french = 1;
+		REFUSED(a, "the whole force retreats: 'retreat SPACE' takes no number (9.61)");
+	}
 	APPLY(SAIL("New York NY"));
 	assert_int_equal(where("Howe"), SP("New York NY"));
 	assert_int_equal(cus_of("New York NY", SIDE_BRITISH), 2);
