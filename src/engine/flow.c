@@ -339,15 +339,14 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 	 * or retreating before battle (7.9.B); nowhere else. */
 	if (a->french < 0)
 		return illegal(why, "a negative number of CUs");
-	if (a->french > 0 && a->kind == ACT_REMOVE && p->kind != PROMPT_EVENT &&
-	    engine_kind_fits(s, a->kind))
-		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
 	if (p->kind == PROMPT_NONE)
 		return illegal(why, "the game is over");
-	/* the verbs that answer the prompt, from its descriptor (the
-	 * choices of an event are the event's own, events_check) */
 	desc = prompt_desc(p->kind);
-	if (p->kind != PROMPT_EVENT && !prompt_answered_by(desc, a->kind))
+	if (a->french > 0 && a->kind == ACT_REMOVE && !desc->french_removed &&
+	    prompt_answered_by(desc, a->kind))
+		return illegal(why, "'remove' takes a number only to name the French CUs removed by an event (6.31)");
+	/* the verbs that answer the prompt, from its descriptor */
+	if (!desc->own_refusals && !prompt_answered_by(desc, a->kind))
 		return wrong_kind(d, s, a, why);
 	return desc->check(d, s, a, why);
 }

@@ -464,7 +464,7 @@ void land_describe(const struct data *d, const struct state *s,
 /*
  * prompts.c: one descriptor per kind of prompt (see there). check may
  * assume that the action's kind is one of answers (engine_check() has
- * said so) except at PROMPT_EVENT, whose choices are the event's own.
+ * said so) unless own_refusals.
  */
 struct prompt_desc {
 	enum action_kind answers[7];	/* ACT_NONE-terminated */
@@ -473,6 +473,11 @@ struct prompt_desc {
 	 * Control Phase, the European War of the End Phase (not the
 	 * Strategy Phase or Winter Attrition, where it holds) */
 	bool no_auto_victory;
+	/* check sees every kind of action and refuses those that do not
+	 * answer in its own words (an event's choices are the event's) */
+	bool own_refusals;
+	/* 'remove SPACE N' names N French CUs among those removed (6.31) */
+	bool french_removed;
 	enum pc_context pcx;		/* a PC prompt's context (10.11, 4.0) */
 	enum engine_result (*check)(const struct data *d, const struct state *s,
 				    const struct action *a, struct strbuf *why);

@@ -2,8 +2,9 @@
  * prompts.c - what each kind of prompt is, in one place: the kinds of
  * action that answer it, whether it interrupts the other side's move,
  * whether 13.1 holds after its answer, the PC rules' context of a PC
- * prompt, and its four jobs: check an action, apply it, enumerate the
- * legal ones, describe the prompt in words.
+ * prompt, how its check treats other verbs and a number after 'remove'
+ * (internal.h), and its four jobs: check an action, apply it, enumerate
+ * the legal ones, describe the prompt in words.
  * engine_check(), engine_apply(), engine_legal() and
  * engine_describe_prompt() do what is common to every prompt and then
  * call the prompt's own function through prompt_desc(). The parts of the
@@ -481,6 +482,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 	},
 	[PROMPT_EVENT] = {
 		.answers = { ACT_PLACE, ACT_FLIP, ACT_REMOVE, ACT_DONE },
+		.own_refusals = true, .french_removed = true,
 		.check = events_check, .apply = events_apply,
 		.legal = events_legal, .describe = events_describe_prompt,
 	},

@@ -2205,6 +2205,13 @@ static void test_prompt_descriptors_complete(void **state)
 	assert_true(prompt_desc(PROMPT_WAR)->no_auto_victory);
 	assert_false(prompt_desc(PROMPT_PLAY)->no_auto_victory);
 	assert_false(prompt_desc(PROMPT_WINTER)->no_auto_victory);
+	/* only an event refuses other verbs in its own words and counts
+	 * French CUs after 'remove' (6.31) */
+	for (int k = PROMPT_NONE + 1; k < PROMPT__COUNT; k++) {
+		const struct prompt_desc *p = prompt_desc((enum prompt_kind)k);
+		assert_int_equal(p->own_refusals, k == PROMPT_EVENT);
+		assert_int_equal(p->french_removed, k == PROMPT_EVENT);
+	}
 }
 
 static void test_first_turn_card_accounting_and_1776(void **state)
