@@ -20,33 +20,11 @@
  */
 #include "internal.h"
 
-/* Marks the colony of a CC or DOI placement and moves on when all are done. */
-static void colony_placement_done(const struct data *d, struct state *s,
-				  struct rng *r, struct strbuf *log, int space)
+/* Marks the colony of a CC or DOI placement done. */
+static void colony_placed(const struct data *d, struct state *s, int space)
 {
 	s->prompt.colonies_done |= 1u << d->spaces[space].colony;
 	s->prompt.left--;
-	if (s->prompt.kind == PROMPT_DOI) {
-		/* Colonies where placement has become impossible are done too. */
-		s->prompt.left = 0;
-		for (int k = 0; k < d->n_colonies; k++) {
-			if (d->colonies[k].canada ||
-			    (s->prompt.colonies_done & (1u << k)))
-				continue;
-			if (doi_colony_possible(d, s, k))
-				s->prompt.left++;
-			else
-				s->prompt.colonies_done |= 1u << k;
-		}
-		if (!s->prompt.left)
-			flow_end_card(d, s, r, log, 0);
-		return;
-	}
-	if (s->prompt.left > 0)
-		return;
-	/* Committees of Correspondence done: For The King (4.0). */
-	remember_british_pcs(d, s);
-	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
 }
 
 /* ---- Checking an action ---- */
@@ -67,12 +45,12 @@ static enum engine_result check_pc_actions(const struct data *d,
 {
 	const struct prompt *p = &s->prompt;
 
-	if (a->kind == ACT_DONE && p->kind != PROMPT_DISCARD)
-		return ENGINE_OK;
-	if (a->kind == ACT_PASS && p->kind == PROMPT_DISCARD)
+	/* 'done' ends the FTK and PC prompts, 'pass' the discard's: each
+	 * answers only its own (the descriptors' answers, engine_check) */
+	if (a->kind == ACT_DONE || a->kind == ACT_PASS)
 		return ENGINE_OK;
 	return pc_check(d, s, p->side, a->kind, a->space,
-			prompt_desc(s->prompt.kind)->pcx, why);
+			prompt_desc(p->kind)->pcx, why);
 }
 
 static enum engine_result check_first(const struct data *d,
@@ -138,9 +116,15 @@ static enum engine_result check_extra(const struct data *d,
 static void apply_cc(const struct data *d, struct state *s,
 		     const struct action *a, struct rng *r, struct strbuf *log)
 {
+	(void)r;
 	pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
 		 "(Committees of Correspondence)");
-	colony_placement_done(d, s, r, log, a->space);
+	colony_placed(d, s, a->space);
+	if (s->prompt.left > 0)
+		return;
+	/* Committees of Correspondence done: For The King (4.0). */
+	remember_british_pcs(d, s);
+	flow_prompt(s, PROMPT_FTK, SIDE_BRITISH, 0, d->for_the_king_pcs);
 }
 
 static void apply_doi(const struct data *d, struct state *s,
@@ -148,7 +132,20 @@ static void apply_doi(const struct data *d, struct state *s,
 {
 	pc_apply(d, s, SIDE_AMERICAN, a->kind, a->space, log,
 		 "(Declaration of Independence)");
-	colony_placement_done(d, s, r, log, a->space);
+	colony_placed(d, s, a->space);
+	/* Colonies where placement has become impossible are done too. */
+	s->prompt.left = 0;
+	for (int k = 0; k < d->n_colonies; k++) {
+		if (d->colonies[k].canada ||
+		    (s->prompt.colonies_done & (1u << k)))
+			continue;
+		if (doi_colony_possible(d, s, k))
+			s->prompt.left++;
+		else
+			s->prompt.colonies_done |= 1u << k;
+	}
+	if (!s->prompt.left)
+		flow_end_card(d, s, r, log, 0);
 }
 
 static void apply_ftk(const struct data *d, struct state *s,
