@@ -5,6 +5,11 @@
 BUILD=${BUILD:-build}
 lib=$BUILD/libengine.a
 fail=0
+# no library, or one with no names, would pass every test below
+if [ ! -s "$lib" ]; then
+	echo "no $lib: build it first (make check does)"
+	exit 1
+fi
 nm -g --defined-only "$lib" | awk 'NF == 3 && $2 ~ /[TDBRV]/ { print $3 }' | sort -u >"$BUILD/engine-api.got"
 grep -v '^#' src/engine/api.syms | sort -u >"$BUILD/engine-api.want"
 extra=$(comm -23 "$BUILD/engine-api.got" "$BUILD/engine-api.want")
@@ -24,6 +29,10 @@ for h in src/engine/engine.h src/rng.h src/vrf.h src/codec.h; do
 done | sort -u | comm -12 - "$BUILD/engine-api.all" | comm -23 - "$BUILD/engine-api.want" >"$BUILD/engine-api.missing"
 if [ -s "$BUILD/engine-api.missing" ]; then
 	echo "declared in the public headers but hidden:" $(cat "$BUILD/engine-api.missing")
+	fail=1
+fi
+if [ ! -s "$BUILD/engine-api.got" ]; then
+	echo "$lib shows no global name at all"
 	fail=1
 fi
 [ $fail = 0 ] && echo "the engine library shows $(wc -l <"$BUILD/engine-api.got") names, all of its API"
