@@ -1157,14 +1157,7 @@ void battle_intercept_legal(const struct data *d, const struct state *s,
 void battle_rbb_legal(const struct data *d, const struct state *s,
 		      struct collect *c)
 {
-	for (int f = 0; f <= 5; f++)		/* f French (7.9.B) */
-		for (int i = 0; i < d->n_spaces; i++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_RETREAT;
-			a.space = i;
-			a.french = f;
-			legal_add(d, s, c, &a);
-		}
+	legal_spaces_french(d, s, c, ACT_RETREAT);	/* 7.9.B */
 	legal_simple(d, s, c, ACT_STAND);
 }
 

@@ -794,15 +794,7 @@ void events_legal(const struct data *d, const struct state *s,
 {
 	legal_spaces(d, s, c, ACT_PLACE);
 	legal_spaces(d, s, c, ACT_FLIP);
-	/* the French CUs among the removed, 0 to 5 (6.31) */
-	for (int v = 0; v <= 5; v++)
-		for (int i = 0; i < d->n_spaces; i++) {
-			struct action a = ACTION_INIT;
-			a.kind = ACT_REMOVE;
-			a.space = i;
-			a.french = v;
-			legal_add(d, s, c, &a);
-		}
+	legal_spaces_french(d, s, c, ACT_REMOVE);	/* 6.31 */
 	legal_simple(d, s, c, ACT_DONE);
 }
 

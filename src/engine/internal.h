@@ -32,6 +32,10 @@ static inline void legal_add(const struct data *d, const struct state *s,
 /* kind with each space; with each card of the hand in number order; alone */
 void legal_spaces(const struct data *d, const struct state *s,
 		  struct collect *c, enum action_kind kind);
+/* kind with each space and 0 to 5 French CUs among those it names
+ * (retreating before battle, 7.9.B; removed by an event, 6.31) */
+void legal_spaces_french(const struct data *d, const struct state *s,
+			 struct collect *c, enum action_kind kind);
 void legal_hand(const struct data *d, const struct state *s,
 		struct collect *c, enum action_kind kind);
 void legal_simple(const struct data *d, const struct state *s,

@@ -141,6 +141,19 @@ void legal_spaces(const struct data *d, const struct state *s,
 	}
 }
 
+void legal_spaces_french(const struct data *d, const struct state *s,
+			 struct collect *c, enum action_kind kind)
+{
+	for (int f = 0; f <= 5; f++)
+		for (int i = 0; i < d->n_spaces; i++) {
+			struct action a = ACTION_INIT;
+			a.kind = kind;
+			a.space = i;
+			a.french = f;
+			legal_add(d, s, c, &a);
+		}
+}
+
 void legal_hand(const struct data *d, const struct state *s,
 		struct collect *c, enum action_kind kind)
 {
