@@ -967,7 +967,7 @@ enum engine_result battle_retreat_check(const struct data *d,
 
 	if (a->kind != ACT_RETREAT && a->kind != ACT_SAIL)
 		return not_an_answer(a, why);
-	if (a->french > 0)	/* unlike the retreat before battle (7.9.B) */
+	if (a->kind == ACT_RETREAT && a->french > 0)	/* unlike before battle, 7.9.B */
 		return illegal(why, "after a battle the whole force retreats: 'retreat SPACE' takes no number (9.61)");
 	if (a->space < 0 || a->space >= d->n_spaces)
 		return illegal(why, "no such space");

@@ -206,15 +206,8 @@ void play_apply(const struct data *d, struct state *s, const struct action *a,
 static void each_activation(const struct data *d, const struct state *s,
 			    struct collect *c)
 {
-	int sorted[STATE_MAX_HAND], n = s->n_hand[s->prompt.side];
+	int sorted[STATE_MAX_HAND], n = legal_hand_sorted(s, sorted);
 
-	memcpy(sorted, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
-			int t = sorted[j];
-			sorted[j] = sorted[j - 1];
-			sorted[j - 1] = t;
-		}
 	for (int i = 0; i < n; i++)
 		for (int g = 0; g < d->n_generals; g++) {
 			struct action a = ACTION_INIT;

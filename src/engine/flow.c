@@ -274,7 +274,7 @@ void engine_begin_order(struct state *s)
 /* The deck is shuffled once the set-up decisions are over, so that the
  * placements cannot depend on it. */
 void flow_start_first_turn(const struct data *d, struct state *s,
-			     struct rng *r, struct strbuf *log)
+			   struct rng *r, struct strbuf *log)
 {
 	cards_shuffle_deck(s, r, "the strategy deck (4.0)");
 	elog(log, "The strategy deck is shuffled: %d cards.", s->n_deck);

@@ -29,15 +29,20 @@ static inline void legal_add(const struct data *d, const struct state *s,
 		c->out[c->n] = *a;
 	c->n++;
 }
-/* kind with each space; with each card of the hand in number order; alone */
+/* kind with each space */
 void legal_spaces(const struct data *d, const struct state *s,
 		  struct collect *c, enum action_kind kind);
 /* kind with each space and 0 to 5 French CUs among those it names
  * (retreating before battle, 7.9.B; removed by an event, 6.31) */
 void legal_spaces_french(const struct data *d, const struct state *s,
 			 struct collect *c, enum action_kind kind);
+/* The deciding side's hand in card-number order (so lists read well);
+ * returns how many cards. */
+int legal_hand_sorted(const struct state *s, int cards[STATE_MAX_HAND]);
+/* kind with each card of the hand, in number order */
 void legal_hand(const struct data *d, const struct state *s,
 		struct collect *c, enum action_kind kind);
+/* kind alone */
 void legal_simple(const struct data *d, const struct state *s,
 		  struct collect *c, enum action_kind kind);
 /* kind with each value from 0 to max */

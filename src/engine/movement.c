@@ -356,7 +356,6 @@ bool arrival(const struct data *d, struct state *s, int space, enum side side,
 
 /* ---- Movement (7.3, 7.4, 7.5) -------------------------------------------- */
 
-
 /*
  * Can general g, moving alone, get from `space` to a space where he may
  * stop with `left` spaces of movement (7.4.A: he may pass through an

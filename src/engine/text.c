@@ -154,20 +154,25 @@ void legal_spaces_french(const struct data *d, const struct state *s,
 		}
 }
 
-void legal_hand(const struct data *d, const struct state *s,
-		struct collect *c, enum action_kind kind)
+int legal_hand_sorted(const struct state *s, int cards[STATE_MAX_HAND])
 {
-	enum side side = s->prompt.side;
-	int cards[STATE_MAX_HAND], n = s->n_hand[side];
+	int n = s->n_hand[s->prompt.side];
 
-	/* In card-number order, so the list reads well. */
-	memcpy(cards, s->hand[side], sizeof(int) * (size_t)n);
+	memcpy(cards, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
 	for (int i = 1; i < n; i++)
 		for (int j = i; j > 0 && cards[j - 1] > cards[j]; j--) {
 			int t = cards[j];
 			cards[j] = cards[j - 1];
 			cards[j - 1] = t;
 		}
+	return n;
+}
+
+void legal_hand(const struct data *d, const struct state *s,
+		struct collect *c, enum action_kind kind)
+{
+	int cards[STATE_MAX_HAND], n = legal_hand_sorted(s, cards);
+
 	for (int i = 0; i < n; i++) {
 		struct action a = ACTION_INIT;
 		a.kind = kind;
