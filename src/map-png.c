@@ -33,6 +33,12 @@ static void set_colour(cairo_t *cr, const char *hex, double alpha)
 			      alpha);
 }
 
+/* A stroke's width: 1 unless the shape says otherwise (as in SVG). */
+static double stroke_width(const struct map_item *it)
+{
+	return it->stroke_width ? it->stroke_width : 1;
+}
+
 /* The SVG's arrow head: a triangle 7 stroke widths long and wide (its
  * marker's viewBox of 10), the tip a tenth of it past the line's end. */
 static void arrow_head(cairo_t *cr, const struct map_item *it, double sw)
@@ -57,7 +63,7 @@ static void arrow_head(cairo_t *cr, const struct map_item *it, double sw)
  * text's ascent and descent at MAP_FONT_SIZE. */
 static void extent(const struct map_item *it, double *top, double *bottom)
 {
-	double sw = it->stroke_width ? it->stroke_width : 1;
+	double sw = stroke_width(it);
 	double m = sw + (it->arrow ? 8 * sw : 0);
 
 	switch (it->shape) {
@@ -85,7 +91,7 @@ static void extent(const struct map_item *it, double *top, double *bottom)
 static void paint(cairo_t *cr, const struct map_item *it,
 		  cairo_font_face_t *const faces[2])
 {
-	double sw = it->stroke_width ? it->stroke_width : 1;
+	double sw = stroke_width(it);
 
 	cairo_new_path(cr);	/* a text leaves a current point behind */
 	if (it->shape == MAP_TEXT) {

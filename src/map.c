@@ -556,15 +556,9 @@ void map_svg(const struct map_picture *pic, struct strbuf *out)
 
 void report_svg(const struct data *d, const struct state *s, struct strbuf *out)
 {
-	report_svg_last(d, s, NULL, out);
-}
-
-void report_svg_last(const struct data *d, const struct state *s,
-		     const struct map_last *last, struct strbuf *out)
-{
 	struct map_picture pic;
 
-	map_draw(d, s, last, &pic);
+	map_draw(d, s, NULL, &pic);
 	map_svg(&pic, out);
 	map_release(&pic);
 }

@@ -198,26 +198,27 @@ static int move_to_new(const char *dir, const char *newdir, const char *tmp_path
 int outbox_publish_all(const char *dir, char *const *tmp_paths, int n)
 {
 	char *tmpdir = xstrfmt("%s/tmp", dir), *newdir = xstrfmt("%s/new", dir);
-	int bad = 0, moved = 0;
+	int ret = 0;
+	bool moved = false;
 
 	/* new/ may have gone since the messages were staged (recovery) */
 	if (ensure_dirs(dir) < 0) {
-		bad = n;
+		ret = -1;
 		goto out;
 	}
 	for (int i = 0; i < n; i++) {
 		if (move_to_new(dir, newdir, tmp_paths[i]) < 0)
-			bad++;
+			ret = -1;
 		else
-			moved++;
+			moved = true;
 	}
 	/* the renames made durable together: each folder synced once */
 	if (moved && (sync_dir(newdir) < 0 || sync_dir(tmpdir) < 0))
-		bad = n;
+		ret = -1;
 out:
 	free(tmpdir);
 	free(newdir);
-	return bad ? -1 : 0;
+	return ret;
 }
 
 int outbox_publish(const char *dir, const char *tmp_path)

@@ -67,10 +67,6 @@ struct map_last {
 void report_last_order(const struct data *d, const struct state *before,
 		       const struct state *s, const char *log,
 		       struct map_last *last);
-/* The map with the last order drawn: arrows for moves, rings for battles
- * (last may be NULL). */
-void report_svg_last(const struct data *d, const struct state *s,
-		     const struct map_last *last, struct strbuf *out);
 /* Finds the templates folder: $POSTRIDER_TEMPLATES, ./templates, the
  * installed copy. Returns a malloc'd path. */
 char *report_templates_dir(void);
