@@ -169,6 +169,11 @@ void strbuf_addstr(struct strbuf *sb, const char *s)
 	strbuf_add(sb, s, strlen(s));
 }
 
+void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other)
+{
+	strbuf_add(sb, other->buf, other->len);
+}
+
 void strbuf_addch(struct strbuf *sb, int c)
 {
 	if (sb->len + 2 > sb->alloc)
