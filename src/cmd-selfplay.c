@@ -13,6 +13,7 @@
 #include "cmd.h"
 #include "engine/engine.h"
 #include "game.h"
+#include "oracle.h"
 #include "order.h"
 #include "rng.h"
 
@@ -181,6 +182,23 @@ static int play_one(const struct data *d, unsigned long long s, long i,
 	return ret;
 }
 
+/* --oracle: the differential test of oracle.h. */
+static int run_oracle(const struct data *d, unsigned long long seed, long first, long games)
+{
+	struct oracle_stats st = { 0 };
+	struct strbuf report = STRBUF_INIT;
+
+	oracle_run(d, seed, first, games, 3, &st, &report);
+	fputs(report.buf, stdout);
+	printf("oracle: games %ld, positions %ld, orders %ld (%ld rejected in both worlds, "
+	       "%ld reaching a draw or the other side), check %ld, questions %ld; "
+	       "replies that differ: %ld\n",
+	       st.games, st.positions, st.orders, st.rejected, st.bound, st.checked,
+	       st.questions, st.differ);
+	strbuf_release(&report);
+	return st.differ ? EXIT_REJECTED : 0;
+}
+
 static int exec_selfplay(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -190,10 +208,11 @@ static int exec_selfplay(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "data", required_argument, NULL, 'd' },
 		{ "round-trip", no_argument, NULL, 'r' },
+		{ "oracle", no_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 }
 	};
 	long games = 10, first = 0;
-	bool trips = false;
+	bool trips = false, oracle = false;
 	unsigned long long seed = 1;
 	const char *log_path = NULL, *data_opt = NULL;
 	struct strbuf errs = STRBUF_INIT;
@@ -213,6 +232,7 @@ static int exec_selfplay(int argc, char **argv)
 		case 'l': log_path = optarg; break;
 		case 'd': data_opt = optarg; break;
 		case 'r': trips = true; break;
+		case 'o': oracle = true; break;
 		default: return cmd_usage(&cmd_selfplay_entry);
 		}
 	}
@@ -230,6 +250,12 @@ static int exec_selfplay(int argc, char **argv)
 		perror(log_path);
 		data_free(d);
 		return EXIT_TEMPFAIL;
+	}
+	if (oracle) {
+		ret = run_oracle(d, seed, first, games);
+		data_free(d);
+		strbuf_release(&errs);
+		return ret;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (long i = first; i < first + games; i++)
@@ -252,7 +278,7 @@ static int exec_selfplay(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_selfplay_entry = {
-	"selfplay", "selfplay [--games N] [--seed S] [--first I] [--log FILE] [--data DIR] [--round-trip]",
+	"selfplay", "selfplay [--games N] [--seed S] [--first I] [--log FILE] [--data DIR] [--round-trip | --oracle]",
 	"play random complete games and check the invariants after every action",
 	"  --games N   how many games (default 10)\n"
 	"  --seed S    the run's seed; game I uses a stream derived from S and I\n"
@@ -261,6 +287,10 @@ const struct cmd_entry cmd_selfplay_entry = {
 	"  --round-trip  also check after every action that the state written,\n"
 	"              read and written again is the same bytes, and that the\n"
 	"              actions (all legal ones every 16th step) formatted as\n"
-	"              orders parse back as the same actions\n",
+	"              orders parse back as the same actions\n"
+	"  --oracle    instead, the differential test of docs/fairness.md \"No\n"
+	"              oracle\": random orders decided against two worlds that\n"
+	"              differ only in what the sender may not know (dice, the\n"
+	"              other hand, sealed orders); every reply must be the same\n",
 	exec_selfplay,
 };
