@@ -135,9 +135,13 @@ bench: deps
 	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf
 	@BUILD=$(BUILD) sh tests/bench.sh
 
-# A long random self-play run (issue: robustness); make test runs a short one.
+# A long random self-play run (issue: robustness) and the differential
+# test of replies over more than 10,000 rejected orders (issue 28,
+# docs/fairness.md "No reply shows a draw before it counts"); make test
+# runs a short one of each.
 selfplay-long: $(BUILD)/postrider
 	$(BUILD)/postrider selfplay --games $${GAMES:-20000} --seed $${SEED:-1} | tail -n 1
+	$(BUILD)/postrider selfplay --oracle --games $${ORACLE_GAMES:-300} --seed $${SEED:-1} | tail -n 1
 
 # libFuzzer harnesses (issue: robustness, docs/robustness.md). Each harness
 # tests/fuzz/fuzz_NAME.c is linked with every library source compiled by

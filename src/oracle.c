@@ -222,6 +222,8 @@ static void note_difference(struct probe *pr, const char *what, const char *orde
 		p += n + (p[n] == '\n');
 	}
 	first_difference(a, b, pr->report);
+	if (getenv("POSTRIDER_ORACLE_FULL"))
+		strbuf_addf(pr->report, "--- world a:\n%s\n--- world b:\n%s\n", a, b);
 }
 
 /* Decides text in both worlds, as play and as check, and compares. */

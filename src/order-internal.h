@@ -51,11 +51,19 @@ struct order_verb {
 /* The words that start a line, into out; returns how many. */
 int order_verbs(struct order_verb out[ORDER_N_VERBS]);
 /*
- * One line (comment cut) of side into *out, read against state s (which
- * may be NULL: then names are read without the hand and the legal
- * orders). 0, or -1 with the reason in err and the 1-based column of the
- * offending word in *column. A name read through the legal orders ("read
- * 'savanah' as 'Savannah GA'") is told in note, which may be NULL.
+ * One line (comment cut) of side into *out, read against state s. 0, or
+ * -1 with the reason in err and the 1-based column of the offending word
+ * in *column. A name read through the legal orders ("read 'savanah' as
+ * 'Savannah GA'") is told in note; with note NULL names are read without
+ * the legal orders.
+ *
+ * With s NULL the line is read for its words only, as no state could make
+ * it right: the verb, and names that name something; a name the state
+ * could settle (a title several cards share, a space within a typo of one,
+ * the American's number in 'land') is taken as read (the action's card or
+ * space is then any one it could be). That reading depends on nothing
+ * hidden, so it may refuse a line that a die or the other side would
+ * reach (order.c).
  */
 int order_parse(const struct data *d, const struct state *s, enum side side,
 		const char *line, struct action *out, struct strbuf *err,
@@ -88,6 +96,10 @@ void order_resume_held(const struct data *d, struct state *s, struct rng *r,
  * standing order. 0, or -1 with the reason in why. */
 int order_cond_line(const struct data *d, struct state *s, enum side side,
 		    const char *t, struct order_result *res, struct strbuf *why);
+/* The words of an "if ..." line only (order_parse() with no state): 0 if
+ * they read, or -1 with the reason in why. */
+int order_cond_words(const struct data *d, enum side side, const char *t,
+		     struct strbuf *why);
 /* After an action: a standing order of the side now asked answers for
  * him, once; one that does not fit is withdrawn and told to him. */
 void order_answer_standing(const struct data *d, struct state *s, struct rng *r,

@@ -249,7 +249,7 @@ int order_find_space(const struct data *d, const char *ref, struct strbuf *err)
 			    d->spaces[found[k]].full_name);
 	if (n > 6)
 		strbuf_addf(err, " and %d more", n - 6);
-	return -1;
+	return ORDER_AMBIGUOUS;
 }
 
 int order_find_card(const struct data *d, const struct state *s,
@@ -337,7 +337,7 @@ int order_find_card(const struct data *d, const struct state *s,
 	if (n > 4)
 		strbuf_addf(err, " and %d more", n - 4);
 	strbuf_addstr(err, "; give the card number");
-	return -1;
+	return ORDER_AMBIGUOUS;
 }
 
 /* A blockade zone by name, its words as prefixes: "chesapeake",

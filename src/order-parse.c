@@ -126,7 +126,15 @@ static int resolve_space(const struct data *d, const struct state *s,
 	struct action *acts;
 	char r[128];
 
-	if (sp >= 0 || !s || !note || engine_game_over(s) || s->prompt.side != side)
+	if (sp < 0 && !s) {
+		/* words only: a name the legal orders could settle reads */
+		order_normalize(ref, r, sizeof(r));
+		for (int i = 0; sp < 0 && i < d->n_spaces; i++)
+			if (sp == ORDER_AMBIGUOUS || order_space_fits(d, i, r, true))
+				sp = i;
+		goto out;
+	}
+	if (sp >= 0 || !note || engine_game_over(s) || s->prompt.side != side)
 		goto out;
 	n = engine_legal(d, s, NULL, 0);
 	acts = xcalloc((size_t)n + 1, sizeof(*acts));
@@ -245,7 +253,9 @@ static int parse_movement(const struct data *d, const struct state *s,
 		while (last > rest && last[-1] == ' ')
 			last--;
 		*last = '\0';
-	} else if (side == SIDE_AMERICAN && s && s->prompt.kind == PROMPT_LAND &&
+	} else if (side == SIDE_AMERICAN && !s) {
+		out->value = 0;	/* words only: his card may fix the number */
+	} else if (side == SIDE_AMERICAN && s->prompt.kind == PROMPT_LAND &&
 		   s->prompt.side == SIDE_AMERICAN) {
 		/* The French forces all land together (12.2.B.ii). */
 		if (out->general >= 0 && d->generals[out->general].nation == NATION_FRENCH &&
@@ -351,7 +361,9 @@ int order_parse(const struct data *d, const struct state *s,
 			}
 		}
 		out->card = order_find_card(d, s, side, card, err);
-		if (out->card < 0)
+		if (out->card == ORDER_AMBIGUOUS && !s)
+			out->card = 0;	/* words only: the hand may settle it */
+		else if (out->card < 0)
 			ret = -1;
 		if (!ret && gen) {
 			while (*gen == ' ')

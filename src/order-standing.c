@@ -143,6 +143,24 @@ static int cond_find(const struct state *s, enum side side, const char *head)
 	return -1;
 }
 
+int order_cond_words(const struct data *d, enum side side, const char *t,
+		     struct strbuf *why)
+{
+	struct cond c;
+	struct action a;
+	int column, ret = -1;
+	char *answer;
+
+	if (cond_parse(d, t, &c, why) < 0)
+		return -1;
+	if (!ascii_strncasecmp(c.answer, "ask", 3) && !c.answer[3 + strspn(c.answer + 3, " \t")])
+		return 0;
+	answer = xstrndup(c.answer, c.answer_len);
+	ret = order_parse(d, NULL, side, answer, &a, why, &column, NULL);
+	free(answer);
+	return ret;
+}
+
 /* An "if ..." line of side's order: stores, replaces or withdraws a
  * standing order. 0, or -1 with the reason (the order is refused). */
 int order_cond_line(const struct data *d, struct state *s, enum side side,

@@ -35,7 +35,24 @@ struct order_result {
 	struct strbuf actions;	/* the canonical text of each applied action */
 	struct strbuf set_aside; /* prose before and after the order, a line
 				   each (docs/orders.md) */
+	/*
+	 * Where the order reached what its sender may not see before it
+	 * counts (docs/fairness.md, "No reply shows a draw before it
+	 * counts"): a die or other draw, a card dealt or moved into a hand
+	 * or out of the other side's, or the other side's decision. 0 if it
+	 * reached none. From that line on a rejection or `check` shows
+	 * nothing: bound_log is the log's length before it and bound_applied
+	 * the decisions before it. A line after it that no longer fits is
+	 * dropped with the rest (dropped lines), not refused.
+	 */
+	int bound_line;
+	size_t bound_log;
+	int bound_applied;
+	int dropped;
 };
+
+/* What a reply says the order reached, when it stops there. */
+#define ORDER_UNSEEN "the dice, a card or the other side's decision"
 
 void order_result_init(struct order_result *res);
 void order_result_release(struct order_result *res);
@@ -50,22 +67,30 @@ int order_parse_line(const struct data *d, const struct state *s,
 		     struct strbuf *err, int *column);
 
 /*
- * Applies the order text for `side` to s, line by line. Stops at the
- * first illegal line (res->rejected, with line, column and a message that
- * shows the line, a caret and what was expected) — the caller then keeps
- * its copy of the old state. Lines after the decision passes to the other
- * side are illegal too. An order with no action is rejected.
+ * Applies the order text for `side` to s, line by line. A line of
+ * "words" runs first. Until the order reaches what its sender may not
+ * see (res->bound_line), the first illegal line refuses the order
+ * (res->rejected, with line, column and a message that shows the line, a
+ * caret and what was expected) - the caller then keeps its copy of the
+ * old state; so does a line anywhere whose words do not read, whatever
+ * the state (order_parse_line() without one). After it, the first line
+ * that no longer fits is dropped with the rest (res->dropped), and the
+ * order stands. Lines after the decision passes to the other side are
+ * illegal too, unless it interrupts the move: then they are held over.
+ * An order with no action is rejected.
  */
 void order_run(const struct data *d, struct state *s, struct rng *r,
 	       enum side side, const char *text, struct order_result *res);
 
 /*
- * Resolves a space reference; returns the index, or -1 with a message
- * (unknown, with suggestions; or ambiguous, with the candidates).
+ * Resolves a space reference; returns the index, or a negative number
+ * with a message: -1 unknown (with suggestions), ORDER_AMBIGUOUS (with
+ * the candidates).
  */
+#define ORDER_AMBIGUOUS (-2)
 int order_find_space(const struct data *d, const char *ref, struct strbuf *err);
 /* Cards by number or title; where several share a title, the one in the
- * hand of side (s may be NULL). */
+ * hand of side (s may be NULL). Negative as order_find_space(). */
 int order_find_card(const struct data *d, const struct state *s,
 		    enum side side, const char *ref, struct strbuf *err);
 

@@ -199,25 +199,6 @@ static int undo_state(struct game *g, enum side side, struct state *next,
 	return ret;
 }
 
-/* Cuts the log before its first draw; true if it did. */
-static bool cut_at_first_draw(struct strbuf *log)
-{
-	const char *p = log->buf;
-
-	while (p && *p) {
-		if (!strncmp(p, "draw", 4)) {
-			log->len = (size_t)(p - log->buf);
-			log->buf[log->len] = '\0';
-			strbuf_addstr(log, "(what follows depends on the dice)\n");
-			return true;
-		}
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return false;
-}
-
 /*
  * A message that cannot be parsed still gets an answer if its From: line
  * names a player: what was wrong, and that nothing changed. Anyone else
@@ -458,13 +439,22 @@ static void run_order(struct game *g, const struct play_request *rq, enum side s
 	out->next.orders[side]++;
 	if (rq->check) {
 		struct strbuf p = STRBUF_INIT;
-		/* After a die, who decides next is the dice's secret too. */
-		if (cut_at_first_draw(&res.log))
-			strbuf_addstr(&p, "depends on the dice, which check does not roll");
-		else
+		int n = res.applied;
+		/* From a die, a card dealt or the other side's decision on,
+		 * nothing is shown before the order counts (order.h). */
+		if (res.bound_line) {
+			res.log.len = res.bound_log;
+			res.log.buf[res.log.len] = '\0';
+			strbuf_addf(&res.log, "(line %d reaches %s: what follows depends on it)\n",
+				    res.bound_line, ORDER_UNSEEN);
+			strbuf_addf(&p, "depends on %s, which check does not show", ORDER_UNSEEN);
+			n = res.bound_applied;
+		} else {
 			engine_describe_prompt(g->data, &out->next, &p);
-		strbuf_addf(&out->out, "the order is valid (%d decision%s):\n%s\nthen: %s\n",
-			    res.applied, res.applied == 1 ? "" : "s", res.log.buf, p.buf);
+		}
+		strbuf_addf(&out->out, "the order is valid (%d decision%s%s):\n%s\nthen: %s\n",
+			    n, n == 1 ? "" : "s", res.bound_line ? " before it" : "", res.log.buf,
+			    p.buf);
 		strbuf_release(&p);
 		verdict(out, PLAY_ACCEPTED, 0, "%s", "");
 		goto out;

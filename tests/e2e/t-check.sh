@@ -110,12 +110,16 @@ while [ $n -lt 40 ]; do
 	sed -n 2p "$TRASH/opts" >"$TRASH/step"
 	postrider check "$G" --as "$side" "$TRASH/step" >"$TRASH/check2.out" 2>&1 ||
 		die "check of $(cat "$TRASH/step")"
-	grep -q 'depends on the dice)' "$TRASH/check2.out" && break
+	grep -q 'what follows depends on it)' "$TRASH/check2.out" && break
 	postrider play "$G" --as "$side" "$TRASH/step" >/dev/null 2>&1 || die "play $n"
 	n=$((n + 1))
 done
-expect_grep "check reached a draw" "(what follows depends on the dice)" "$TRASH/check2.out"
+expect_grep "check reached a draw" \
+	"^(line 1 reaches the dice, a card or the other side's decision: what follows depends on it)" \
+	"$TRASH/check2.out"
 expect_grep "after a draw, then: does not tell the dice's outcome" \
-	"^then: depends on the dice" "$TRASH/check2.out"
+	"^then: depends on the dice, a card or the other side's decision, which check does not show" \
+	"$TRASH/check2.out"
+expect_no_grep "nor does the log after it" "^draw " "$TRASH/check2.out"
 
 test_done
