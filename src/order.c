@@ -188,6 +188,9 @@ static bool sight_passed(const struct sight *v, const struct state *s,
 	return !engine_game_over(s) && s->prompt.side == o && engine_prompt_interrupts(s);
 }
 
+#define NOT_AN_ORDER "this line is not an order; other words may stand only " \
+	"before the first order line and after the last"
+
 /* One order's run (order_run): where it is and what it has reached. */
 struct run {
 	const struct data *d;
@@ -251,8 +254,7 @@ static void read_words(struct run *run, const char *text)
 			if (line_is(t, "if"))
 				bad = order_cond_words(run->d, run->side, t, why) < 0;
 			else if (run->first && order_prose_line(t))
-				bad = (strbuf_addstr(why, "this line is not an order; other words may "
-						     "stand only before the first order line and after the last"), 1);
+				bad = (strbuf_addstr(why, NOT_AN_ORDER), 1);
 			else
 				bad = order_parse(run->d, NULL, run->side, line, &a, why, &column, NULL) < 0;
 			if (bad) {
@@ -514,6 +516,8 @@ static int run_line(struct run *run, int lineno, char *line, const char *t, cons
 		}
 	} else if (line_is(t, "words")) {
 		strbuf_addstr(&why, "your words are mixed in already (once per side)");
+	} else if (run->first && order_prose_line(t)) {
+		strbuf_addstr(&why, NOT_AN_ORDER);
 	} else if (apply_line(run, line, t, &column, &why) == 0) {
 		bool sealed = others_answer(run);
 		if (!res->bound_line && (sealed || sight_passed(&before, s, run->r, run->side)))

@@ -745,6 +745,70 @@ static void test_held_lapse(void **state)
 	free(s);
 }
 
+/* Issue 28: from the line that reaches a die or the other side's
+ * decision, a line that no longer fits is dropped with the rest, sealed,
+ * and the order stands; the sender alone reads why. */
+static void test_bound_drops(void **state)
+{
+	struct rng r;
+	struct order_result res;
+	struct state *s = play_british(&r, &res);
+
+	(void)state;
+	run_order(s, &r, SIDE_AMERICAN, "if attacked: stand\nif battle: none\n", &res);
+	run_order(s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\nnone\nto boston\nstop\n", &res);
+	assert_int_equal(res.bound_line, 2);
+	assert_false(res.rejected);
+	assert_int_equal(res.dropped, 2);
+	assert_non_null(strstr(s->held_note[SIDE_BRITISH], "Dropped from your order: 'to boston'"));
+	assert_non_null(strstr(s->sealed_lines[SIDE_BRITISH], "4\tto boston\n5\tstop\n"));
+	assert_non_null(strstr(strbuf_str(&res.log), "2 lines of the British order are dropped"));
+	assert_null(strstr(strbuf_str(&res.log), "to boston"));
+	order_result_release(&res);
+	free(s);
+}
+
+/* Past that line, a line whose words name nothing refuses the order, and
+ * the refusal shows nothing after the bound. */
+static void test_bound_unreadable(void **state)
+{
+	struct rng r;
+	struct order_result res;
+	struct state *s = play_british(&r, &res);
+
+	(void)state;
+	order_result_init(&res);
+	run_order(s, &r, SIDE_AMERICAN, "if attacked: stand\n", &res);
+	order_result_release(&res);
+	order_result_init(&res);
+	order_run(data, s, &r, SIDE_BRITISH, "move 45 Howe\nto lexington\nnone\nto atlantis\n", &res);
+	assert_true(res.rejected);
+	assert_int_equal(res.line, 4);
+	assert_non_null(strstr(strbuf_str(&res.message), "unknown space 'atlantis'"));
+	assert_non_null(strstr(strbuf_str(&res.message), "(line 2 reaches the dice"));
+	assert_null(strstr(strbuf_str(&res.message), "now:"));
+	assert_null(strstr(strbuf_str(&res.message), "legal orders"));
+	order_result_release(&res);
+	free(s);
+}
+
+/* words runs first wherever it stands. */
+static void test_words_first(void **state)
+{
+	struct rng r;
+	struct order_result res;
+	struct state *s = play_british(&r, &res);
+
+	(void)state;
+	s->draws = 0;	/* as before the first shuffle */
+	r.next = 0;
+	run_order(s, &r, SIDE_AMERICAN, "never intercept\nwords the tea is in the harbour\n", &res);
+	assert_int_equal(strncmp(strbuf_str(&res.log), "The American's words are mixed", 30), 0);
+	assert_true(s->has_words[SIDE_AMERICAN]);
+	order_result_release(&res);
+	free(s);
+}
+
 static void test_case(void **state)
 {
 	const struct tcase *c = *state;
@@ -928,6 +992,9 @@ int main(int argc, char **argv)
 			cmocka_unit_test(test_held_resumed),
 			cmocka_unit_test(test_held_dropped),
 			cmocka_unit_test(test_held_lapse),
+			cmocka_unit_test(test_bound_drops),
+			cmocka_unit_test(test_bound_unreadable),
+			cmocka_unit_test(test_words_first),
 			cmocka_unit_test(test_standing_orders),
 			cmocka_unit_test(test_standing_withdraw),
 			cmocka_unit_test(test_standing_always),
