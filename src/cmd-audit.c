@@ -232,8 +232,11 @@ static int replay(struct auditor *a, bool *fixed)
 {
 	const struct data *d = a->g->data;
 	struct strbuf log = STRBUF_INIT, order = STRBUF_INIT, proofs = STRBUF_INIT;
-	struct state s, prev;
-	bool have_prev = false;	/* prev: the state before the last order */
+	struct state s;
+	/* by side, what an undo needs: the state before its last order and
+	 * after it, while the opponent has decided nothing since */
+	struct state *prev = xcalloc(3, sizeof(*prev)), *mine = xcalloc(3, sizeof(*mine));
+	bool have_prev[3] = { false, false, false };
 	struct rng r;
 	int ret = -1;
 
@@ -292,9 +295,10 @@ static int replay(struct auditor *a, bool *fixed)
 			 * the counters carried on (engine_undo) */
 			struct state next;
 			struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT;
-			if (!have_prev || engine_undo(&prev, &s, side, &next, &why) < 0) {
+			if (!have_prev[side] ||
+			    engine_undo(&prev[side], &mine[side], &s, side, &next, &why) < 0) {
 				fail(a, "the undo %s is not allowed: %s", path,
-				     have_prev ? why.buf : "there is no order to take back");
+				     have_prev[side] ? why.buf : "there is no order to take back");
 				strbuf_release(&why);
 				goto out;
 			}
@@ -303,8 +307,8 @@ static int replay(struct auditor *a, bool *fixed)
 			turn_happened(&log, &s, seq, side, msg.buf);
 			strbuf_release(&why);
 			strbuf_release(&msg);
-			prev = s;
-			have_prev = false;	/* an undo is not undone */
+			/* an undo is not undone, and what it undid is gone */
+			have_prev[SIDE_AMERICAN] = have_prev[SIDE_BRITISH] = false;
 			s = next;
 			if (check_state(a, &s, log.buf, log.len) < 0)
 				goto out;
@@ -343,8 +347,11 @@ static int replay(struct auditor *a, bool *fixed)
 		next.orders[side]++;
 		turn_happened(&log, &s, seq, side, res.log.buf);
 		order_result_release(&res);
-		prev = s;
-		have_prev = true;
+		have_prev[OTHER_SIDE(side)] = have_prev[OTHER_SIDE(side)] &&
+					      engine_decided_nothing(&s, &next, side);
+		prev[side] = s;
+		mine[side] = next;
+		have_prev[side] = true;
 		s = next;
 		if (check_state(a, &s, log.buf, log.len) < 0 ||
 		    (a->g->fairness == 2 &&
@@ -353,6 +360,8 @@ static int replay(struct auditor *a, bool *fixed)
 	}
 	ret = 0;
 out:
+	free(prev);
+	free(mine);
 	strbuf_release(&log);
 	strbuf_release(&proofs);
 	strbuf_release(&order);

@@ -166,32 +166,70 @@ static int default_order(const struct game *g, struct strbuf *out)
 	return ret;
 }
 
+/* The side whose order commit c holds (orders/NNNN-SIDE.txt for its seq),
+ * and the order's text; SIDE_NONE for a commit of the host. */
+static enum side order_of(struct game *g, const char *c, uint32_t seq, struct strbuf *text)
+{
+	char path[64];
+
+	for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++) {
+		snprintf(path, sizeof(path), "orders/%04u-%s.txt", seq, side_name(k));
+		strbuf_reset(text);
+		if (repo_read(g->repo, c, path, text) == 0)
+			return k;
+	}
+	return SIDE_NONE;
+}
+
 /*
  * The state after side takes back its last order (engine_undo): the state
- * before it, read from the parent of HEAD, with the counters carried on.
- * An undo is not undone in turn. Returns 0, or -1 with the reason in why.
+ * before it, read from the history, with the counters carried on. The
+ * opponent's orders since that decided nothing (a standing reaction, a
+ * standing order) are walked past and kept; an undo is not undone in
+ * turn. Returns 0, or -1 with the reason in why.
  */
 static int undo_state(struct game *g, enum side side, struct state *next,
 		      struct strbuf *why)
 {
-	struct state cur = g->state;
+	struct state cur = g->state, after = g->state, mine;
 	struct strbuf order = STRBUF_INIT, err = STRBUF_INIT;
-	char (*history)[41] = NULL, path[64];
-	size_t n = 0;
+	char (*history)[41] = NULL;
+	size_t n = 0, k;
 	int ret = -1;
 
-	snprintf(path, sizeof(path), "orders/%04u-%s.txt", cur.seq, side_name(side));
 	if (repo_history(g->repo, &history, &n) < 0 || n < 2) {
 		strbuf_addstr(why, "there is no order to take back");
-	} else if (repo_read(g->repo, g->head, path, &order) != 0) {
-		strbuf_addstr(why, "only the side that gave the last order may take it back, and only that order");
+		goto out;
+	}
+	for (k = n - 1; k >= 1; k--) {
+		enum side by = order_of(g, history[k], after.seq, &order);
+		if (game_load_state(g, history[k - 1], &err) < 0) {
+			strbuf_addf(why, "the state before it cannot be read: %s", err.buf);
+			goto out;
+		}
+		if (by == side)
+			break;
+		if (g->state.seq == after.seq) {
+			after = g->state;	/* a commit of the host: no order */
+			continue;
+		}
+		if (by == SIDE_NONE || order_text_is(order.buf, "undo") ||
+		    !engine_decided_nothing(&g->state, &after, by)) {
+			strbuf_addstr(why, "only the side that gave the last order may take it back, "
+				      "and only that order, before the opponent answers");
+			goto out;
+		}
+		after = g->state;
+	}
+	if (k < 1) {
+		strbuf_addstr(why, "there is no order to take back");
 	} else if (order_text_is(order.buf, "undo")) {
 		strbuf_addstr(why, "the last order is itself an undo");
-	} else if (game_load_state(g, history[n - 2], &err) < 0) {
-		strbuf_addf(why, "the state before it cannot be read: %s", err.buf);
 	} else {
-		ret = engine_undo(&g->state, &cur, side, next, why);
+		mine = after;
+		ret = engine_undo(&g->state, &mine, &cur, side, next, why);
 	}
+out:
 	g->state = cur;
 	free(history);
 	strbuf_release(&order);
@@ -398,6 +436,19 @@ static void undo(struct game *g, const struct play_request *rq, enum side side,
 	}
 	strbuf_addf(&out->log, "The %s takes back order %u: the game is as it was before it.\n",
 		    side_title(side), g->state.seq);
+	if (!engine_game_over(&g->state) && g->state.prompt.side == OTHER_SIDE(side)) {
+		/* the opponent was asked for a decision that is void now: he
+		 * is told in every mail mode (his report may not come) */
+		struct strbuf p = STRBUF_INIT, text = STRBUF_INIT;
+		engine_describe_prompt(g->data, &g->state, &p);
+		strbuf_addf(&text, "The %s took back order %u. The decision you were asked for "
+			    "(%s) is void: there is nothing for you to do until a report asks you "
+			    "again.\n", side_title(side), g->state.seq, p.buf);
+		add_mail(out, PLAY_MAIL_NOTICE, OTHER_SIDE(side), "void", "your decision is void",
+			 text.buf, false);
+		strbuf_release(&p);
+		strbuf_release(&text);
+	}
 	strbuf_addf(&out->actions, "undo order %u\n", g->state.seq);
 	out->undo = true;
 	if (rq->check) {
@@ -574,7 +625,7 @@ bool play_carry_out(struct game *g, struct notify *n, struct play_outcome *out)
 			"error: the clock could not be saved (nothing was changed)");
 		return false;
 	}
-	if (!write_mail(g, n, out)) {
+	if (out->verdict != PLAY_ACCEPTED && !write_mail(g, n, out)) {
 		if (out->verdict == PLAY_ANSWERED && out->mail[0].kind == PLAY_MAIL_ANSWER) {
 			strbuf_reset(&out->out);
 			verdict(out, PLAY_FAILED, EXIT_TEMPFAIL,
@@ -587,6 +638,8 @@ bool play_carry_out(struct game *g, struct notify *n, struct play_outcome *out)
 	if (out->verdict != PLAY_ACCEPTED)
 		return false;
 	r = commit_turn(g, n, out, commit, &err);
+	if (r >= 0 && !write_mail(g, n, out))
+		warning("the turn is committed, but a notice could not be written to the outbox");
 	if (r == TURN_STALE) {
 		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL, "postrider: %s; try again (nothing was changed)",
 			err.buf);

@@ -250,15 +250,27 @@ void engine_abandon(struct state *s);
 
 /*
  * Takes back side's last order (README.md, "Undo"): prev is the state
- * before that order, cur the state after it (the current one). Allowed
- * only if cur is the result of one order of side after prev, the game is
- * not over, and the order drew nothing at random, dealt no card and moved
- * no card into a hand or out of the opponent's. Then next is prev with
- * the counters carried on (seq and side's orders one past cur's, so the
- * token is new; draws as in cur) and 0 is returned; else -1 with the
- * reason (one lowercase sentence) appended to why, next untouched.
+ * before that order, mine the state after it, cur the current one (mine,
+ * or mine after orders of the opponent that decided nothing:
+ * engine_decided_nothing()). Allowed only if mine is the result of one
+ * order of side after prev, the game is not over, and the order drew
+ * nothing at random, dealt no card and moved no card into or out of any
+ * hand, the discard pile, the removed cards or a queue (so the opponent
+ * has seen nothing he did not know). Then next is prev with the counters
+ * carried on (seq and side's orders one past cur's, so the token is new;
+ * draws as in cur) and the opponent's standing reactions and orders as in
+ * cur, and 0 is returned; else -1 with the reason (one lowercase
+ * sentence) appended to why, next untouched.
  */
-int engine_undo(const struct state *prev, const struct state *cur,
-		enum side side, struct state *next, struct strbuf *why);
+int engine_undo(const struct state *prev, const struct state *mine,
+		const struct state *cur, enum side side, struct state *next,
+		struct strbuf *why);
+/*
+ * Whether after is before with only orders of side `by` that decided
+ * nothing: standing reactions, standing orders, table talk (the counters,
+ * the reactions and by's sealed lines and notes aside, nothing changed).
+ */
+bool engine_decided_nothing(const struct state *before, const struct state *after,
+			    enum side by);
 
 #endif

@@ -53,6 +53,58 @@ expect_exit 1 postrider play "$G" "$TRASH/undo2.eml"
 expect_fixed "an undo of an undo is refused" "the last order is itself an undo" "$TRASH/err"
 expect_eq "nothing committed by the refusals" 3 "$(commit_count "$G")"
 
+# --- issue 28, item 3 ----------------------------------------------------------
+echo undo >"$TRASH/undo.txt"
+# The opponent's standing reaction in between does not cancel the undo,
+# and is kept.
+AM=$(report_for "$G" american) || die "no report to the American"
+reply_mail "$AM" "$AMERICAN" "$(postrider options "$G" --plain | sed -n 2p)" >"$TRASH/o2.eml"
+expect_exit 0 postrider play "$G" "$TRASH/o2.eml"
+printf 'never exchange\n' >"$TRASH/react"
+expect_exit 0 postrider play "$G" --as british "$TRASH/react"
+AM=$(report_for "$G" american) || die "no report to the American"
+reply_mail "$AM" "$AMERICAN" "undo" >"$TRASH/undo3.eml"
+expect_exit 0 postrider play "$G" "$TRASH/undo3.eml"
+expect_grep "a reaction of the opponent does not stop the undo" \
+	"^The American takes back order 4" "$G/log.txt"
+expect_grep "and is kept" "^  british: {exchange: never" "$G/state.yaml"
+
+# A decision the opponent was asked for becomes void: he is told in every
+# mail mode. The American's last Committee hands For The King to the
+# British (in my-move mode); the American takes it back.
+V=$TRASH/void
+new_game "$V" --mail-mode british=my-move
+k=0
+while [ "$(prompt_side "$V")" = american ] && [ $k -lt 20 ]; do
+	postrider options "$V" --plain | sed -n 2p >"$TRASH/v-order"
+	postrider play "$V" --as american "$TRASH/v-order" >/dev/null 2>&1 || die "set-up $k"
+	k=$((k + 1))
+done
+[ "$(prompt_side "$V")" = british ] || die "For The King is the British's"
+outbox_list "$V" >"$TRASH/v-before"
+expect_exit 0 postrider play "$V" --as american "$TRASH/undo.txt"
+for f in $(outbox_added "$V" "$TRASH/v-before"); do
+	mail_part "$(outbox "$V")/new/$f" text/plain
+done >"$TRASH/v-mail"
+expect_fixed "the British (my-move) is told his decision is void" \
+	"The decision you were asked for (British: place For The King PCs" "$TRASH/v-mail"
+
+# A card played has been named to the opponent: no undo.
+i=0
+while [ $i -lt 200 ]; do
+	postrider options "$G" --plain >"$TRASH/opts" || die "options"
+	side=$(head -n 1 "$TRASH/opts")
+	grep -m1 '^discard ' "$TRASH/opts" >"$TRASH/disc" && break
+	play_first_legal "$G" || die "the game ended before a discard"
+	i=$((i + 1))
+done
+[ -s "$TRASH/disc" ] || die "no discard in 200 orders"
+expect_exit 0 postrider play "$G" --as "$side" "$TRASH/disc"
+n=$(commit_count "$G")
+expect_exit 1 postrider play "$G" --as "$side" "$TRASH/undo.txt"
+expect_fixed "after a card is named the order stands" "left or entered a hand" "$TRASH/err"
+expect_eq "and nothing is committed" "$n" "$(commit_count "$G")"
+
 # --- after a die: refused -----------------------------------------------------
 # play the first legal order until one of them rolls a die
 i=0

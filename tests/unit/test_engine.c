@@ -4747,35 +4747,58 @@ static void test_undo_rules(void **state)
 	cur = prev;
 	cur.seq = prev.seq + 1;
 	cur.orders[SIDE_AMERICAN]++;
-	cur.space[SP("Boston MA")].pc = SIDE_AMERICAN;
-	cur.n_hand[SIDE_AMERICAN] = 1;	/* #20 played */
+	cur.space[SP("Boston MA")].pc = SIDE_AMERICAN;	/* a PC placed */
 
 	strbuf_reset(&WHY);
-	assert_int_equal(engine_undo(&prev, &cur, SIDE_AMERICAN, &next, &WHY), 0);
+	assert_int_equal(engine_undo(&prev, &cur, &cur, SIDE_AMERICAN, &next, &WHY), 0);
 	assert_int_equal(next.space[SP("Boston MA")].pc, prev.space[SP("Boston MA")].pc);
-	assert_int_equal(next.n_hand[SIDE_AMERICAN], 2);
 	assert_int_equal(next.seq, cur.seq + 1);
 	assert_int_equal(next.orders[SIDE_AMERICAN], cur.orders[SIDE_AMERICAN] + 1);
 	assert_int_equal(next.orders[SIDE_BRITISH], cur.orders[SIDE_BRITISH]);
 	assert_int_equal(next.draws, cur.draws);
 
 	/* not the British's order to take back */
-	assert_int_equal(engine_undo(&prev, &cur, SIDE_BRITISH, &next, &WHY), -1);
+	assert_int_equal(engine_undo(&prev, &cur, &cur, SIDE_BRITISH, &next, &WHY), -1);
 	assert_non_null(strstr(WHY.buf, "only the side that gave the last order"));
+
+	/* the British's standing reaction since decides nothing: the undo
+	 * goes through and keeps it (issue 28, item 3) */
+	struct state later = cur;
+	later.seq++;
+	later.orders[SIDE_BRITISH]++;
+	later.react[SIDE_BRITISH][REACT_BATTLE] = REACT_NEVER;
+	snprintf(later.standing[SIDE_BRITISH], STATE_NOTE_MAX, "if battle: none");
+	assert_true(engine_decided_nothing(&cur, &later, SIDE_BRITISH));
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, &later, SIDE_AMERICAN, &next, &WHY), 0);
+	assert_int_equal(next.react[SIDE_BRITISH][REACT_BATTLE], REACT_NEVER);
+	assert_string_equal(next.standing[SIDE_BRITISH], "if battle: none");
+	assert_int_equal(next.seq, later.seq + 1);
+	assert_int_equal(next.orders[SIDE_BRITISH], later.orders[SIDE_BRITISH]);
+	/* a British decision since: refused */
+	later.space[SP("New York NY")].pc = SIDE_BRITISH;
+	assert_false(engine_decided_nothing(&cur, &later, SIDE_BRITISH));
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, &later, SIDE_AMERICAN, &next, &WHY), -1);
+	assert_non_null(strstr(WHY.buf, "before the opponent answers"));
 
 #define UNDO_REFUSED(change, text) do {					\
 		struct state c = cur;					\
 		change;							\
 		strbuf_reset(&WHY);					\
-		assert_int_equal(engine_undo(&prev, &c, SIDE_AMERICAN, &next, &WHY), -1); \
+		assert_int_equal(engine_undo(&prev, &c, &c, SIDE_AMERICAN, &next, &WHY), -1); \
 		if (!strstr(WHY.buf, text))				\
 			fail_msg("expected '%s', got '%s'", text, WHY.buf); \
 	} while (0)
 	UNDO_REFUSED(c.draws++, "rolled a die");
 	UNDO_REFUSED(c.n_deck--, "dealt");
 	UNDO_REFUSED(c.deck[0] = c.deck[1], "dealt");
-	UNDO_REFUSED((c.hand[SIDE_AMERICAN][1] = 77, c.n_hand[SIDE_AMERICAN] = 2), "changed hands");
-	UNDO_REFUSED(c.n_hand[SIDE_BRITISH] = 0, "changed hands");
+	UNDO_REFUSED((c.hand[SIDE_AMERICAN][1] = 77, c.n_hand[SIDE_AMERICAN] = 2), "left or entered a hand");
+	/* a card played: named to the opponent (issue 28, item 3) */
+	UNDO_REFUSED(c.n_hand[SIDE_AMERICAN] = 1, "left or entered a hand");
+	UNDO_REFUSED(c.n_hand[SIDE_BRITISH] = 0, "left or entered a hand");
+	UNDO_REFUSED((c.discard[c.n_discard] = 55, c.n_discard++), "played or named");
+	UNDO_REFUSED((c.queue[SIDE_AMERICAN][0] = 55, c.n_queue[SIDE_AMERICAN] = 1), "played or named");
 	UNDO_REFUSED(c.prompt.kind = PROMPT_NONE, "the game is over");
 	UNDO_REFUSED(c.orders[SIDE_BRITISH]++, "only the side");
 	UNDO_REFUSED(c.seq += 1, "only the side");
