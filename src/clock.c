@@ -62,6 +62,14 @@ void clock_order(struct game_clock *c, enum side waited_for, enum side sender,
 	c->since = now;
 }
 
+void clock_same_decision(struct game_clock *c, unsigned old_seq, unsigned new_seq)
+{
+	if (c->warned == old_seq + 1)
+		c->warned = new_seq + 1;
+	if (c->late == old_seq + 1)
+		c->late = new_seq + 1;
+}
+
 enum clock_alarm clock_alarm(const struct game_clock *c, unsigned seq,
 			     enum side to_move, long long now,
 			     long long warn_before)

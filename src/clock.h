@@ -78,6 +78,15 @@ long long clock_due(const struct game_clock *c, enum side to_move);
 void clock_order(struct game_clock *c, enum side waited_for, enum side sender,
 		 long long now);
 
+/*
+ * An order accepted that decided nothing (a standing reaction or order,
+ * by either side): the decision asked at c->since goes on, so nothing is
+ * charged and the deadline does not move; a reminder or notice already
+ * sent for it (after order old_seq) stays sent now that the game is at
+ * new_seq (issue 28: a late side cannot push his deadline back).
+ */
+void clock_same_decision(struct game_clock *c, unsigned old_seq, unsigned new_seq);
+
 enum clock_alarm {
 	CLOCK_QUIET,	/* nothing to say, or said already */
 	CLOCK_WARN,	/* the side to move is reminded: the deadline nears */

@@ -603,8 +603,12 @@ static int commit_turn(struct game *g, struct notify *n, struct play_outcome *ou
 		.trailers = out->trailers.len ? out->trailers.buf : NULL,
 		.proofs = out->proofs.buf,
 	};
-	/* the reports show the clock as it is after this order */
-	clock_order(&g->clock, g->state.prompt.side, out->side, game_now());
+	/* the reports show the clock as it is after this order; only an
+	 * order that decided something moves it (an undo does) */
+	if (out->undo || !engine_decided_nothing(&g->state, &out->next, out->side))
+		clock_order(&g->clock, g->state.prompt.side, out->side, game_now());
+	else
+		clock_same_decision(&g->clock, g->state.seq, out->next.seq);
 	r = turn_commit(g, &t, n, commit, err);
 	trace_perf("turn committed and mailed");
 	if (r >= 0 && clock_save(g->repo, &g->clock) < 0)

@@ -47,6 +47,25 @@ expect_exit 0 at $((99 * H)) postrider remind "$G"
 expect_eq "never twice" 2 "$(outbox_list "$G" | grep -c '^late-')"
 expect_eq "remind commits nothing" 1 "$(commit_count "$G")"
 
+# --- issue 28, item 7: orders that decide nothing do not move the clock ---------
+reply_mail "$AM" "$AMERICAN" "never exchange
+say still thinking" >"$TRASH/react.eml"
+expect_exit 0 at $((73 * H + 1800)) postrider play "$G" "$TRASH/react.eml"
+AM=$(report_for "$G" american) || die "no report to the American"
+text_of "$AM" >"$TRASH/am-react.txt"
+expect_fixed "a standing reaction of the late side leaves the deadline where it was" \
+	"due by 2023-11-17T22:13:20Z" "$TRASH/am-react.txt"
+reply_mail "$AM" "$AMERICAN" "board" >"$TRASH/ask.eml"
+expect_exit 0 at $((73 * H + 1900)) postrider play "$G" "$TRASH/ask.eml"
+expect_exit 0 at $((73 * H + 2000)) postrider remind "$G"
+expect_eq "nor is the decision new: no second late notice" 2 "$(outbox_list "$G" | grep -c '^late-')"
+BR=$(report_for "$G" british) || die "no report to the British"
+printf 'never declare\n' >"$TRASH/br-react"
+expect_exit 0 at $((73 * H + 2100)) postrider play "$G" --as british "$TRASH/br-react"
+AM=$(report_for "$G" american) || die "no report to the American"
+text_of "$AM" >"$TRASH/am-react2.txt"
+expect_fixed "nor does one of the other side" "due by 2023-11-17T22:13:20Z" "$TRASH/am-react2.txt"
+
 # --- an order: time taken, and the next decision has its own reminders ------------
 reply_mail "$AM" "$AMERICAN" "$(postrider options "$G" --plain | sed -n 2p)" >"$TRASH/o1.eml"
 expect_exit 0 at $((74 * H)) postrider play "$G" "$TRASH/o1.eml"
@@ -60,7 +79,7 @@ reply_mail "$AM" "$AMERICAN" "vacation 5d" >"$TRASH/vac.eml"
 n1=$(outbox_count "$G")
 expect_exit 0 at $((75 * H)) postrider play "$G" "$TRASH/vac.eml"
 expect_eq "both players are told of the vacation" $((n1 + 2)) "$(outbox_count "$G")"
-expect_eq "a vacation commits nothing" 2 "$(commit_count "$G")"
+expect_eq "a vacation commits nothing" 4 "$(commit_count "$G")"
 V=$(outbox "$G")/new/$(outbox_list "$G" | grep '^vacation-.*british')
 text_of "$V" >"$TRASH/vac.txt"
 expect_fixed "the British reads until when" "is on vacation until 2023-11-23T01:13:20Z" "$TRASH/vac.txt"

@@ -167,6 +167,25 @@ static void durations(void **state)
 	strbuf_release(&out);
 }
 
+/* Issue 28, item 7: an order that decides nothing carries the decision
+ * on: the reminder and the late notice already sent stay sent. */
+static void a_same_decision_keeps_its_alarms(void **state)
+{
+	struct game_clock c;
+	(void)state;
+
+	three_days(&c);
+	clock_alarm_sent(&c, 5, CLOCK_WARN);
+	clock_alarm_sent(&c, 5, CLOCK_LATE);
+	long long since = c.since;
+	clock_same_decision(&c, 5, 6);
+	assert_int_equal(c.since, since);
+	assert_int_equal(clock_alarm(&c, 6, SIDE_AMERICAN, since + 4 * 86400, 86400), CLOCK_QUIET);
+	/* a decision asked after another order has its own */
+	clock_same_decision(&c, 9, 10);
+	assert_int_equal(clock_alarm(&c, 10, SIDE_AMERICAN, since + 4 * 86400, 86400), CLOCK_LATE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -176,6 +195,7 @@ int main(void)
 		cmocka_unit_test(the_report_lines),
 		cmocka_unit_test(yaml_round_trip),
 		cmocka_unit_test(durations),
+		cmocka_unit_test(a_same_decision_keeps_its_alarms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
