@@ -43,8 +43,6 @@ enum authorize_verdict authorize_mail(const struct game *g,
 		strbuf_addstr(why, "the game is over");
 		return AUTHORIZE_REFUSE;
 	}
-	if (engine_game_over(&g->state))
-		return AUTHORIZE_OK;	/* no token is mailed any more */
 	if (!mail_find_token(m, token)) {
 		strbuf_addstr(why, "the message carries no order token: reply to the last report and keep its subject line");
 		return AUTHORIZE_REFUSE;

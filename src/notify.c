@@ -170,11 +170,9 @@ static int compose_report(const struct game *g, const struct state *s,
 	if (!over)
 		clock_describe(&g->clock, s->prompt.side, game_now(), &clock);
 	/* Both players get their token: the one not to move may still send
-	 * standing reactions. */
-	if (!over) {
-		game_token_for(g, s, side, token);
-		reply_to = reply_address(g, token);
-	}
+	 * standing reactions, and after the end questions need it too. */
+	game_token_for(g, s, side, token);
+	reply_to = reply_address(g, token);
 	if (mine)
 		report_options_grouped(d, s, &options);
 	game_hand_salt(g, s, side, salt, hash);
@@ -202,6 +200,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"clock", clock.buf ? clock.buf : "",
 			"your_move", mine ? "yes" : "",
 			"their_move", !mine && !engine_game_over(s) ? "yes" : "",
+			"over", over ? "yes" : "",
 			"token", token, "options", options.buf ? options.buf : "",
 			"hand", s->n_hand[side] ? hand.buf : "", "salt", salt,
 			"words", !over && s->draws == 0 && !s->has_words[side] ? "yes" : "",
@@ -218,9 +217,12 @@ static int compose_report(const struct game *g, const struct state *s,
 	}
 	if (ret < 0)
 		goto out;
-	if (engine_game_over(s))
-		strbuf_addf(&subject, "[%s] %d: game over, the %s win", g->id,
-			    s->year, side_title(s->winner));
+	if (engine_game_over(s) && s->winner == SIDE_NONE)
+		strbuf_addf(&subject, "[%s] %d: game over, nobody wins (token %s)", g->id,
+			    s->year, token);
+	else if (engine_game_over(s))
+		strbuf_addf(&subject, "[%s] %d: game over, the %s wins (token %s)", g->id,
+			    s->year, side_title(s->winner), token);
 	else if (mine)
 		strbuf_addf(&subject, "[%s] %d: your move, %s (token %s)", g->id,
 			    s->year, side_title(side), token);
@@ -414,10 +416,9 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 	bool over = engine_game_over(&g->state);
 	int ret;
 
-	if (!over) {
-		game_token(g, side, token);
+	game_token(g, side, token);
+	if (!over)
 		clock_describe(&g->clock, g->state.prompt.side, game_now(), &clock);
-	}
 	if (*token)
 		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, title, token);
 	else
@@ -475,8 +476,7 @@ int notify_answer(struct notify *n, const struct game *g, enum side side,
 	char token[FAIR_TOKEN_SIZE] = "";
 	int ret;
 
-	if (!engine_game_over(&g->state))
-		game_token(g, side, token);
+	game_token(g, side, token);
 	/* the token is not spent: the order may still answer the report */
 	if (*token)
 		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, question, token);

@@ -241,6 +241,7 @@ static void read_words(struct run *run, const char *text)
 	const char *p = text;
 	struct action a;
 	int lineno = 0;
+	size_t said = 0;
 
 	while (*p && !run->unreadable) {
 		char *t, *line = next_line(&p, &t);
@@ -249,9 +250,19 @@ static void read_words(struct run *run, const char *text)
 
 		lineno++;
 		if (*t && !(run->first && (lineno < run->first || lineno > run->last)) &&
-		    !line_is(t, "say") && !line_is(t, "words")) {
+		    !line_is(t, "words")) {
 			int bad;
-			if (line_is(t, "if"))
+			size_t talk = line_is(t, "say") ? strlen(t) - 3 : 0;
+			said += talk;
+			if (talk > ORDER_SAY_MAX)
+				bad = (strbuf_addf(why, "a 'say' line holds at most %d characters (this one %zu)",
+						   ORDER_SAY_MAX, talk), 1);
+			else if (said > ORDER_SAY_TOTAL_MAX)
+				bad = (strbuf_addf(why, "the 'say' lines of one order hold at most %d characters",
+						   ORDER_SAY_TOTAL_MAX), 1);
+			else if (talk || line_is(t, "say"))
+				bad = 0;
+			else if (line_is(t, "if"))
 				bad = order_cond_words(run->d, run->side, t, why) < 0;
 			else if (run->first && order_prose_line(t))
 				bad = (strbuf_addstr(why, NOT_AN_ORDER), 1);
@@ -459,17 +470,26 @@ static void lapse_others_held(struct run *run)
 	order_drop_held(s, h, first_line, "the decision did not come back to you", n, &run->res->log);
 }
 
-/* The prose set aside around the order, said once in the log. */
+/* The prose set aside around the order, said once in the log: the
+ * first few lines, each cut short (the whole mail is the sender's). */
 static void say_set_aside(struct order_result *res)
 {
+	int n = 0;
+
 	if (!res->applied || !res->set_aside.len)
 		return;
 	strbuf_addstr(&res->log, "Set aside, not orders:");
-	for (const char *q = res->set_aside.buf; *q;) {
+	for (const char *q = res->set_aside.buf; *q; n++) {
 		size_t len = strcspn(q, "\n");
-		strbuf_addf(&res->log, " '%.*s'", (int)len, q);
+		if (n < ORDER_ASIDE_SHOWN)
+			strbuf_addf(&res->log, " '%.*s%s'",
+				    (int)(len > ORDER_ASIDE_WIDTH ? ORDER_ASIDE_WIDTH : len), q,
+				    len > ORDER_ASIDE_WIDTH ? "..." : "");
 		q += len + (q[len] == '\n');
 	}
+	if (n > ORDER_ASIDE_SHOWN)
+		strbuf_addf(&res->log, " and %d more line%s", n - ORDER_ASIDE_SHOWN,
+			    n - ORDER_ASIDE_SHOWN == 1 ? "" : "s");
 	strbuf_addstr(&res->log, ".\n");
 }
 
@@ -489,8 +509,12 @@ static int run_line(struct run *run, int lineno, char *line, const char *t, cons
 
 	if (line_is(t, "say")) {
 		/* table talk: into the log (both reports, the history); not
-		 * a decision */
+		 * a decision; bounded (read_words) */
 		const char *talk = t + 3;
+		if (lineno == run->unreadable) {
+			refuse(run, lineno, line, run->unreadable_column, run->unreadable_why.buf);
+			return -1;
+		}
 		while (*talk == ' ' || *talk == '\t')
 			talk++;
 		if (*talk)

@@ -51,6 +51,13 @@ struct order_result {
 	int dropped;
 };
 
+/* Table talk is bounded: each `say` line, and all of an order's. */
+#define ORDER_SAY_MAX 500
+#define ORDER_SAY_TOTAL_MAX 1500
+/* Prose set aside around an order is logged in part only. */
+#define ORDER_ASIDE_SHOWN 5
+#define ORDER_ASIDE_WIDTH 80
+
 /* What a reply says the order reached, when it stops there. */
 #define ORDER_UNSEEN "the dice, a card or the other side's decision"
 

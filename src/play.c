@@ -14,6 +14,7 @@
 #include "mail.h"
 #include "order.h"
 #include "query.h"
+#include "replies.h"
 #include "repo.h"
 #include "trace.h"
 #include "turn.h"
@@ -369,6 +370,15 @@ static char *from_mail(struct game *g, const struct play_request *rq,
 		enum query q;
 
 		text = mail_order_text(m.body ? m.body : "");
+		if ((query_parse(text, &qn) != QUERY_NONE || is_vacation(text)) &&
+		    replies_answered(g->repo, m.message_id)) {
+			/* the same mail again: one answer is enough */
+			verdict(out, PLAY_IGNORED, 0, "ignored: this message was answered already "
+				"(Message-ID %s); no reply sent, nothing changed", m.message_id);
+			free(text);
+			text = NULL;
+			goto out;
+		}
 		if ((q = query_parse(text, &qn)) != QUERY_NONE) {
 			question(g, rq, *side, q, qn, out);
 			free(text);
@@ -518,8 +528,39 @@ out:
 	order_result_release(&res);
 }
 
-void play_decide(struct game *g, const struct play_request *rq,
-		 struct play_outcome *out)
+/*
+ * A player is mailed a bounded number of replies (replies.h): past it,
+ * the replies this input would send him are left out, and said says so.
+ */
+static void bound_replies(struct game *g, const struct play_request *rq,
+			  struct play_outcome *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	int kept = 0;
+
+	if (rq->check || rq->as >= 0 || out->side == SIDE_NONE || !out->n_mail ||
+	    replies_allowed(g->repo, out->side, game_now(), &why))
+		goto out;
+	for (int i = 0; i < out->n_mail; i++) {
+		struct play_mail *m = &out->mail[i];
+		if (m->to == out->side && m->kind != PLAY_MAIL_NOTICE) {
+			free(m->name);
+			free(m->title);
+			free(m->text);
+		} else {
+			out->mail[kept++] = *m;
+		}
+	}
+	if (kept < out->n_mail)
+		strbuf_addf(&out->said, "; no reply sent: %s (at most %d in %d minutes, %d a day)",
+			    why.buf, REPLIES_SHORT_MAX, REPLIES_SHORT_WINDOW / 60, REPLIES_DAY_MAX);
+	out->n_mail = kept;
+out:
+	strbuf_release(&why);
+}
+
+static void decide(struct game *g, const struct play_request *rq,
+		   struct play_outcome *out)
 {
 	enum side side = SIDE_NONE;
 	char *text = NULL;
@@ -558,11 +599,27 @@ void play_decide(struct game *g, const struct play_request *rq,
 	free(text);
 }
 
+void play_decide(struct game *g, const struct play_request *rq,
+		 struct play_outcome *out)
+{
+	decide(g, rq, out);
+	bound_replies(g, rq, out);
+}
+
 /* Writes the outcome's replies and notices to the outbox; false if one
  * could not be written. */
 static bool write_mail(struct game *g, struct notify *n, const struct play_outcome *out)
 {
 	bool ok = true;
+	int to[3] = { 0, 0, 0 };
+
+	for (int i = 0; i < out->n_mail; i++)
+		to[out->mail[i].to]++;
+	for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++)
+		if (to[k])
+			replies_record(g->repo, k, game_now(), to[k]);
+	if (out->verdict == PLAY_ANSWERED && out->message_id)
+		replies_mark_answered(g->repo, out->message_id);
 
 	for (int i = 0; i < out->n_mail; i++) {
 		const struct play_mail *m = &out->mail[i];

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "engine/engine.h"
 #include "play.h"
+#include "replies.h"
 
 #define AMERICAN "Abigail <abigail@example.org>"
 #define BRITISH "Banastre <banastre@example.org>"
@@ -43,6 +44,14 @@ static int setup(void **state)
 	fclose(f);
 	setenv("POSTRIDER_CONFIG", cfg, 1);
 	setenv("POSTRIDER_NOW", "1700000000", 1);
+	/* run from the repository root (tests/run-all sets these too) */
+	char cwd[4096];
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	char *games = xstrfmt("%s/games", cwd), *templates = xstrfmt("%s/templates", cwd);
+	setenv("POSTRIDER_GAMES", games, 0);
+	setenv("POSTRIDER_TEMPLATES", templates, 0);
+	free(games);
+	free(templates);
 	free(cfg);
 	dir = xstrfmt("%s/game", tmp_root);
 	char *argv[] = { "new", dir, "--american", AMERICAN, "--british", BRITISH,
@@ -144,6 +153,29 @@ static int play_as(enum side side, const char *text)
 	game_close(&g);
 	strbuf_release(&err);
 	return status;
+}
+
+/* Decides and carries out a mail; the outcome stays for the caller to
+ * look at (and release). */
+static void play_mail(const char *input, struct play_outcome *out)
+{
+	struct game g;
+	struct mail_config cfg = { 0 };
+	struct notify n = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct play_request rq = { .input = input, .len = strlen(input), .as = -1 };
+
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(game_open(dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err), 0);
+	assert_int_equal(config_load(NULL, &cfg, &err), 0);
+	notify_init(&n, &g, &cfg);
+	play_outcome_init(out);
+	play_decide(&g, &rq, out);
+	play_carry_out(&g, &n, out);
+	notify_release(&n);
+	config_release(&cfg);
+	game_close(&g);
+	strbuf_release(&err);
 }
 
 /* The Committees of Correspondence, as the engine lists them first. */
@@ -297,11 +329,80 @@ static void host_policy(void **state)
 			      "rejected: the game is over" }, &out);
 }
 
+/* Issue 28, item 9: replies to one player are bounded; a question is
+ * answered once per message; the token is needed after the end too; a
+ * 'say' is bounded. */
+static void reflection(void **state)
+{
+	struct play_outcome out;
+	char *am = token_of(SIDE_AMERICAN), *m;
+	(void)state;
+
+	m = mail(AMERICAN, am, NULL, "place Boston\n");
+	for (int i = 0; i < REPLIES_SHORT_MAX; i++) {
+		play_mail(m, &out);
+		expect(&(struct row){ "a bad order", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+				      SIDE_AMERICAN, "rejected: line 1" }, &out);
+	}
+	play_mail(m, &out);
+	assert_non_null(strstr(out.said.buf, "no reply sent: 8 replies to the American in the last 10 minutes"));
+	expect(&(struct row){ "the ninth bad order in ten minutes", PLAY_REJECTED, 1, 0, 0, 0,
+			      "rejected: line 1" }, &out);
+	free(m);
+	/* the British's replies are counted apart */
+	char *br = token_of(SIDE_BRITISH);
+	m = mail(BRITISH, br, NULL, "board\n");
+	play_mail(m, &out);
+	expect(&(struct row){ "a question of the other side", PLAY_ANSWERED, 0, 1, PLAY_MAIL_ANSWER,
+			      SIDE_BRITISH, "answered 'board'" }, &out);
+	/* the same message again: answered once */
+	play_mail(m, &out);
+	expect(&(struct row){ "the same question again", PLAY_IGNORED, 0, 0, 0, 0,
+			      "ignored: this message was answered already" }, &out);
+	free(m);
+	free(br);
+	free(am);
+}
+
+static void say_and_the_end(void **state)
+{
+	struct play_outcome out;
+	char *am = token_of(SIDE_AMERICAN), *m, *longsay = xcalloc(1, 2000);
+	(void)state;
+
+	memset(longsay, 'x', 1990);
+	char *body = xstrfmt("say %s\n", longsay);
+	m = mail(AMERICAN, am, NULL, body);
+	decide(m, -1, false, &out);
+	assert_non_null(strstr(out.said.buf, "a 'say' line holds at most"));
+	expect(&(struct row){ "a say too long", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+			      SIDE_AMERICAN, "rejected: line 1" }, &out);
+	free(m);
+	free(body);
+	free(longsay);
+
+	assert_int_equal(play_as(SIDE_BRITISH, "resign confirm\n"), 0);
+	m = mail(AMERICAN, NULL, NULL, "log\n");
+	decide(m, -1, false, &out);
+	expect(&(struct row){ "a question after the end without the token", PLAY_REJECTED, 1, 1,
+			      PLAY_MAIL_REJECT, SIDE_AMERICAN, "rejected: the message carries no" },
+	       &out);
+	free(m);
+	m = mail(AMERICAN, am, NULL, "log\n");
+	decide(m, -1, false, &out);
+	expect(&(struct row){ "a question after the end with it", PLAY_ANSWERED, 0, 1,
+			      PLAY_MAIL_ANSWER, SIDE_AMERICAN, "answered 'log'" }, &out);
+	free(m);
+	free(am);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(mail_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(host_policy, setup, teardown),
+		cmocka_unit_test_setup_teardown(reflection, setup, teardown),
+		cmocka_unit_test_setup_teardown(say_and_the_end, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,140 @@
+/*
+ * replies.c - the replies mailed to each player of a game (replies.h).
+ */
+#include "replies.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define REPLIES_FILE "replies"
+#define DAY 86400
+
+/* The lines of the file, or "" (the caller releases text). */
+static void load(struct repo *r, struct strbuf *text)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (repo_private_path(r, REPLIES_FILE, &path) == 0 &&
+	    read_file(path.buf, text, 1 << 20) < 0)
+		strbuf_reset(text);
+	strbuf_release(&path);
+}
+
+/* Counts the replies to side since `from` in text. */
+static int count(const char *text, enum side side, long long from)
+{
+	int n = 0;
+
+	for (const char *p = text; *p;) {
+		long long t;
+		int k;
+		if (sscanf(p, "%lld %d", &t, &k) == 2 && k == (int)side && t >= from)
+			n++;
+		p += strcspn(p, "\n");
+		p += *p == '\n';
+	}
+	return n;
+}
+
+int replies_allowed(struct repo *r, enum side side, long long now,
+		      struct strbuf *why)
+{
+	struct strbuf text = STRBUF_INIT;
+	int recent, day, ok = 1;
+
+	load(r, &text);
+	recent = count(text.buf, side, now - REPLIES_SHORT_WINDOW);
+	day = count(text.buf, side, now - DAY);
+	if (recent >= REPLIES_SHORT_MAX) {
+		strbuf_addf(why, "%d replies to the %s in the last %d minutes", recent,
+			    side_title(side), REPLIES_SHORT_WINDOW / 60);
+		ok = 0;
+	} else if (day >= REPLIES_DAY_MAX) {
+		strbuf_addf(why, "%d replies to the %s in the last day", day, side_title(side));
+		ok = 0;
+	}
+	strbuf_release(&text);
+	return ok;
+}
+
+int replies_record(struct repo *r, enum side side, long long now, int n)
+{
+	struct strbuf text = STRBUF_INIT, kept = STRBUF_INIT, path = STRBUF_INIT;
+	int ret = -1;
+
+	load(r, &text);
+	for (const char *p = text.buf; *p;) {
+		long long t;
+		int k;
+		size_t len = strcspn(p, "\n");
+		if (sscanf(p, "%lld %d", &t, &k) == 2 && t >= now - DAY && t <= now)
+			strbuf_addf(&kept, "%lld %d\n", t, k);
+		p += len + (p[len] == '\n');
+	}
+	for (int i = 0; i < n; i++)
+		strbuf_addf(&kept, "%lld %d\n", now, (int)side);
+	if (repo_private_path(r, REPLIES_FILE, &path) < 0)
+		warning("cannot find the game's private folder for the count of replies");
+	else if (write_file_atomic(path.buf, kept.buf, kept.len) < 0)
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	else
+		ret = 0;
+	strbuf_release(&text);
+	strbuf_release(&kept);
+	strbuf_release(&path);
+	return ret;
+}
+
+#define ANSWERED_FILE "answered"
+
+bool replies_answered(struct repo *r, const char *message_id)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	bool found = false;
+	size_t n = message_id ? strlen(message_id) : 0;
+
+	if (n && repo_private_path(r, ANSWERED_FILE, &path) == 0 &&
+	    read_file(path.buf, &text, 1 << 20) == 0)
+		for (const char *p = text.buf; *p && !found;) {
+			size_t len = strcspn(p, "\n");
+			found = len == n && !memcmp(p, message_id, n);
+			p += len + (p[len] == '\n');
+		}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return found;
+}
+
+int replies_mark_answered(struct repo *r, const char *message_id)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT, kept = STRBUF_INIT;
+	int ret = -1, lines = 0;
+
+	if (!message_id || !*message_id || strchr(message_id, '\n'))
+		return 0;
+	if (repo_private_path(r, ANSWERED_FILE, &path) < 0) {
+		warning("cannot find the game's private folder for the messages answered");
+		goto out;
+	}
+	if (read_file(path.buf, &text, 1 << 20) < 0)
+		strbuf_reset(&text);
+	for (const char *p = text.buf; *p; p++)
+		lines += *p == '\n';
+	/* keep the newest REPLIES_ANSWERED_KEPT - 1, then this one */
+	const char *p = text.buf;
+	for (; lines >= REPLIES_ANSWERED_KEPT && *p; lines--)
+		p += strcspn(p, "\n") + 1;
+	strbuf_addstr(&kept, p);
+	strbuf_addf(&kept, "%s\n", message_id);
+	if (write_file_atomic(path.buf, kept.buf, kept.len) < 0)
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	else
+		ret = 0;
+out:
+	strbuf_release(&path);
+	strbuf_release(&text);
+	strbuf_release(&kept);
+	return ret;
+}
