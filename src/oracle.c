@@ -271,7 +271,7 @@ static void ask_both(struct probe *pr)
 {
 	enum side k = pr->g[0].state.prompt.side;
 
-	for (int q = QUERY_HELP; q <= QUERY_RESEND; q++) {
+	for (int q = QUERY_NONE + 1; q < QUERY__COUNT; q++) {
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 		query_answer(&pr->g[0], k, (enum query)q, 40, "", &a);
 		query_answer(&pr->g[1], k, (enum query)q, 40, "", &b);

@@ -1,5 +1,5 @@
 /*
- * query.c - the questions a player may mail (query.h).
+ * query.c - the questions a player may mail (query.h): one table.
  */
 #include "query.h"
 #include "report.h"
@@ -7,22 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Each question: its word, how it is written, what it answers. */
-static const struct {
+typedef void query_answer_fn(const struct game *g, enum side side, int n,
+			     const char *log, struct strbuf *out);
+
+static query_answer_fn answer_help, answer_options, answer_hand, answer_board,
+	answer_log, answer_discards, answer_resend;
+
+/* Each question: its word, how it is written, what it answers, whether
+ * it takes a number (and its default), and its answer. */
+static const struct query_desc {
 	const char *name, *form, *what;
-} queries[] = {
-	[QUERY_HELP] = { "help", "help", "this text" },
-	[QUERY_OPTIONS] = { "options", "options", "every legal order now, in full" },
-	[QUERY_HAND] = { "hand", "hand", "your hand" },
-	[QUERY_BOARD] = { "board", "board", "the board and the tracks" },
-	[QUERY_LOG] = { "log", "log [N]", "the last N lines of the game's log (40)" },
-	[QUERY_DISCARDS] = { "discards", "discards", "the discard pile" },
-	[QUERY_RESEND] = { "resend", "resend", "your last report again" },
+	int number;		/* the default of its number; 0: takes none */
+	query_answer_fn *answer;
+} queries[QUERY__COUNT] = {
+	[QUERY_HELP] = { "help", "help", "this text", 0, answer_help },
+	[QUERY_OPTIONS] = { "options", "options", "every legal order now, in full", 0,
+			    answer_options },
+	[QUERY_HAND] = { "hand", "hand", "your hand", 0, answer_hand },
+	[QUERY_BOARD] = { "board", "board", "the board and the tracks", 0, answer_board },
+	[QUERY_LOG] = { "log", "log [N]", "the last N lines of the game's log (40)", 40,
+			answer_log },
+	[QUERY_DISCARDS] = { "discards", "discards", "the discard pile", 0, answer_discards },
+	[QUERY_RESEND] = { "resend", "resend", "your last report again", 0, answer_resend },
 };
 
 const char *query_name(enum query q)
 {
-	return q > QUERY_NONE && q <= QUERY_RESEND ? queries[q].name : "";
+	return q > QUERY_NONE && q < QUERY__COUNT ? queries[q].name : "";
+}
+
+/* The question that word (len bytes) names, or QUERY_NONE. */
+static enum query find(const char *word, size_t len)
+{
+	for (int q = QUERY_NONE + 1; q < QUERY__COUNT; q++)
+		if (strlen(queries[q].name) == len && !ascii_strncasecmp(word, queries[q].name, len))
+			return (enum query)q;
+	return QUERY_NONE;
 }
 
 enum query query_parse(const char *text, int *n)
@@ -30,7 +50,7 @@ enum query query_parse(const char *text, int *n)
 	enum query found = QUERY_NONE;
 	const char *p = text ? text : "";
 
-	*n = 40;
+	*n = 0;
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		char *line = xstrndup(p, len), *t = line, *hash, *end;
@@ -55,14 +75,13 @@ enum query query_parse(const char *text, int *n)
 		char *arg = t + wl;
 		while (*arg == ' ' || *arg == '\t')
 			arg++;
-		for (int q = QUERY_HELP; q <= QUERY_RESEND; q++)
-			if (strlen(queries[q].name) == wl &&
-			    !ascii_strncasecmp(t, queries[q].name, wl))
-				found = (enum query)q;
+		found = find(t, wl);
+		if (found)
+			*n = queries[found].number;
 		if (found && *arg) {
 			char *e;
 			long v = strtol(arg, &e, 10);
-			if (found != QUERY_LOG || *e || v < 1 || v > 1000) {
+			if (!queries[found].number || *e || v < 1 || v > 1000) {
 				free(line);
 				return QUERY_NONE;
 			}
@@ -75,11 +94,86 @@ enum query query_parse(const char *text, int *n)
 	return found;
 }
 
-static void tail_lines(const char *log, int n, struct strbuf *out)
+static void answer_help(const struct game *g, enum side side, int n,
+			const char *log, struct strbuf *out)
 {
-	const char *end = log + strlen(log), *p = end;
+	(void)g, (void)side, (void)n, (void)log;
+	strbuf_addstr(out,
+		"Reply to your last report with your order, one decision per line\n"
+		"(docs/orders.md): place, flip, remove, pc, event, discard, move,\n"
+		"take, to, sail, stop, battle, retreat, intercept, done, pass...\n"
+		"Instead of an order you may ask, one word alone in a mail:\n");
+	for (int k = QUERY_NONE + 1; k < QUERY__COUNT; k++)
+		strbuf_addf(out, "  %-10s %s\n", queries[k].form, queries[k].what);
+	strbuf_addstr(out, "A question changes nothing and keeps your token valid.\n");
+}
+
+/* "Now: <the prompt>" and a line. */
+static void now_line(const struct game *g, struct strbuf *out)
+{
+	strbuf_addstr(out, "Now: ");
+	engine_describe_prompt(g->data, &g->state, out);
+	strbuf_addch(out, '\n');
+}
+
+static void answer_options(const struct game *g, enum side side, int n,
+			   const char *log, struct strbuf *out)
+{
+	(void)n, (void)log;
+	now_line(g, out);
+	if (g->state.prompt.side == side) {
+		strbuf_addch(out, '\n');
+		report_options(g->data, &g->state, false, out);
+	} else {
+		strbuf_addf(out, "The %s decides now; your report will say when it is yours.\n",
+			    side_title(g->state.prompt.side));
+	}
+}
+
+static void answer_hand(const struct game *g, enum side side, int n,
+			const char *log, struct strbuf *out)
+{
+	(void)n, (void)log;
+	strbuf_addf(out, "The %s hand:\n", side_title(side));
+	report_hand(g->data, &g->state, side, out);
+}
+
+static void answer_board(const struct game *g, enum side side, int n,
+			 const char *log, struct strbuf *out)
+{
+	(void)side, (void)n, (void)log;
+	now_line(g, out);
+	strbuf_addch(out, '\n');
+	report_board(g->data, &g->state, out);
+}
+
+static void answer_resend(const struct game *g, enum side side, int n,
+			  const char *log, struct strbuf *out)
+{
+	(void)n, (void)log;
+	now_line(g, out);
+	strbuf_addch(out, '\n');
+	strbuf_addf(out, "The %s hand:\n", side_title(side));
+	report_hand(g->data, &g->state, side, out);
+	strbuf_addch(out, '\n');
+	report_board(g->data, &g->state, out);
+	if (g->state.prompt.side == side) {
+		strbuf_addch(out, '\n');
+		report_options(g->data, &g->state, false, out);
+	}
+}
+
+static void answer_log(const struct game *g, enum side side, int n,
+		       const char *log, struct strbuf *out)
+{
+	const char *end, *p;
 	int seen = 0;
 
+	(void)g, (void)side;
+	log = log ? log : "";
+	end = log + strlen(log);
+	p = end;
+	strbuf_addf(out, "The last %d lines of the log:\n\n", n);
 	if (p > log && p[-1] == '\n')
 		p--;
 	while (p > log && seen < n) {
@@ -92,66 +186,22 @@ static void tail_lines(const char *log, int n, struct strbuf *out)
 	strbuf_add(out, p, (size_t)(end - p));
 }
 
-void query_answer(const struct game *g, enum side side, enum query q, int n,
-		  const char *log, struct strbuf *out)
+static void answer_discards(const struct game *g, enum side side, int n,
+			    const char *log, struct strbuf *out)
 {
 	const struct state *s = &g->state;
 
-	switch (q) {
-	case QUERY_HELP:
-		strbuf_addstr(out,
-			"Reply to your last report with your order, one decision a line\n"
-			"(docs/orders.md): place, flip, remove, pc, event, discard, move,\n"
-			"take, to, sail, stop, battle, retreat, intercept, done, pass...\n"
-			"Instead of an order you may ask, one word alone in the mail:\n");
-		for (int k = QUERY_HELP; k <= QUERY_RESEND; k++)
-			strbuf_addf(out, "  %-10s %s\n", queries[k].form, queries[k].what);
-		strbuf_addstr(out, "A question changes nothing and keeps your token valid.\n");
-		break;
-	case QUERY_OPTIONS:
-		strbuf_addstr(out, "Now: ");
-		engine_describe_prompt(g->data, s, out);
-		strbuf_addch(out, '\n');
-		if (s->prompt.side == side) {
-			strbuf_addch(out, '\n');
-			report_options(g->data, s, false, out);
-		} else {
-			strbuf_addf(out, "The %s decides now; your report will say when it is yours.\n",
-				    side_title(s->prompt.side));
-		}
-		break;
-	case QUERY_HAND:
-		strbuf_addf(out, "The %s hand:\n", side_title(side));
-		report_hand(g->data, s, side, out);
-		break;
-	case QUERY_BOARD:
-	case QUERY_RESEND:
-		strbuf_addstr(out, "Now: ");
-		engine_describe_prompt(g->data, s, out);
-		strbuf_addstr(out, "\n\n");
-		if (q == QUERY_RESEND) {
-			strbuf_addf(out, "The %s hand:\n", side_title(side));
-			report_hand(g->data, s, side, out);
-			strbuf_addch(out, '\n');
-		}
-		report_board(g->data, s, out);
-		if (q == QUERY_RESEND && s->prompt.side == side) {
-			strbuf_addch(out, '\n');
-			report_options(g->data, s, false, out);
-		}
-		break;
-	case QUERY_LOG:
-		strbuf_addf(out, "The last %d lines of the log:\n\n", n);
-		tail_lines(log ? log : "", n, out);
-		break;
-	case QUERY_DISCARDS:
-		strbuf_addf(out, "The discard pile, oldest first (%d cards):\n", s->n_discard);
-		for (int i = 0; i < s->n_discard; i++)
-			strbuf_addf(out, "  %s\n", g->data->cards[s->discard[i]].label);
-		if (!s->n_discard)
-			strbuf_addstr(out, "  (empty)\n");
-		break;
-	case QUERY_NONE:
-		break;
-	}
+	(void)side, (void)n, (void)log;
+	strbuf_addf(out, "The discard pile, oldest first (%d cards):\n", s->n_discard);
+	for (int i = 0; i < s->n_discard; i++)
+		strbuf_addf(out, "  %s\n", g->data->cards[s->discard[i]].label);
+	if (!s->n_discard)
+		strbuf_addstr(out, "  (empty)\n");
+}
+
+void query_answer(const struct game *g, enum side side, enum query q, int n,
+		  const char *log, struct strbuf *out)
+{
+	if (q > QUERY_NONE && q < QUERY__COUNT)
+		queries[q].answer(g, side, n, log, out);
 }

@@ -13,10 +13,15 @@
 
 #include "game.h"
 
+/* The questions, in the order `help` lists them; one entry each in the
+ * table of query.c (its word, how it is written, what it answers and the
+ * function that answers it). A new question is one value here and one
+ * entry there. */
 enum query {
 	QUERY_NONE = 0,
 	QUERY_HELP, QUERY_OPTIONS, QUERY_HAND, QUERY_BOARD, QUERY_LOG,
 	QUERY_DISCARDS, QUERY_RESEND,
+	QUERY__COUNT
 };
 
 /*
