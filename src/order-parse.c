@@ -378,7 +378,7 @@ int order_parse(const struct data *d, const struct state *s,
 		 * among an event's removals (6.31) or those retreating
 		 * before battle (7.9.B) */
 		char *last = strrchr(rest, ' ');
-		if ((out->kind == ACT_REMOVE || out->kind == ACT_RETREAT) && last &&
+		if (action_takes_french(out->kind) && last &&
 		    parse_count(last + 1, strlen(last + 1), &out->french)) {
 			while (last > rest && (last[-1] == ' ' || last[-1] == '\t'))
 				last--;

@@ -380,43 +380,6 @@ static int field_of(const struct action *a, int f)
 	BUG("field %d", f);
 }
 
-/* What a verb does, for the grouped list. */
-static const char *kind_meaning(enum action_kind k)
-{
-	switch (k) {
-	case ACT_PLACE: return "place a PC";
-	case ACT_FLIP: return "flip an enemy PC to yours";
-	case ACT_REMOVE: return "remove an enemy PC";
-	case ACT_DONE: return "stop here";
-	case ACT_PASS: return "take nothing, go on";
-	case ACT_FIRST: return "who plays the first card";
-	case ACT_PC_CARD: return "an OPS card for PC actions (10.11)";
-	case ACT_DISCARD: return "discard an event card";
-	case ACT_EVENT: return "play a card's event";
-	case ACT_EXCHANGE: return "give this OPS card for the discarded event (6.32.C)";
-	case ACT_CONGRESS: return "where the Continental Congress returns";
-	case ACT_ACTIVATE: return "activate a general with an OPS card (7.1)";
-	case ACT_QUEUE: return "start or add to your Operations Queue (7.1.B)";
-	case ACT_REINFORCE: return "bring on reinforcements with an OPS card (8.0)";
-	case ACT_TAKE: return "the CUs that move with the general from here";
-	case ACT_TO: return "one step to an adjacent space";
-	case ACT_SAIL: return "naval movement to a port (7.5)";
-	case ACT_STOP: return "end the move here";
-	case ACT_LAND: return "where the reinforcements arrive";
-	case ACT_NAVY: return "the French Navy's blockade zone";
-	case ACT_FRENCH: return "the port where the French forces arrive";
-	case ACT_LOSE: return "the French CUs among the losses";
-	case ACT_INTERCEPT: return "try to intercept (7.8)";
-	case ACT_RETREAT: return "retreat to";
-	case ACT_STAND: return "no retreat: fight";
-	case ACT_BATTLE: return "a card for the battle (9.45)";
-	case ACT_NOCARD: return "no card in the battle";
-	case ACT_SEND: return "send this general to the Reinforcements box";
-	case ACT_DRAW: return "take the extra action (6.34.C.i)";
-	default: return "";
-	}
-}
-
 /* Does kind k write field f at all, and what is its "absent" value? */
 static bool field_used(enum action_kind k, int f)
 {
@@ -425,8 +388,7 @@ static bool field_used(enum action_kind k, int f)
 	case F_GENERAL: return action_takes_general(k);
 	case F_SPACE: return action_takes_space(k) || action_takes_zone(k);
 	case F_VALUE: return action_takes_count(k);
-	case F_FRENCH: return k == ACT_TAKE || k == ACT_REMOVE ||
-			      k == ACT_INTERCEPT || k == ACT_RETREAT;
+	case F_FRENCH: return action_takes_french(k);
 	case F_SIDE: return action_takes_side(k);
 	}
 	return false;
@@ -656,7 +618,7 @@ static void group_emit(const struct data *d, const struct state *s,
 	}
 	{
 		struct strbuf head = STRBUF_INIT;
-		strbuf_addf(&head, "  %-24s  %s", form.buf, kind_meaning(k));
+		strbuf_addf(&head, "  %-24s  %s", form.buf, action_desc(k)->meaning);
 		/* a single card named literally: say what it is */
 		if (field_used(k, F_CARD) && distinct(acts, idx, n, F_CARD, vals) == 1) {
 			struct strbuf v = STRBUF_INIT;

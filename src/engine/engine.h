@@ -92,6 +92,7 @@ enum engine_result {
 enum action_arg {
 	ARG_CARD = 1 << 0, ARG_SPACE = 1 << 1, ARG_SIDE = 1 << 2,
 	ARG_GENERAL = 1 << 3, ARG_COUNT = 1 << 4, ARG_ZONE = 1 << 5,
+	ARG_FRENCH = 1 << 6,	/* a number of French CUs may follow (`french`) */
 };
 
 /* The descriptor of an action kind (engine/text.c): one table that the
@@ -102,6 +103,8 @@ struct action_desc {
 	unsigned args;		/* enum action_arg */
 	const char *grammar;	/* the arguments as docs/orders.md writes
 				   them ("space [number]"), NULL if none */
+	const char *meaning;	/* what it does, for the lists of orders in
+				   reports ("place a PC"); "" for none */
 };
 const struct action_desc *action_desc(enum action_kind k);
 
@@ -116,6 +119,9 @@ bool action_takes_general(enum action_kind k);
 bool action_takes_count(enum action_kind k);
 /* A blockade zone (in `space`): navy. */
 bool action_takes_zone(enum action_kind k);
+/* A number of French CUs among those it moves, removes or retreats (in
+ * `french`): take, remove, intercept, retreat. */
+bool action_takes_french(enum action_kind k);
 
 /*
  * Appends the canonical order text of an action, exactly as `postrider
@@ -147,6 +153,18 @@ int engine_legal(const struct data *d, const struct state *s,
  */
 enum engine_result engine_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why);
+
+/*
+ * What the state holds at a prompt of kind k (its descriptor): a move in
+ * progress (struct move) and a battle (struct battle), needed there, or
+ * allowed there. The state reader and the invariants ask it, so a new
+ * prompt says it once.
+ */
+enum prompt_blocks {
+	PB_MOVE = 1 << 0, PB_MAY_MOVE = 1 << 1,
+	PB_BATTLE = 1 << 2, PB_MAY_BATTLE = 1 << 3,
+};
+unsigned engine_prompt_blocks(enum prompt_kind k);
 
 /* True if actions of this kind answer the current prompt at all (its
  * descriptor's list). */

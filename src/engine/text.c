@@ -15,38 +15,45 @@
  * ACT_REACT are never written as such ("never"/"ask" set reactions).
  */
 static const struct action_desc descs[ACT__COUNT] = {
-	[ACT_NONE] = { "(none)", 0, NULL },
-	[ACT_PLACE] = { "place", ARG_SPACE, "space" },
-	[ACT_FLIP] = { "flip", ARG_SPACE, "space" },
-	[ACT_REMOVE] = { "remove", ARG_SPACE, "space [number]" },
-	[ACT_DONE] = { "done", 0, "\u2014" },
-	[ACT_PASS] = { "pass", 0, "\u2014" },
-	[ACT_FIRST] = { "first", ARG_SIDE, "side" },
-	[ACT_PC_CARD] = { "pc", ARG_CARD, "card" },
-	[ACT_DISCARD] = { "discard", ARG_CARD, "card" },
-	[ACT_EVENT] = { "event", ARG_CARD, "card" },
-	[ACT_EXCHANGE] = { "exchange", ARG_CARD, "card" },
-	[ACT_CONGRESS] = { "congress", ARG_SPACE, "space" },
-	[ACT_REACT] = { "react", 0, NULL },
-	[ACT_ACTIVATE] = { "move", ARG_CARD | ARG_GENERAL, "card general" },
-	[ACT_QUEUE] = { "queue", ARG_CARD, "card" },
-	[ACT_REINFORCE] = { "reinforce", ARG_CARD, "card" },
-	[ACT_TAKE] = { "take", ARG_COUNT, "number [number]" },
-	[ACT_TO] = { "to", ARG_SPACE, "space" },
-	[ACT_SAIL] = { "sail", ARG_SPACE, "space" },
-	[ACT_STOP] = { "stop", ARG_GENERAL, "[general]" },
-	[ACT_LAND] = { "land", ARG_SPACE | ARG_COUNT | ARG_GENERAL, "space [number] [general]" },
-	[ACT_NAVY] = { "navy", ARG_ZONE, "zone" },
-	[ACT_FRENCH] = { "french", ARG_SPACE, "space" },
-	[ACT_LOSE] = { "lose", ARG_COUNT, "number" },
-	[ACT_INTERCEPT] = { "intercept", ARG_GENERAL, "general [number]" },
-	[ACT_RETREAT] = { "retreat", ARG_SPACE, "space [number]" },
-	[ACT_STAND] = { "stand", 0, "\u2014" },
-	[ACT_BATTLE] = { "battle", ARG_CARD, "card" },
-	[ACT_NOCARD] = { "none", 0, "\u2014" },
-	[ACT_SEND] = { "send", ARG_GENERAL, "general" },
-	[ACT_DRAW] = { "draw", 0, "\u2014" },
-	[ACT_RESIGN] = { "resign", 0, "confirm" },
+	[ACT_NONE] = { "(none)", 0, NULL, "" },
+	[ACT_PLACE] = { "place", ARG_SPACE, "space", "place a PC" },
+	[ACT_FLIP] = { "flip", ARG_SPACE, "space", "flip an enemy PC to yours" },
+	[ACT_REMOVE] = { "remove", ARG_SPACE | ARG_FRENCH, "space [number]", "remove an enemy PC" },
+	[ACT_DONE] = { "done", 0, "\u2014", "stop here" },
+	[ACT_PASS] = { "pass", 0, "\u2014", "take nothing, go on" },
+	[ACT_FIRST] = { "first", ARG_SIDE, "side", "who plays the first card" },
+	[ACT_PC_CARD] = { "pc", ARG_CARD, "card", "an OPS card for PC actions (10.11)" },
+	[ACT_DISCARD] = { "discard", ARG_CARD, "card", "discard an event card" },
+	[ACT_EVENT] = { "event", ARG_CARD, "card", "play a card's event" },
+	[ACT_EXCHANGE] = { "exchange", ARG_CARD, "card",
+			   "give this OPS card for the discarded event (6.32.C)" },
+	[ACT_CONGRESS] = { "congress", ARG_SPACE, "space", "where the Continental Congress returns" },
+	[ACT_REACT] = { "react", 0, NULL, "" },
+	[ACT_ACTIVATE] = { "move", ARG_CARD | ARG_GENERAL, "card general",
+			   "activate a general with an OPS card (7.1)" },
+	[ACT_QUEUE] = { "queue", ARG_CARD, "card", "start or add to your Operations Queue (7.1.B)" },
+	[ACT_REINFORCE] = { "reinforce", ARG_CARD, "card",
+			    "bring on reinforcements with an OPS card (8.0)" },
+	[ACT_TAKE] = { "take", ARG_COUNT | ARG_FRENCH, "number [number]",
+		       "the CUs that move with the general from here" },
+	[ACT_TO] = { "to", ARG_SPACE, "space", "one step to an adjacent space" },
+	[ACT_SAIL] = { "sail", ARG_SPACE, "space", "naval movement to a port (7.5)" },
+	[ACT_STOP] = { "stop", ARG_GENERAL, "[general]", "end the move here" },
+	[ACT_LAND] = { "land", ARG_SPACE | ARG_COUNT | ARG_GENERAL, "space [number] [general]",
+		       "where the reinforcements arrive" },
+	[ACT_NAVY] = { "navy", ARG_ZONE, "zone", "the French Navy's blockade zone" },
+	[ACT_FRENCH] = { "french", ARG_SPACE, "space", "the port where the French forces arrive" },
+	[ACT_LOSE] = { "lose", ARG_COUNT, "number", "the French CUs among the losses" },
+	[ACT_INTERCEPT] = { "intercept", ARG_GENERAL | ARG_FRENCH, "general [number]",
+			    "try to intercept (7.8)" },
+	[ACT_RETREAT] = { "retreat", ARG_SPACE | ARG_FRENCH, "space [number]", "retreat to" },
+	[ACT_STAND] = { "stand", 0, "\u2014", "no retreat: fight" },
+	[ACT_BATTLE] = { "battle", ARG_CARD, "card", "a card for the battle (9.45)" },
+	[ACT_NOCARD] = { "none", 0, "\u2014", "no card in the battle" },
+	[ACT_SEND] = { "send", ARG_GENERAL, "general",
+		       "send this general to the Reinforcements box" },
+	[ACT_DRAW] = { "draw", 0, "\u2014", "take the extra action (6.34.C.i)" },
+	[ACT_RESIGN] = { "resign", 0, "confirm", "" },
 };
 
 const struct action_desc *action_desc(enum action_kind k)
@@ -74,6 +81,11 @@ bool action_takes_space(enum action_kind k)
 bool action_takes_zone(enum action_kind k)
 {
 	return action_desc(k)->args & ARG_ZONE;
+}
+
+bool action_takes_french(enum action_kind k)
+{
+	return action_desc(k)->args & ARG_FRENCH;
 }
 
 bool action_takes_side(enum action_kind k)
@@ -106,12 +118,9 @@ void action_format(const struct data *d, const struct action *a,
 			    ? d->zones[a->space].name : "?");
 	if (action_takes_count(a->kind))	/* "take 3", "land Boston MA 3 Howe" */
 		strbuf_addf(out, " %d", a->value);
-	if (a->kind == ACT_TAKE && a->french > 0)	/* "take 3 1": 1 French */
-		strbuf_addf(out, " %d", a->french);
-	/* "remove Boston MA 1", "intercept Greene 2", "retreat Trenton NJ 1":
-	 * the French CUs among them */
-	if ((a->kind == ACT_REMOVE || a->kind == ACT_INTERCEPT ||
-	     a->kind == ACT_RETREAT) && a->french > 0)
+	/* "take 3 1", "remove Boston MA 1", "intercept Greene 2", "retreat
+	 * Trenton NJ 1": the French CUs among them */
+	if (action_takes_french(a->kind) && a->french > 0)
 		strbuf_addf(out, " %d", a->french);
 	if (a->kind == ACT_LAND && a->general >= 0)
 		strbuf_addf(out, " %s", d->generals[a->general].name);
