@@ -6,6 +6,7 @@
 #include "state.h"
 
 #include <stddef.h>
+#include "engine/engine.h"
 #include "rng.h"
 #include "ytree.h"
 
@@ -545,9 +546,8 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 	const struct data *d = rd->d;
 	struct move *m = &s->move;
 	yaml_node_t *mv = ytree_get(&rd->t, root, "move"), *n, *c;
-	bool wants = s->prompt.kind == PROMPT_MOVE ||
-		     s->prompt.kind == PROMPT_INTERCEPT ||
-		     s->prompt.kind == PROMPT_RETREAT_BEFORE;
+	unsigned blocks = engine_prompt_blocks(s->prompt.kind);
+	bool wants = blocks & PB_MOVE;
 
 	if (!mv) {
 		if (wants)
@@ -558,8 +558,7 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(mv, "'move' must be a mapping");
 		return;
 	}
-	if (!wants && s->prompt.kind != PROMPT_CAPTURE &&
-	    s->prompt.kind != PROMPT_GENERALS) {
+	if (!(blocks & (PB_MOVE | PB_MAY_MOVE))) {
 		FAIL(mv, "a 'move' block belongs only to a move or capture prompt");
 		return;
 	}
@@ -719,11 +718,8 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 	const struct data *d = rd->d;
 	struct battle *b = &s->battle;
 	yaml_node_t *bt = ytree_get(&rd->t, root, "battle"), *n, *m;
-	bool wants = s->prompt.kind == PROMPT_INTERCEPT ||
-		     s->prompt.kind == PROMPT_RETREAT_BEFORE ||
-		     s->prompt.kind == PROMPT_BATTLE_CARD ||
-		     s->prompt.kind == PROMPT_RETREAT ||
-		     s->prompt.kind == PROMPT_LOSSES;
+	unsigned blocks = engine_prompt_blocks(s->prompt.kind);
+	bool wants = blocks & PB_BATTLE;
 
 	if ((m = ytree_get(&rd->t, root, "replacement_draws")) &&
 	    (m = get_map(rd, root, "replacement_draws", side_keys))) {
@@ -740,7 +736,7 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(bt, "'battle' must be a mapping");
 		return;
 	}
-	if (!wants && s->prompt.kind != PROMPT_GENERALS) {
+	if (!(blocks & (PB_BATTLE | PB_MAY_BATTLE))) {
 		FAIL(bt, "a 'battle' block belongs only to an interception, retreat or battle prompt");
 		return;
 	}

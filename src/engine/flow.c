@@ -389,6 +389,11 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	return ENGINE_OK;
 }
 
+unsigned engine_prompt_blocks(enum prompt_kind k)
+{
+	return k == PROMPT_NONE ? 0 : prompt_desc(k)->blocks;
+}
+
 bool engine_game_over(const struct state *s)
 {
 	return s->prompt.kind == PROMPT_NONE;

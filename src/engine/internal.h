@@ -488,6 +488,8 @@ struct prompt_desc {
 	/* 'remove SPACE N' names N French CUs among those removed (6.31) */
 	bool french_removed;
 	enum pc_context pcx;		/* a PC prompt's context (10.11, 4.0) */
+	unsigned blocks;		/* enum prompt_blocks: the move and battle
+					   the state holds at it */
 	enum engine_result (*check)(const struct data *d, const struct state *s,
 				    const struct action *a, struct strbuf *why);
 	void (*apply)(const struct data *d, struct state *s,

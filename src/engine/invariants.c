@@ -83,13 +83,12 @@ int engine_invariants(const struct data *d, const struct state *s,
 				if (m->carried[k] < 0 || m->carried[k] > s->space[s->general[m->general]].cu[k])
 					n += bad(why, "%d CUs of nation %d move with %s, not on his space",
 						 m->carried[k], k, d->generals[m->general].name);
-		if (s->prompt.kind != PROMPT_MOVE && s->prompt.kind != PROMPT_CAPTURE &&
-		    s->prompt.kind != PROMPT_INTERCEPT && s->prompt.kind != PROMPT_RETREAT_BEFORE &&
-		    s->prompt.kind != PROMPT_GENERALS)
+		if (!(engine_prompt_blocks(s->prompt.kind) & (PB_MOVE | PB_MAY_MOVE)))
 			n += bad(why, "a general is moving at prompt '%s'",
 				 prompt_kind_name(s->prompt.kind));
-	} else if (s->prompt.kind == PROMPT_MOVE) {
-		n += bad(why, "a move prompt without a moving general");
+	} else if (engine_prompt_blocks(s->prompt.kind) & PB_MOVE) {
+		n += bad(why, "a %s prompt without a moving general",
+			 prompt_kind_name(s->prompt.kind));
 	}
 	if (s->prompt.kind == PROMPT_CAMPAIGN &&
 	    (!s->campaign.card || s->campaign.left < 1 || s->campaign.side != s->prompt.side))

@@ -463,6 +463,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 		.legal = legal_congress, .describe = describe_congress,
 	},
 	[PROMPT_MOVE] = {
+		.blocks = PB_MOVE,
 		.answers = { ACT_TAKE, ACT_TO, ACT_SAIL, ACT_STOP },
 		.check = move_check, .apply = move_apply,
 		.legal = move_legal, .describe = move_describe,
@@ -473,6 +474,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 		.legal = land_legal, .describe = land_describe,
 	},
 	[PROMPT_CAPTURE] = {
+		.blocks = PB_MAY_MOVE,
 		.answers = { ACT_REMOVE },
 		.check = capture_check, .apply = capture_apply,
 		.legal = capture_legal, .describe = capture_describe,
@@ -505,29 +507,34 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 		.legal = winter_legal, .describe = winter_describe,
 	},
 	[PROMPT_INTERCEPT] = {
+		.blocks = PB_MOVE | PB_BATTLE,
 		.answers = { ACT_INTERCEPT, ACT_PASS },
 		.interrupts = true,
 		.check = battle_intercept_check, .apply = battle_intercept_apply,
 		.legal = battle_intercept_legal, .describe = battle_intercept_describe,
 	},
 	[PROMPT_RETREAT_BEFORE] = {
+		.blocks = PB_MOVE | PB_BATTLE,
 		.answers = { ACT_RETREAT, ACT_STAND },
 		.interrupts = true,
 		.check = battle_rbb_check, .apply = battle_rbb_apply,
 		.legal = battle_rbb_legal, .describe = battle_rbb_describe,
 	},
 	[PROMPT_BATTLE_CARD] = {
+		.blocks = PB_BATTLE,
 		.answers = { ACT_BATTLE, ACT_DISCARD, ACT_NOCARD },
 		.interrupts = true,
 		.check = battle_card_check, .apply = battle_card_apply,
 		.legal = battle_card_legal, .describe = battle_card_describe,
 	},
 	[PROMPT_RETREAT] = {
+		.blocks = PB_BATTLE,
 		.answers = { ACT_RETREAT, ACT_SAIL },
 		.check = battle_retreat_check, .apply = battle_retreat_apply,
 		.legal = battle_retreat_legal, .describe = battle_retreat_describe,
 	},
 	[PROMPT_LOSSES] = {
+		.blocks = PB_BATTLE,
 		.answers = { ACT_LOSE },
 		.check = battle_losses_check, .apply = battle_losses_apply,
 		.legal = battle_losses_legal, .describe = battle_losses_describe,
@@ -538,6 +545,7 @@ const struct prompt_desc prompt_descs[PROMPT__COUNT] = {
 		.legal = campaign_legal, .describe = campaign_describe_prompt,
 	},
 	[PROMPT_GENERALS] = {
+		.blocks = PB_MAY_MOVE | PB_MAY_BATTLE,
 		.answers = { ACT_SEND },
 		.check = generals_check, .apply = generals_apply,
 		.legal = generals_legal, .describe = generals_describe_prompt,
