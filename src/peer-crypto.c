@@ -579,7 +579,8 @@ int pcrypto_shuffle_secrets(const struct pcrypto_secret *sk,
 	BIGNUM *r = NULL;
 	int ret = -1;
 
-	if (!shuffle_args_ok(ctx_len, n) || shuffle_d0(ctx, ctx_len, y, in, n, msg + sizeof(label) - 1) < 0)
+	if (!shuffle_args_ok(ctx_len, n) ||
+	    shuffle_d0(ctx, ctx_len, y, in, n, msg + sizeof(label) - 1) < 0)
 		return -1;
 	if (ec_open(&e) < 0)
 		return -1;
@@ -762,6 +763,60 @@ out:
 	return ret;
 }
 
+/* out = sum_i a_i * b_i mod q (b NULL: sum_i a_i), over the n of w */
+static int dot(struct shuf *w, BIGNUM **a, BIGNUM **b, BIGNUM *out)
+{
+	const struct ec *e = &w->e;
+
+	BN_zero(out);
+	for (int i = 0; i < w->n; i++) {
+		if (b && !BN_mod_mul(w->z, a[i], b[i], e->q, e->bn))
+			return -1;
+		if (!BN_mod_add(out, out, b ? w->z : a[i], e->q, e->bn))
+			return -1;
+	}
+	return 0;
+}
+
+/* s = nonce + chal * secret mod q */
+static int respond(struct shuf *w, BIGNUM *s, const BIGNUM *nonce,
+		   const BIGNUM *secret)
+{
+	const struct ec *e = &w->e;
+
+	return BN_mod_mul(s, w->chal, secret, e->q, e->bn) &&
+	       BN_mod_add(s, s, nonce, e->q, e->bn) ? 0 : -1;
+}
+
+/* proof = pt(c_j)* || pt(c-hat_i)* || sc(chal) sc(s1..s4) ||
+ *         sc(s-hat_i)* || sc(s'_i)* */
+static int shuf_write(struct shuf *w, unsigned char *proof)
+{
+	const struct ec *e = &w->e;
+	unsigned char *p = proof;
+	int n = w->n;
+
+	for (int j = 0; j < n; j++, p += PT)
+		if (enc(e, w->c[j], p) < 0)
+			return -1;
+	for (int i = 0; i < n; i++, p += PT)
+		if (enc(e, w->ch[i], p) < 0)
+			return -1;
+	if (sc_enc(w->chal, p) < 0)
+		return -1;
+	p += SC;
+	for (int i = 0; i < 4; i++, p += SC)
+		if (sc_enc(w->s[i], p) < 0)
+			return -1;
+	for (int i = 0; i < n; i++, p += SC)
+		if (sc_enc(w->sh[i], p) < 0)
+			return -1;
+	for (int i = 0; i < n; i++, p += SC)
+		if (sc_enc(w->sp[i], p) < 0)
+			return -1;
+	return 0;
+}
+
 static int shuf_prove(struct shuf *w, const struct pcrypto_secret *sk,
 		      const unsigned char d0[32], const int *perm,
 		      const unsigned char *rho, unsigned char *out,
@@ -843,13 +898,6 @@ static int shuf_prove(struct shuf *w, const struct pcrypto_secret *sk,
 	 * c*sum rho_i u'_i; s-hat_i = w-hat_i + c*rh_i; s'_i = w'_i + c*u'_i */
 	BIGNUM *sum = w->x, *v = w->z;
 	BN_zero(sum);
-	for (int j = 0; j < n; j++)
-		if (!BN_mod_add(sum, sum, r[j], q, e->bn))
-			goto out;
-	if (!BN_mod_mul(sum, sum, w->chal, q, e->bn) ||
-	    !BN_mod_add(w->s[0], om[0], sum, q, e->bn))
-		goto out;
-	BN_zero(sum);
 	if (!BN_one(v))
 		goto out;
 	for (int i = n - 1; i >= 0; i--) {
@@ -858,52 +906,17 @@ static int shuf_prove(struct shuf *w, const struct pcrypto_secret *sk,
 		    !BN_mod_mul(v, v, up[i], q, e->bn))
 			goto out;
 	}
-	if (!BN_mod_mul(sum, sum, w->chal, q, e->bn) ||
-	    !BN_mod_add(w->s[1], om[1], sum, q, e->bn))
-		goto out;
-	BN_zero(sum);
-	for (int j = 0; j < n; j++)
-		if (!BN_mod_mul(v, r[j], w->u[j], q, e->bn) ||
-		    !BN_mod_add(sum, sum, v, q, e->bn))
-			goto out;
-	if (!BN_mod_mul(sum, sum, w->chal, q, e->bn) ||
-	    !BN_mod_add(w->s[2], om[2], sum, q, e->bn))
-		goto out;
-	BN_zero(sum);
-	for (int i = 0; i < n; i++)
-		if (!BN_mod_mul(v, rp[i], up[i], q, e->bn) ||
-		    !BN_mod_add(sum, sum, v, q, e->bn))
-			goto out;
-	if (!BN_mod_mul(sum, sum, w->chal, q, e->bn) ||
-	    !BN_mod_add(w->s[3], om[3], sum, q, e->bn))
+	if (respond(w, w->s[1], om[1], sum) < 0 ||
+	    dot(w, r, NULL, sum) < 0 || respond(w, w->s[0], om[0], sum) < 0 ||
+	    dot(w, r, w->u, sum) < 0 || respond(w, w->s[2], om[2], sum) < 0 ||
+	    dot(w, rp, up, sum) < 0 || respond(w, w->s[3], om[3], sum) < 0)
 		goto out;
 	for (int i = 0; i < n; i++)
-		if (!BN_mod_mul(v, rh[i], w->chal, q, e->bn) ||
-		    !BN_mod_add(w->sh[i], wh[i], v, q, e->bn) ||
-		    !BN_mod_mul(v, up[i], w->chal, q, e->bn) ||
-		    !BN_mod_add(w->sp[i], wp[i], v, q, e->bn))
+		if (respond(w, w->sh[i], wh[i], rh[i]) < 0 ||
+		    respond(w, w->sp[i], wp[i], up[i]) < 0)
 			goto out;
-	/* proof = pt(c_j)* || pt(c-hat_i)* || sc(chal) sc(s1..s4) ||
-	 *         sc(s-hat_i)* || sc(s'_i)* */
-	unsigned char *p = proof;
-	for (int j = 0; j < n; j++, p += PT)
-		if (enc(e, w->c[j], p) < 0)
-			goto out;
-	for (int i = 0; i < n; i++, p += PT)
-		if (enc(e, w->ch[i], p) < 0)
-			goto out;
-	if (sc_enc(w->chal, p) < 0)
+	if (shuf_write(w, proof) < 0)
 		goto out;
-	p += SC;
-	for (int i = 0; i < 4; i++, p += SC)
-		if (sc_enc(w->s[i], p) < 0)
-			goto out;
-	for (int i = 0; i < n; i++, p += SC)
-		if (sc_enc(w->sh[i], p) < 0)
-			goto out;
-	for (int i = 0; i < n; i++, p += SC)
-		if (sc_enc(w->sp[i], p) < 0)
-			goto out;
 	ret = 0;
 out:
 	OPENSSL_cleanse(kp, sizeof(kp));
