@@ -1,0 +1,672 @@
+#!/usr/bin/python3
+"""An independent implementation of the cryptography of a game without a
+host (docs/peer.md, sections 2 to 5), with the Python standard library only.
+
+It was written from docs/peer.md (and docs/fairness.md, which it cites), not
+from the C code, so that the two check each other: it proves and verifies
+everything the C does (key proofs, signatures, shuffles, unmasking shares,
+the two-sided dice) and reproduces the vectors of docs/peer.md section 16.
+The P-256 arithmetic is its own: Jacobian coordinates and windowed sums.
+
+    verify_peer.py --vectors
+        prints the vector block of docs/peer.md section 16, each value
+        computed here and each proof verified here (and refused once
+        tampered with); exits 1 on the first check that fails.
+    verify_peer.py shuffle CTX Y IN OUT PROOF
+        checks one shuffle: CTX text, Y the joint key (hex), IN and OUT
+        files of masked cards (132 hex digits a line), PROOF a file of
+        hex; prints "valid" (exit 0) or "invalid" (exit 1).
+    verify_peer.py share CTX KEY CT SHARE
+        checks one unmasking share (hex arguments); "valid" or "invalid".
+
+Exit status 2 for bad usage.
+"""
+
+import hashlib
+import hmac
+import sys
+
+# ---- P-256 (SEC 2, FIPS 186; docs/fairness.md 17.1) ----
+P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+A = P - 3
+B_COEF = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+Q = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551
+BX = 0x6B17D1F2E12C4247F8BCE6E563A440F277037D812DEB33A0F4A13945D898C296
+BY = 0x4FE342E2FE1A7F9B8EE7EB4A7C0F9E162BCE33576B315ECECBB6406837BF51F5
+
+# A point is None (infinity) or Jacobian (X, Y, Z): x = X/Z^2, y = Y/Z^3.
+INF = None
+BASE = (BX, BY, 1)
+
+
+def jdouble(pt):
+    if pt is INF:
+        return INF
+    x, y, z = pt
+    if y == 0:
+        return INF
+    delta = z * z % P
+    gamma = y * y % P
+    beta = x * gamma % P
+    alpha = 3 * (x - delta) * (x + delta) % P
+    x3 = (alpha * alpha - 8 * beta) % P
+    z3 = ((y + z) * (y + z) - gamma - delta) % P
+    y3 = (alpha * (4 * beta - x3) - 8 * gamma * gamma) % P
+    return (x3, y3, z3)
+
+
+def jadd(p1, p2):
+    if p1 is INF:
+        return p2
+    if p2 is INF:
+        return p1
+    x1, y1, z1 = p1
+    x2, y2, z2 = p2
+    z1z1, z2z2 = z1 * z1 % P, z2 * z2 % P
+    u1, u2 = x1 * z2z2 % P, x2 * z1z1 % P
+    s1, s2 = y1 * z2 * z2z2 % P, y2 * z1 * z1z1 % P
+    h = (u2 - u1) % P
+    r = 2 * (s2 - s1) % P
+    if h == 0:
+        return jdouble(p1) if r == 0 else INF
+    i = 4 * h * h % P
+    j = h * i % P
+    v = u1 * i % P
+    x3 = (r * r - j - 2 * v) % P
+    y3 = (r * (v - x3) - 2 * s1 * j) % P
+    z3 = ((z1 + z2) * (z1 + z2) - z1z1 - z2z2) * h % P
+    return (x3, y3, z3)
+
+
+def jneg(pt):
+    return INF if pt is INF else (pt[0], (-pt[1]) % P, pt[2])
+
+
+def jsub(p1, p2):
+    return jadd(p1, jneg(p2))
+
+
+def affine(pt):
+    x, y, z = pt
+    zi = pow(z, -1, P)
+    zi2 = zi * zi % P
+    return (x * zi2 % P, y * zi2 * zi % P)
+
+
+def msm(pairs):
+    """sum of k*P over (k, P) pairs: one run of doublings, 4-bit windows
+    (Straus)."""
+    tables = []
+    for k, pt in pairs:
+        k %= Q
+        if k == 0 or pt is INF:
+            continue
+        tab = [INF, pt]
+        for _ in range(14):
+            tab.append(jadd(tab[-1], pt))
+        tables.append((k, tab))
+    acc = INF
+    for shift in range(252, -1, -4):
+        for _ in range(4):
+            acc = jdouble(acc)
+        for k, tab in tables:
+            d = (k >> shift) & 15
+            if d:
+                acc = jadd(acc, tab[d])
+    return acc
+
+
+def mul(k, pt):
+    return msm([(k, pt)])
+
+
+def is_inf(pt):
+    return pt is INF or pt[2] % P == 0
+
+
+# ---- encodings (docs/peer.md 2) ----
+def pt(point):
+    """pt(P): 33 bytes compressed; the point at infinity has none."""
+    if is_inf(point):
+        raise ValueError("point at infinity")
+    x, y = affine(point)
+    return bytes([2 + (y & 1)]) + x.to_bytes(32, "big")
+
+
+def unpt(b):
+    """The point of 33 bytes, or None (fairness 17.1)."""
+    if len(b) != 33 or b[0] not in (2, 3):
+        return None
+    x = int.from_bytes(b[1:], "big")
+    if x >= P:
+        return None
+    rhs = (x * x * x + A * x + B_COEF) % P
+    y = pow(rhs, (P + 1) // 4, P)
+    if y * y % P != rhs:
+        return None
+    if (y & 1) != (b[0] & 1):
+        y = P - y
+    return (x, y, 1)
+
+
+def sc(n):
+    return n.to_bytes(32, "big")
+
+
+def unsc(b):
+    """A scalar of 32 bytes, or None when it is not below q."""
+    n = int.from_bytes(b, "big")
+    return n if len(b) == 32 and n < Q else None
+
+
+def u8(n):
+    return bytes([n])
+
+
+def u16(n):
+    return n.to_bytes(2, "big")
+
+
+def lctx(ctx):
+    return u16(len(ctx)) + ctx
+
+
+def sha256(*parts):
+    return hashlib.sha256(b"".join(parts)).digest()
+
+
+def hmac256(key, *parts):
+    return hmac.new(key, b"".join(parts), "sha256").digest()
+
+
+# ---- scalars and points from hashes (2.1) ----
+def h2s(m):
+    return int.from_bytes(sha256(m, b"\x00") + sha256(m, b"\x01"), "big") % Q
+
+
+def w(key, m):
+    v = int.from_bytes(hmac256(key, m, b"\x00") + hmac256(key, m, b"\x01"), "big") % Q
+    if v == 0:
+        raise ValueError("W gave 0")
+    return v
+
+
+def tai(m):
+    for ctr in range(256):
+        point = unpt(b"\x02" + sha256(m, u8(ctr)))
+        if point is not None:
+            return point
+    raise ValueError("no point")
+
+
+# ---- the keyed stream of docs/fairness.md 6.2, 6.3 ----
+def uniform(key, index, n):
+    rem = (2**64) % n
+    limit = 2**64 - rem
+    attempt = 0
+    while True:
+        x = int.from_bytes(hmac256(key, b"postrider-draw", index.to_bytes(8, "big"),
+                                   attempt.to_bytes(4, "big"))[:8], "big")
+        if x < limit:
+            return x % n
+        attempt += 1
+
+
+# ---- ECVRF-P256-SHA256-TAI, docs/fairness.md 17 ----
+def vrf_h(pk, alpha):
+    for ctr in range(256):
+        point = unpt(b"\x02" + sha256(b"\x01\x01", pk, alpha, u8(ctr), b"\x00"))
+        if point is not None:
+            return point
+    raise ValueError("no point")
+
+
+def vrf_nonce(x, h_string):
+    h1 = int.from_bytes(sha256(h_string), "big") % Q
+    xb, hb = sc(x), sc(h1)
+    v, k = b"\x01" * 32, b"\x00" * 32
+    for rnd in (b"\x00", b"\x01"):
+        k = hmac256(k, v, rnd, xb, hb)
+        v = hmac256(k, v)
+    while True:
+        v = hmac256(k, v)
+        cand = int.from_bytes(v, "big")
+        if 1 <= cand < Q:
+            return cand
+        k = hmac256(k, v, b"\x00")
+        v = hmac256(k, v)
+
+
+def vrf_challenge(*points):
+    return sha256(b"\x01\x02", *[pt(p) for p in points], b"\x00")[:16]
+
+
+def vrf_prove(x, alpha):
+    y = mul(x, BASE)
+    h = vrf_h(pt(y), alpha)
+    gamma = mul(x, h)
+    k = vrf_nonce(x, pt(h))
+    c = vrf_challenge(y, h, gamma, mul(k, BASE), mul(k, h))
+    s = (k + int.from_bytes(c, "big") * x) % Q
+    return pt(gamma) + c + sc(s)
+
+
+def vrf_verify(pk, pi, alpha):
+    """beta, or None."""
+    y = unpt(pk)
+    if y is None or len(pi) != 81:
+        return None
+    gamma = unpt(pi[:33])
+    c = int.from_bytes(pi[33:49], "big")
+    s = unsc(pi[49:])
+    if gamma is None or s is None:
+        return None
+    h = vrf_h(pk, alpha)
+    u = msm([(s, BASE), (-c, y)])
+    v = msm([(s, h), (-c, gamma)])
+    if is_inf(u) or is_inf(v) or vrf_challenge(y, h, gamma, u, v) != pi[33:49]:
+        return None
+    return sha256(b"\x01\x03", pi[:33], b"\x00")
+
+
+# ---- keys (3) ----
+def key_scalar(b):
+    return int.from_bytes(b, "big") % (Q - 1) + 1
+
+
+def keys(secret):
+    k = {name: key_scalar(hmac256(secret, b"postrider-peer-key-" + name.encode()))
+         for name in ("vrf", "mask", "sign")}
+    k["rand"] = hmac256(secret, b"postrider-peer-key-random")
+    for name in ("vrf", "mask", "sign"):
+        k[name + "_key"] = pt(mul(k[name], BASE))
+    return k
+
+
+def schnorr_prove(x, rand, nonce_msg, front, back):
+    k = w(rand, nonce_msg)
+    c = h2s(front + pt(mul(k, BASE)) + back)
+    return sc(c) + sc((k + c * x) % Q)
+
+
+def schnorr_verify(key, front, back, proof):
+    y = unpt(key)
+    if y is None or len(proof) != 64:
+        return False
+    c, s = unsc(proof[:32]), unsc(proof[32:])
+    if c is None or s is None:
+        return False
+    t = msm([(s, BASE), (-c, y)])
+    return not is_inf(t) and h2s(front + pt(t) + back) == c
+
+
+def key_prove(k, ctx):
+    front = b"postrider-peer-key" + lctx(ctx) + k["mask_key"]
+    return schnorr_prove(k["mask"], k["rand"], b"postrider-peer-key-nonce" + front,
+                         front, b"")
+
+
+def key_verify(key, ctx, proof):
+    return schnorr_verify(key, b"postrider-peer-key" + lctx(ctx) + key, b"", proof)
+
+
+def sign(k, msg):
+    front, back = b"postrider-peer-sign" + k["sign_key"], sha256(msg)
+    return schnorr_prove(k["sign"], k["rand"],
+                         b"postrider-peer-sign-nonce" + front + back, front, back)
+
+
+def sign_verify(key, msg, sig):
+    return schnorr_verify(key, b"postrider-peer-sign" + key, sha256(msg), sig)
+
+
+def joint_key(am, br):
+    ya, yb = unpt(am), unpt(br)
+    if ya is None or yb is None or am == br:
+        return None
+    y = jadd(ya, yb)
+    return None if is_inf(y) else pt(y)
+
+
+# ---- cards (4) ----
+def card_point(c):
+    return tai(b"postrider-peer-card" + u16(c))
+
+
+def card_of(point, n_cards):
+    want = pt(point)
+    for c in range(1, n_cards + 1):
+        if pt(card_point(c)) == want:
+            return c
+    return None
+
+
+def open_card(y, c):
+    return pt(BASE) + pt(jadd(card_point(c), unpt(y)))
+
+
+def split(ct):
+    """The two points of a masked card, or None."""
+    if len(ct) != 66:
+        return None
+    a, b = unpt(ct[:33]), unpt(ct[33:])
+    return None if a is None or b is None else (a, b)
+
+
+def shuffle_d0(ctx, y, cards):
+    return sha256(b"postrider-peer-shuffle", lctx(ctx), y, u16(len(cards)), *cards)
+
+
+def shuffle_secrets(k, ctx, y, cards):
+    """(perm, rho) of docs/peer.md 4.3."""
+    n = len(cards)
+    ks = hmac256(k["rand"], b"postrider-peer-shuffle-secret", shuffle_d0(ctx, y, cards))
+    kpi = hmac256(ks, b"perm")
+    perm = list(range(n))
+    d = 0
+    for i in range(n - 1, 0, -1):
+        j = uniform(kpi, d, i + 1)
+        d += 1
+        perm[i], perm[j] = perm[j], perm[i]
+    rho = [w(ks, b"rho" + u16(i)) for i in range(n)]
+    return perm, rho
+
+
+def generators(n):
+    return [tai(b"postrider-peer-generator" + u16(i)) for i in range(n)], \
+        tai(b"postrider-peer-chain")
+
+
+def challenges(d2, n):
+    return [h2s(b"postrider-peer-shuffle-u" + d2 + u16(j)) for j in range(n)]
+
+
+def final_challenge(d2, ch, t, th):
+    return h2s(b"postrider-peer-shuffle-c" + d2 + b"".join(pt(p) for p in ch) +
+               b"".join(pt(p) for p in t) + b"".join(pt(p) for p in th))
+
+
+def shuffle_prove(k, ctx, y, cards, perm, rho):
+    """(outputs, proof) of docs/peer.md 4.4."""
+    n = len(cards)
+    yp = unpt(y)
+    ins = [split(c) for c in cards]
+    outs = []
+    for i in range(n):
+        a, b = ins[perm[i]]
+        outs.append((jadd(a, mul(rho[i], BASE)), jadd(b, mul(rho[i], yp))))
+    out = [pt(a) + pt(b) for a, b in outs]
+    d0 = shuffle_d0(ctx, y, cards)
+    d1 = sha256(d0, *out)
+    kp = hmac256(k["rand"], b"postrider-peer-shuffle-proof", d1)
+    r = [w(kp, b"r" + u16(j)) for j in range(n)]
+    rh = [w(kp, b"rhat" + u16(i)) for i in range(n)]
+    om = [w(kp, b"omega" + u16(i)) for i in range(1, 5)]
+    wh = [w(kp, b"what" + u16(i)) for i in range(n)]
+    wp = [w(kp, b"wprime" + u16(i)) for i in range(n)]
+    g, hc = generators(n)
+    c = [mul(r[j], BASE) for j in range(n)]
+    for i in range(n):
+        c[perm[i]] = jadd(c[perm[i]], g[i])
+    d2 = sha256(d1, *[pt(p) for p in c])
+    u = challenges(d2, n)
+    up = [u[perm[i]] for i in range(n)]
+    ch, prev = [], hc
+    for i in range(n):
+        prev = msm([(rh[i], BASE), (up[i], prev)])
+        ch.append(prev)
+    t = [mul(om[0], BASE), mul(om[1], BASE),
+         msm([(om[2], BASE)] + [(wp[i], g[i]) for i in range(n)]),
+         msm([(-om[3], BASE)] + [(wp[i], outs[i][0]) for i in range(n)]),
+         msm([(-om[3], yp)] + [(wp[i], outs[i][1]) for i in range(n)])]
+    th = [msm([(wh[i], BASE), (wp[i], ch[i - 1] if i else hc)]) for i in range(n)]
+    chal = final_challenge(d2, ch, t, th)
+    v, rsum = 1, 0
+    for i in range(n - 1, -1, -1):
+        rsum = (rsum + rh[i] * v) % Q
+        v = v * up[i] % Q
+    s = [(om[0] + chal * sum(r)) % Q, (om[1] + chal * rsum) % Q,
+         (om[2] + chal * sum(r[j] * u[j] for j in range(n))) % Q,
+         (om[3] + chal * sum(rho[i] * up[i] for i in range(n))) % Q]
+    sh = [(wh[i] + chal * rh[i]) % Q for i in range(n)]
+    sp = [(wp[i] + chal * up[i]) % Q for i in range(n)]
+    proof = b"".join(pt(p) for p in c) + b"".join(pt(p) for p in ch) + sc(chal) + \
+        b"".join(sc(x) for x in s) + b"".join(sc(x) for x in sh) + \
+        b"".join(sc(x) for x in sp)
+    return out, proof
+
+
+def shuffle_verify(ctx, y, cards, out, proof):
+    n = len(cards)
+    if not 2 <= n <= 255 or len(out) != n or len(proof) != 130 * n + 160:
+        return False
+    yp = unpt(y)
+    ins, outs = [split(x) for x in cards], [split(x) for x in out]
+    if yp is None or None in ins or None in outs:
+        return False
+    pts = [unpt(proof[33 * i:33 * i + 33]) for i in range(2 * n)]
+    scs = [unsc(proof[66 * n + 32 * i:66 * n + 32 * i + 32]) for i in range(5 + 2 * n)]
+    if None in pts or None in scs:
+        return False
+    c, ch = pts[:n], pts[n:]
+    chal, s1, s2, s3, s4 = scs[:5]
+    sh, sp = scs[5:5 + n], scs[5 + n:]
+    d2 = sha256(sha256(shuffle_d0(ctx, y, cards), *out), *[pt(p) for p in c])
+    u = challenges(d2, n)
+    g, hc = generators(n)
+    prod = 1
+    for x in u:
+        prod = prod * x % Q
+    cbar = INF
+    for j in range(n):
+        cbar = jsub(jadd(cbar, c[j]), g[j])
+    t = [msm([(s1, BASE), (-chal, cbar)]),
+         msm([(s2, BASE), (-chal, ch[-1]), (chal * prod, hc)]),
+         msm([(s3, BASE)] + [(sp[i], g[i]) for i in range(n)] +
+             [(-chal * u[j], c[j]) for j in range(n)]),
+         msm([(-s4, BASE)] + [(sp[i], outs[i][0]) for i in range(n)] +
+             [(-chal * u[j], ins[j][0]) for j in range(n)]),
+         msm([(-s4, yp)] + [(sp[i], outs[i][1]) for i in range(n)] +
+             [(-chal * u[j], ins[j][1]) for j in range(n)])]
+    th = [msm([(sh[i], BASE), (sp[i], ch[i - 1] if i else hc), (-chal, ch[i])])
+          for i in range(n)]
+    if any(is_inf(p) for p in t + th):
+        return False
+    return final_challenge(d2, ch, t, th) == chal
+
+
+def share(k, ctx, ct):
+    """The unmasking share of docs/peer.md 4.5."""
+    c1 = split(ct)[0]
+    d = pt(mul(k["mask"], c1))
+    nonce = w(k["rand"], b"postrider-peer-share-nonce" + lctx(ctx) + ct)
+    front = b"postrider-peer-share" + lctx(ctx) + k["mask_key"] + ct + d
+    c = h2s(front + pt(mul(nonce, BASE)) + pt(mul(nonce, c1)))
+    return d + sc(c) + sc((nonce + c * k["mask"]) % Q)
+
+
+def share_verify(key, ctx, ct, sh):
+    y, parts = unpt(key), split(ct)
+    if y is None or parts is None or len(sh) != 97:
+        return False
+    d, c, s = unpt(sh[:33]), unsc(sh[33:65]), unsc(sh[65:])
+    if d is None or c is None or s is None:
+        return False
+    a1 = msm([(s, BASE), (-c, y)])
+    a2 = msm([(s, parts[0]), (-c, d)])
+    if is_inf(a1) or is_inf(a2):
+        return False
+    front = b"postrider-peer-share" + lctx(ctx) + key + ct + sh[:33]
+    return h2s(front + pt(a1) + pt(a2)) == c
+
+
+def unmask(ct, sh_a, sh_b, n_cards):
+    c1, c2 = split(ct)
+    m = jsub(jsub(c2, unpt(sh_a[:33])), unpt(sh_b[:33]))
+    return None if is_inf(m) else card_of(m, n_cards)
+
+
+def unmask_own(k, ct, other, n_cards):
+    c1, c2 = split(ct)
+    m = jsub(jsub(c2, mul(k["mask"], c1)), unpt(other[:33]))
+    return None if is_inf(m) else card_of(m, n_cards)
+
+
+# ---- dice (5) ----
+def dice_alpha(game, side, oid):
+    return b"postrider-peer-dice" + u8(len(game)) + game + u8(side) + u8(len(oid)) + oid
+
+
+def dice_key(beta_am, beta_br):
+    return sha256(b"postrider-peer-dice-key", beta_am, beta_br)
+
+
+# ---- the vectors of docs/peer.md 16 ----
+GAME = b"ww-test"
+
+
+def flip(b, at):
+    return b[:at] + bytes([b[at] ^ 1]) + b[at + 1:]
+
+
+def vectors(out):
+    """Prints the block; returns the number of checks that failed."""
+    bad = []
+
+    def check(what, ok):
+        if not ok:
+            bad.append(what)
+
+    am, br = keys(bytes(range(32))), keys(bytes(range(32, 64)))
+    for side, k in (("american", am), ("british", br)):
+        for name in ("vrf", "mask", "sign"):
+            out("%s %s_key %s" % (side, name, k[name + "_key"].hex()))
+    for side, k, other in (("american", am, br), ("british", br, am)):
+        ctx = GAME + b" key " + side.encode()
+        proof = key_prove(k, ctx)
+        out("%s key_proof %s" % (side, proof.hex()))
+        check(side + " key proof", key_verify(k["mask_key"], ctx, proof))
+        check(side + " key proof under the other key",
+              not key_verify(other["mask_key"], ctx, proof))
+        check(side + " key proof flipped", not key_verify(k["mask_key"], ctx, flip(proof, 40)))
+    y = joint_key(am["mask_key"], br["mask_key"])
+    out("joint_key %s" % y.hex())
+    check("two equal keys", joint_key(am["mask_key"], am["mask_key"]) is None)
+    for c in (1, 2, 110):
+        out("card %d %s" % (c, pt(card_point(c)).hex()))
+    out("open 7 %s" % open_card(y, 7).hex())
+
+    deck = [open_card(y, c) for c in range(1, 6)]
+    ctx1 = GAME + b" shuffle 1 1 american"
+    perm1, rho1 = shuffle_secrets(am, ctx1, y, deck)
+    out1, proof1 = shuffle_prove(am, ctx1, y, deck, perm1, rho1)
+    out("shuffle 1 1 perm %s" % " ".join(str(x) for x in perm1))
+    out("shuffle 1 1 rho_0 %s" % sc(rho1[0]).hex())
+    for i, x in enumerate(out1):
+        out("shuffle 1 1 out %d %s" % (i, x.hex()))
+    out("shuffle 1 1 proof sha256 %s" % sha256(proof1).hex())
+    check("shuffle 1 1", shuffle_verify(ctx1, y, deck, out1, proof1))
+    check("shuffle 1 1 in another context",
+          not shuffle_verify(GAME + b" shuffle 1 1 british", y, deck, out1, proof1))
+    swapped = [out1[1], out1[0]] + out1[2:]
+    check("shuffle 1 1 with two outputs swapped", not shuffle_verify(ctx1, y, deck, swapped, proof1))
+    for at in (0, 33 * 5, 66 * 5, 66 * 5 + 32 * 5, len(proof1) - 1):
+        check("shuffle 1 1 proof flipped at %d" % at,
+              not shuffle_verify(ctx1, y, deck, out1, flip(proof1, at)))
+    dup = [0, 0, 2, 3, 4]
+    o_dup, p_dup = shuffle_prove(am, ctx1, y, deck, dup, rho1)
+    check("a shuffle that is not a permutation", not shuffle_verify(ctx1, y, deck, o_dup, p_dup))
+
+    ctx2 = GAME + b" shuffle 1 2 british"
+    perm2, rho2 = shuffle_secrets(br, ctx2, y, out1)
+    out2, proof2 = shuffle_prove(br, ctx2, y, out1, perm2, rho2)
+    out("shuffle 1 2 perm %s" % " ".join(str(x) for x in perm2))
+    out("shuffle 1 2 out sha256 %s" % sha256(*out2).hex())
+    out("shuffle 1 2 proof sha256 %s" % sha256(proof2).hex())
+    check("shuffle 1 2", shuffle_verify(ctx2, y, out1, out2, proof2))
+
+    ct = out2[0]
+    sh_am = share(am, GAME + b" share s1.0 american", ct)
+    sh_br = share(br, GAME + b" share s1.0 british", ct)
+    out("share s1.0 american %s" % sh_am.hex())
+    out("share s1.0 british %s" % sh_br.hex())
+    check("share american", share_verify(am["mask_key"], GAME + b" share s1.0 american", ct, sh_am))
+    check("share british", share_verify(br["mask_key"], GAME + b" share s1.0 british", ct, sh_br))
+    check("share under the other key",
+          not share_verify(br["mask_key"], GAME + b" share s1.0 american", ct, sh_am))
+    check("share for another card",
+          not share_verify(am["mask_key"], GAME + b" share s1.0 american", out2[1], sh_am))
+    check("share with D changed",
+          not share_verify(am["mask_key"], GAME + b" share s1.0 american", ct, flip(sh_am, 32)))
+    card = unmask(ct, sh_am, sh_br, 110)
+    out("s1.0 is card %d" % card)
+    check("the card is the one the permutations put there", card == perm1[perm2[0]] + 1)
+    check("the owner opens it with the other share", unmask_own(br, ct, sh_am, 110) == card)
+    check("one share twice opens nothing", unmask(ct, sh_am, sh_am, 110) is None)
+
+    big = [open_card(y, c) for c in range(1, 111)]
+    ctx3 = GAME + b" shuffle 2 1 american"
+    perm3, rho3 = shuffle_secrets(am, ctx3, y, big)
+    out3, proof3 = shuffle_prove(am, ctx3, y, big, perm3, rho3)
+    out("shuffle 2 1 of 110: out sha256 %s" % sha256(*out3).hex())
+    out("shuffle 2 1 of 110: proof %d bytes, sha256 %s" % (len(proof3), sha256(proof3).hex()))
+    check("shuffle 2 1 of 110", shuffle_verify(ctx3, y, big, out3, proof3))
+
+    oid = bytes(range(20))
+    alpha_am, alpha_br = dice_alpha(GAME, 1, oid), dice_alpha(GAME, 2, oid)
+    out("dice alpha american %s" % alpha_am.hex())
+    pi_am, pi_br = vrf_prove(am["vrf"], alpha_am), vrf_prove(br["vrf"], alpha_br)
+    out("dice pi american %s" % pi_am.hex())
+    out("dice pi british %s" % pi_br.hex())
+    beta_am = vrf_verify(am["vrf_key"], pi_am, alpha_am)
+    beta_br = vrf_verify(br["vrf_key"], pi_br, alpha_br)
+    check("dice proofs verify", beta_am is not None and beta_br is not None)
+    check("a share for the other side's input",
+          vrf_verify(am["vrf_key"], pi_am, alpha_br) is None)
+    check("a share reused for another request",
+          vrf_verify(am["vrf_key"], pi_am, dice_alpha(GAME, 1, flip(oid, 19))) is None)
+    key = dice_key(beta_am, beta_br)
+    out("dice key %s" % key.hex())
+    out("dice d6 0-9: %s" % " ".join(str(uniform(key, i, 6) + 1) for i in range(10)))
+    out("dice uniform(110)@10: %d" % uniform(key, 10, 110))
+
+    msg = b"postrider-peer 1\ngame ww-test\n"
+    sig = sign(am, msg)
+    out("sign american %s" % sig.hex())
+    check("signature", sign_verify(am["sign_key"], msg, sig))
+    check("signature of another message", not sign_verify(am["sign_key"], msg + b"x", sig))
+    check("signature under the other key", not sign_verify(br["sign_key"], msg, sig))
+    for what in bad:
+        print("check failed:", what, file=sys.stderr)
+    return len(bad)
+
+
+def read_hex_lines(path):
+    with open(path) as f:
+        return [bytes.fromhex(line.strip()) for line in f if line.strip()]
+
+
+def main(argv):
+    try:
+        if argv == ["--vectors"]:
+            return 1 if vectors(print) else 0
+        if len(argv) == 6 and argv[0] == "shuffle":
+            cards, out = read_hex_lines(argv[3]), read_hex_lines(argv[4])
+            proof = b"".join(read_hex_lines(argv[5]))
+            ok = shuffle_verify(argv[1].encode(), bytes.fromhex(argv[2]), cards, out, proof)
+            print("valid" if ok else "invalid")
+            return 0 if ok else 1
+        if len(argv) == 5 and argv[0] == "share":
+            ok = share_verify(bytes.fromhex(argv[2]), argv[1].encode(),
+                              bytes.fromhex(argv[3]), bytes.fromhex(argv[4]))
+            print("valid" if ok else "invalid")
+            return 0 if ok else 1
+    except (ValueError, OSError) as e:
+        print("verify_peer.py:", e, file=sys.stderr)
+        return 2
+    print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
