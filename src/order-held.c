@@ -121,7 +121,16 @@ static void run_held(const struct data *d, struct state *s, struct rng *r,
 			free(line);
 			continue;
 		}
-		if (order_parse(d, s, side, line, &a, &why, &column, &note) == 0 &&
+		if (!ascii_strncasecmp(line, "if", 2) && (line[2] == ' ' || line[2] == '\t')) {
+			/* a standing order written after the move: it waits
+			 * with the rest, and is given when its turn comes */
+			if (order_cond_line(d, s, side, line, res, &why) == 0) {
+				applied++;
+				order_answer_standing(d, s, r, res);
+				free(line);
+				continue;
+			}
+		} else if (order_parse(d, s, side, line, &a, &why, &column, &note) == 0 &&
 		    !engine_game_over(s) &&
 		    (a.kind == ACT_REACT || s->prompt.side == side)) {
 			size_t loglen = res->log.len;

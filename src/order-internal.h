@@ -34,6 +34,10 @@ void order_suggest(const char *ref, const char *const *names, int n,
 		   struct strbuf *err);
 /* A general by name or unique beginning; -1 with a message in err. */
 int order_find_general(const struct data *d, const char *ref, struct strbuf *err);
+/* A general named by one word, in full or by a unique beginning of three
+ * letters or more ("corn"), or -1 (nothing said): for a general that may
+ * end a line ("land Lancaster 2 gree"). */
+int order_general_word(const struct data *d, const char *word);
 /* A blockade zone by the words of its name; -1 with a message in err. */
 int order_find_zone(const struct data *d, const char *ref, struct strbuf *err);
 /* Does the normalized reference r name space i (nearly: within a typo)? */
@@ -70,10 +74,13 @@ int order_parse(const struct data *d, const struct state *s, enum side side,
 		int *column, struct strbuf *note);
 /* Cuts a comment off a line, in place, and the blanks before it. */
 void order_strip_comment(char *line);
-/* Is this line prose around an order ("Hi Bob,")? */
-bool order_prose_line(const char *line);
+/* Is this line prose around an order ("Hi Bob,")? Its first word is no
+ * order word nor near one; or (with d) it reads as a sentence whose words
+ * are no order of side ("Pass my regards to the Admiral."). */
+bool order_prose_line(const struct data *d, enum side side, const char *line);
 /* The first and last lines (1-based) that hold the order; 0, 0 if none. */
-void order_span(const char *text, int *first, int *last);
+void order_span(const struct data *d, enum side side, const char *text,
+		int *first, int *last);
 
 /* --- order-held.c ------------------------------------------------------- */
 

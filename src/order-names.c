@@ -60,28 +60,36 @@ static bool words_match(const char *ref, const char *name, bool *exact)
 	return true;
 }
 
+/* The edit distance of a and b where a swap of two neighbouring letters
+ * is one edit, as an insertion, a deletion or a change is ("aFlmouth"
+ * for Falmouth: the commonest typo of all). Three rows suffice. */
 int order_levenshtein(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	int *row = xcalloc(lb + 1, sizeof(int)), res;
+	int *row = xcalloc(3 * (lb + 1), sizeof(int)), res;
+	int *two = row, *one = row + lb + 1, *cur = row + 2 * (lb + 1);
 
 	for (size_t j = 0; j <= lb; j++)
-		row[j] = (int)j;
+		one[j] = (int)j;
 	for (size_t i = 1; i <= la; i++) {
-		int prev = row[0];
-		row[0] = (int)i;
+		cur[0] = (int)i;
 		for (size_t j = 1; j <= lb; j++) {
-			int cur = row[j];
-			int best = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
+			int best = one[j - 1] + (a[i - 1] != b[j - 1]);
+			if (one[j] + 1 < best)
+				best = one[j] + 1;
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    two[j - 2] + 1 < best)
+				best = two[j - 2] + 1;
+			cur[j] = best;
 		}
+		int *t = two;
+		two = one;
+		one = cur;
+		cur = t;
 	}
-	res = row[lb];
+	res = one[lb];
 	free(row);
 	return res;
 }
@@ -252,6 +260,25 @@ int order_find_space(const struct data *d, const char *ref, struct strbuf *err)
 	return ORDER_AMBIGUOUS;
 }
 
+/* Is r (two to five letters, no blank) the initials of the first words
+ * of the normalized name? */
+static bool initials_of(const char *r, const char *name)
+{
+	size_t n = strlen(r);
+	const char *w = name;
+
+	if (n < 2 || n > 5 || strchr(r, ' '))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		if (!*w || *w != r[i] || !isalpha((unsigned char)r[i]))
+			return false;
+		w += strcspn(w, " ");
+		while (*w == ' ')
+			w++;
+	}
+	return true;
+}
+
 int order_find_card(const struct data *d, const struct state *s,
 		    enum side side, const char *ref, struct strbuf *err)
 {
@@ -294,6 +321,12 @@ int order_find_card(const struct data *d, const struct state *s,
 	for (int c = 1; !n && *r && c <= d->n_cards; c++) {
 		order_normalize(d->cards[c].title, nm, sizeof(nm));
 		if (words_in(r, nm, false))
+			found[n++] = c;
+	}
+	/* Then the initials of its first words: "jpj", "bf". */
+	for (int c = 1; !n && *r && c <= d->n_cards; c++) {
+		order_normalize(d->cards[c].title, nm, sizeof(nm));
+		if (initials_of(r, nm))
 			found[n++] = c;
 	}
 	if (n_exact) {
@@ -395,6 +428,21 @@ int order_find_general(const struct data *d, const char *ref,
 		order_suggest(ref, names, d->n_generals, err);
 	}
 	return g;
+}
+
+int order_general_word(const struct data *d, const char *word)
+{
+	int g = data_general_index(d, word), hit = -1, n = 0;
+	size_t len = strlen(word);
+
+	if (g >= 0 || len < 3)
+		return g;
+	for (int i = 0; i < d->n_generals; i++)
+		if (!ascii_strncasecmp(d->generals[i].name, word, len)) {
+			hit = i;
+			n++;
+		}
+	return n == 1 ? hit : -1;
 }
 
 /* Does the normalized reference r name space i: each word a beginning of

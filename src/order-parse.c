@@ -242,8 +242,8 @@ static int parse_movement(const struct data *d, const struct state *s,
 		return -1;
 	}
 	last = strrchr(rest, ' ');
-	if (last && data_general_index(d, last + 1) >= 0) {
-		out->general = data_general_index(d, last + 1);
+	if (last && order_general_word(d, last + 1) >= 0) {
+		out->general = order_general_word(d, last + 1);
 		while (last > rest && last[-1] == ' ')
 			last--;
 		*last = '\0';
@@ -439,7 +439,23 @@ void order_strip_comment(char *line)
  * edit of one (so "plce worcester" is a mistake to be told, not prose),
  * nor a number or a card ("#12"). docs/orders.md, "Prose around the order".
  */
-bool order_prose_line(const char *line)
+/* Does line read as a sentence: a final stop, question or exclamation
+ * mark, a comma or colon at its end or after a word, a semicolon? */
+static bool sentence(const char *line)
+{
+	size_t n = strlen(line);
+
+	while (n && (line[n - 1] == ' ' || line[n - 1] == '\t' || line[n - 1] == '\r'))
+		n--;
+	if (n && strchr(".!?,;:", line[n - 1]))
+		return true;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (strchr(",;:", line[i]) && (line[i + 1] == ' ' || line[i + 1] == '\t'))
+			return true;
+	return false;
+}
+
+bool order_prose_line(const struct data *d, enum side side, const char *line)
 {
 	char w[32];
 	size_t n = 0;
@@ -463,12 +479,25 @@ bool order_prose_line(const char *line)
 		return false;
 	struct order_verb verbs[ORDER_N_VERBS];
 	int nv = order_verbs(verbs);
-	for (int i = 0; i < nv; i++) {
+	bool verb = false;
+	for (int i = 0; i < nv && !verb; i++) {
 		const char *v = verbs[i].word;
-		if (!strncmp(v, w, n) || order_levenshtein(w, v) <= 1)
-			return false;
+		verb = !strncmp(v, w, n) || order_levenshtein(w, v) <= 1;
 	}
-	return true;
+	if (!verb)
+		return true;
+	/* "Pass my regards to the Admiral.", "To be honest, ...": a
+	 * sentence whose words read as no order, whatever the state */
+	if (!d || !sentence(t))
+		return false;
+	struct strbuf why = STRBUF_INIT;
+	struct action a;
+	int column;
+	char *copy = xstrdup(t);
+	bool prose = order_parse(d, NULL, side, copy, &a, &why, &column, NULL) < 0;
+	free(copy);
+	strbuf_release(&why);
+	return prose;
 }
 
 /* Blank after the comment is cut? */
@@ -488,7 +517,8 @@ static bool blank_line(const char *p, size_t len)
  * lines before and after are prose. 0, 0 if no line looks like an order:
  * then nothing is prose, and the first line is refused with its reason.
  */
-void order_span(const char *text, int *first, int *last)
+void order_span(const struct data *d, enum side side, const char *text,
+		int *first, int *last)
 {
 	int lineno = 0;
 
@@ -498,7 +528,7 @@ void order_span(const char *text, int *first, int *last)
 		char *line = xstrndup(p, len);
 
 		lineno++;
-		if (!blank_line(p, len) && !order_prose_line(line)) {
+		if (!blank_line(p, len) && !order_prose_line(d, side, line)) {
 			if (!*first)
 				*first = lineno;
 			*last = lineno;

@@ -264,7 +264,7 @@ static void read_words(struct run *run, const char *text)
 				bad = 0;
 			else if (line_is(t, "if"))
 				bad = order_cond_words(run->d, run->side, t, why) < 0;
-			else if (run->first && order_prose_line(t))
+			else if (run->first && order_prose_line(run->d, run->side, t))
 				bad = (strbuf_addstr(why, NOT_AN_ORDER), 1);
 			else
 				bad = order_parse(run->d, NULL, run->side, line, &a, why, &column, NULL) < 0;
@@ -525,8 +525,10 @@ static int run_line(struct run *run, int lineno, char *line, const char *t, cons
 		return 1;	/* run first */
 	if (res->applied && !engine_game_over(s) && s->prompt.side != run->side &&
 	    engine_prompt_interrupts(s) && ascii_strncasecmp(t, "never", 5) &&
-	    ascii_strncasecmp(t, "ask", 3) && ascii_strncasecmp(t, "resign", 6)) {
-		/* the other side must answer first: the rest waits */
+	    ascii_strncasecmp(t, "ask", 3) && ascii_strncasecmp(t, "resign", 6) &&
+	    !line_is(t, "if")) {
+		/* the other side must answer first: the rest waits (standing
+		 * reactions and orders apply at once: they are for what comes) */
 		order_hold_rest(s, run->side, t, p, run->first ? run->last : 0, lineno, res);
 		return 0;
 	}
@@ -540,7 +542,7 @@ static int run_line(struct run *run, int lineno, char *line, const char *t, cons
 		}
 	} else if (line_is(t, "words")) {
 		strbuf_addstr(&why, "your words are mixed in already (once per side)");
-	} else if (run->first && order_prose_line(t)) {
+	} else if (run->first && order_prose_line(run->d, run->side, t)) {
 		strbuf_addstr(&why, NOT_AN_ORDER);
 	} else if (apply_line(run, line, t, &column, &why) == 0) {
 		bool sealed = others_answer(run);
@@ -569,7 +571,7 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	int lineno = 0, go = 1;
 
 	strbuf_init(&run.unreadable_why);
-	order_span(text, &run.first, &run.last);
+	order_span(d, side, text, &run.first, &run.last);
 	engine_begin_order(s);
 	s->held_note[side][0] = '\0';	/* shown once, in the last report */
 	s->sealed_lines[side][0] = '\0';	/* this order's, from now */
