@@ -441,12 +441,12 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 int notify_reject(struct notify *n, const struct game *g, enum side side,
 		  const char *reason, const char *in_reply_to)
 {
-	struct strbuf options = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf subject = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "";
 	int ret;
 
-	if (!engine_game_over(&g->state) && g->state.prompt.side == side)
-		report_options_grouped(g->data, &g->state, &options);
+	/* a refused order's reason lists what was legal where it failed
+	 * (order.h); other refusals need no list */
 	if (!engine_game_over(&g->state))
 		game_token(g, side, token);
 	/* the token stays valid: the corrected order may answer this */
@@ -457,13 +457,11 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 	{
 		const char *vars[] = {
 			"game", g->id, "reason", reason,
-			"options", options.buf ? options.buf : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
 		ret = private_reply(n, g, side, "rejected", subject.buf,
 				    "rejected.txt", vars, in_reply_to);
 	}
-	strbuf_release(&options);
 	strbuf_release(&subject);
 	return ret;
 }

@@ -10,6 +10,7 @@
 
 #include <openssl/sha.h>
 
+#include "report.h"
 #include "rng.h"
 
 /* Is card in the hand of side? */
@@ -49,15 +50,13 @@ static void show_caret(struct strbuf *out, const char *line, int column)
 	strbuf_addstr(out, "^\n");
 }
 
-/* Appends the legal answers to the current prompt: at most a dozen, and
- * always those without an argument ("done", "pass"). Only to the side that
- * decides: the other side's options would show what its hand holds. */
+/* Appends what is asked now and, to the side that decides, every legal
+ * answer, grouped as the report gives them (report.h): the whole list,
+ * never a host's command. The other side's options would show what his
+ * hand holds: him it tells only who decides. */
 static void show_expected(const struct data *d, const struct state *s,
 			  enum side side, struct strbuf *out)
 {
-	int n, shown = 0;
-	struct action *acts;
-
 	strbuf_addstr(out, "now: ");
 	engine_describe_prompt(d, s, out);
 	strbuf_addch(out, '\n');
@@ -66,24 +65,7 @@ static void show_expected(const struct data *d, const struct state *s,
 			    side_title(s->prompt.side));
 		return;
 	}
-	n = engine_legal(d, s, NULL, 0);
-	acts = xcalloc((size_t)n + 1, sizeof(*acts));
-	engine_legal(d, s, acts, n);
-	strbuf_addstr(out, "legal orders include:\n");
-	for (int i = 0; i < n; i++) {
-		bool bare = !action_takes_card(acts[i].kind) &&
-			    !action_takes_space(acts[i].kind) &&
-			    !action_takes_side(acts[i].kind);
-		if (shown >= 12 && !bare)
-			continue;
-		strbuf_addstr(out, "  ");
-		action_format(d, &acts[i], out);
-		strbuf_addch(out, '\n');
-		shown++;
-	}
-	if (n > shown)
-		strbuf_addf(out, "  ... and %d more (postrider options)\n", n - shown);
-	free(acts);
+	report_options_grouped(d, s, out);
 }
 
 /*

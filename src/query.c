@@ -4,6 +4,7 @@
 #include "query.h"
 #include "report.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,12 +100,52 @@ static void answer_help(const struct game *g, enum side side, int n,
 {
 	(void)g, (void)side, (void)n, (void)log;
 	strbuf_addstr(out,
-		"Reply to your last report with your order, one decision per line\n"
-		"(docs/orders.md): place, flip, remove, pc, event, discard, move,\n"
-		"take, to, sail, stop, battle, retreat, intercept, done, pass...\n"
-		"Instead of an order you may ask, one word alone in a mail:\n");
+		"How to play by mail. Reply to your last report and type your order\n"
+		"above the quoted text, one decision a line; keep the subject line (it\n"
+		"carries your token). Words may be cut short where no other word starts\n"
+		"so ('pl worc'), cards go by number or by words of their title ('45',\n"
+		"'event franklin'), spaces by the words of their name ('charles sc').\n"
+		"Your report lists every order you may give now, with the values each\n"
+		"word may take.\n\nThe verbs:\n");
+	for (int k = ACT_NONE + 1; k < ACT__COUNT; k++) {
+		const struct action_desc *a = action_desc((enum action_kind)k);
+		if (!*a->meaning)
+			continue;
+		struct strbuf form = STRBUF_INIT;
+		strbuf_addstr(&form, a->verb);
+		if (a->grammar && strcmp(a->grammar, "\u2014")) {
+			strbuf_addch(&form, ' ');
+			for (const char *c = a->grammar; *c; c++)
+				strbuf_addch(&form, toupper((unsigned char)*c));
+		}
+		if (form.len > 28)
+			strbuf_addf(out, "  %s\n  %-28s %s\n", form.buf, "", a->meaning);
+		else
+			strbuf_addf(out, "  %-28s %s\n", form.buf, a->meaning);
+		strbuf_release(&form);
+	}
+	strbuf_addstr(out,
+		"\nAt any time, on a line of its own (several may share one order):\n"
+		"  never intercept | retreat | battle | exchange | declare [GENERAL]\n"
+		"                               answer that kind of question 'no' without\n"
+		"                               being asked; 'ask ...' asks again\n"
+		"  if battle [at SPACE]: battle CARD | discard CARD | none\n"
+		"  if intercepted: ...          (as 'if battle')\n"
+		"  if attacked [at SPACE]: retreat SPACE | stand\n"
+		"                               answer a coming question with a choice,\n"
+		"                               once ('always' to keep it), sealed from\n"
+		"                               your opponent; 'if battle: ask' withdraws\n"
+		"  say TEXT                     table talk for your opponent's next report\n"
+		"  words TEXT                   before the first deal: your words are mixed\n"
+		"                               into the dice\n"
+		"  # ...                        a comment\n"
+		"\nAlone in a mail:\n"
+		"  undo                         take back your last order, while it showed\n"
+		"                               nothing new and your opponent has not answered\n"
+		"  vacation 7d                  stop your deadlines for a while (m, h, d, w)\n"
+		"  resign confirm               end the game; your opponent wins\n");
 	for (int k = QUERY_NONE + 1; k < QUERY__COUNT; k++)
-		strbuf_addf(out, "  %-10s %s\n", queries[k].form, queries[k].what);
+		strbuf_addf(out, "  %-28s %s\n", queries[k].form, queries[k].what);
 	strbuf_addstr(out, "A question changes nothing and keeps your token valid.\n");
 }
 
