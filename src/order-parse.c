@@ -488,13 +488,15 @@ bool order_prose_line(const struct data *d, enum side side, const char *line)
 		return true;
 	/* "Pass my regards to the Admiral.", "To be honest, ...": a
 	 * sentence whose words read as no order, whatever the state */
-	if (!d || !sentence(t))
+	if (!d)
 		return false;
 	struct strbuf why = STRBUF_INIT;
 	struct action a;
 	int column;
 	char *copy = xstrdup(t);
-	bool prose = order_parse(d, NULL, side, copy, &a, &why, &column, NULL) < 0;
+	order_strip_comment(copy);
+	bool prose = sentence(copy) &&
+		     order_parse(d, NULL, side, copy, &a, &why, &column, NULL) < 0;
 	free(copy);
 	strbuf_release(&why);
 	return prose;
