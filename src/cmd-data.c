@@ -47,6 +47,8 @@ static int exec_data(int argc, char **argv)
 	if (check) {
 		printf("%s: %d spaces, %d connections, %d generals, %d cards: ok (hash %s)\n",
 		       dir, d->n_spaces, d->n_connections, d->n_generals, d->n_cards, d->hash);
+		data_provenance(d, &out);
+		printf("\n%s", out.buf);
 	} else {
 		data_dump(d, &out);
 		fputs(out.buf, stdout);

@@ -642,6 +642,10 @@ static void load_connections(struct loader *L, yaml_node_t *root)
 		c->wilderness = wild;
 		c->only_general = only;
 		get_source(L, rec, &c->src);
+		if (!data_source_covers(c->src.source, NULL)) {
+			d->spaces[a].adj[d->spaces[a].n_adj - 1].unsourced = true;
+			d->spaces[b].adj[d->spaces[b].n_adj - 1].unsourced = true;
+		}
 	}
 }
 

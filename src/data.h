@@ -61,6 +61,7 @@ struct data_adj {
 	int to;			/* space index */
 	bool wilderness;	/* counts as three spaces moved (7.3.D) */
 	int only_general;	/* -1, or the one general who may use it (7.4.D) */
+	bool unsourced;		/* no source confirms the connection */
 };
 
 struct data_space {
@@ -257,5 +258,41 @@ int data_zone_index(const struct data *d, const char *name);
 
 /* True if spaces a and b are joined by a connection usable by everyone. */
 bool data_adjacent(const struct data *d, int a, int b);
+
+/*
+ * Provenance (src/data-prov.c, docs/data.md "Provenance").
+ *
+ * data_source_covers() reads a `source:` text: false if it is empty, is
+ * "unverified", or has a clause "A, B and C unverified" naming one of
+ * facts (a NULL-ended list of words, matched against each item's last
+ * word: "exact effect" names "effect"); facts NULL means any fact of the
+ * record. True otherwise. Never fails.
+ */
+bool data_source_covers(const char *source, const char *const *facts);
+/* True if a source confirms the card's title (OPS cards: always). */
+bool data_card_title_sourced(const struct data_card *c);
+/* True if a source confirms what the card's event does (its effect,
+ * counts, colonies and side; OPS cards: always, rule 6.2). */
+bool data_card_effect_sourced(const struct data_card *c);
+/* True if what players see marks the card: its title or its effect has
+ * no source. */
+bool data_card_marked(const struct data_card *c);
+/* How many cards of the deck are marked. */
+int data_cards_marked(const struct data *d);
+/* True if every card's number, title, effect and OPS value has a source:
+ * the deck is the printed one as far as the data can tell. */
+bool data_deck_printed(const struct data *d);
+/* The mark after a marked card or an unsourced connection in what
+ * players see, and the sentence that explains it once. */
+#define DATA_UNSOURCED_MARK "(?)"
+#define DATA_UNSOURCED_NOTE \
+	"(?) marks a card whose title or effect, or a connection, that no " \
+	"source we hold confirms: the printed game may differ."
+/*
+ * Appends the counts of sourced and unsourced facts, per kind of fact,
+ * as a Markdown table (what `postrider data --check` prints and
+ * docs/data.md holds).
+ */
+void data_provenance(const struct data *d, struct strbuf *out);
 
 #endif
