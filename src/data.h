@@ -143,6 +143,9 @@ struct data_card {
 	int war_ends_year;	/* Lord North's Government Falls: 1779-1783, else 0 */
 	int campaign;		/* generals a campaign activates: 3 major, 2 minor, else 0 */
 	bool set_aside_until_1776; /* #99 and Baron von Steuben (4.0, 6.1.E) */
+	bool by_player;		/* the player carries the effects out from
+				   its list of primitive actions, any order
+				   (docs/cards.md, "Events by primitives") */
 	char *text;		/* the event in our own words */
 	enum card_handler handler; /* a code handler, HANDLER_NONE if effects suffice */
 	int n_effects;
@@ -200,6 +203,10 @@ struct data {
 	/* Added: the PC placements that end the set-up (4.0). */
 	int committees_pcs_per_colony;	/* Committees of Correspondence: 1 */
 	int for_the_king_pcs;		/* For The King: 3 */
+	/* Added: the sources of the counter mix and of the set-up's final
+	 * PC placements (counters.yaml, setup.yaml). */
+	struct data_source cu_src[3], pc_markers_src;
+	struct data_source committees_src, for_the_king_src;
 	/* Added: file names used in data_source.file (owned here). */
 	int n_files;
 	char *files[DATA_MAX_FILES];
@@ -258,6 +265,32 @@ int data_zone_index(const struct data *d, const char *name);
 
 /* True if spaces a and b are joined by a connection usable by everyone. */
 bool data_adjacent(const struct data *d, int a, int b);
+
+/*
+ * Sheets (src/data-sheet.c, docs/data.md "Sheets"): the data as
+ * tab-separated sheets with a header row, one row a record.
+ */
+#define DATA_N_SHEETS 9
+/* The i-th sheet's file name ("cards.tsv"), or NULL past the last. */
+const char *data_sheet_name(int i);
+/*
+ * Writes the data d as the texts of the DATA_N_SHEETS sheets into out[]
+ * (appended; the caller owns them). Returns 0, or -1 with a line in err
+ * for each value a sheet cannot hold (a tab or a line break).
+ */
+int data_sheet_texts(const struct data *d, struct strbuf out[DATA_N_SHEETS],
+		     struct strbuf *err);
+/*
+ * Reads the sheets' texts (sheet_texts[i] is data_sheet_name(i); the
+ * texts are only read) into the YAML texts of a data set (yaml[i] is
+ * data_file_name(i), appended), and loads and checks the result as
+ * data_load() does. Every problem is one line "dir/SHEET:ROW:COLUMN:
+ * [column: ]message" in errs, all of them at once, ROW and COLUMN 1-based
+ * (row 1 the header). Returns their number: 0 means yaml[] is a valid
+ * data set. Never crashes on any input.
+ */
+int data_sheet_import(const char *dir, struct strbuf sheet_texts[DATA_N_SHEETS],
+		      struct strbuf yaml[DATA_N_FILES], struct strbuf *errs);
 
 /*
  * Provenance (src/data-prov.c, docs/data.md "Provenance").
