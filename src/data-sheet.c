@@ -453,6 +453,7 @@ struct importer {
 	 * them would only repeat it */
 	unsigned char *bad[DATA_N_SHEETS];
 	int bad_len[DATA_N_SHEETS];
+	int where[DATA_N_SHEETS][24];	/* struct parsed's, kept */
 };
 
 static void PRINTF_LIKE(5, 6) sheet_err(struct importer *im, int sheet,
@@ -929,6 +930,24 @@ static void put_numbers(struct importer *im, const struct parsed *p)
 	}
 }
 
+/* Appends msg with each "line N" of the YAML y turned into the row of
+ * the sheet it came from ("duplicate card #5 (first at row 6)"). */
+static void add_rows(struct strbuf *out, const struct yout *y, const char *msg)
+{
+	const char *p = msg, *hit;
+
+	while ((hit = strstr(p, "line ")) && hit[5] >= '0' && hit[5] <= '9') {
+		int n = atoi(hit + 5);
+		strbuf_add(out, p, (size_t)(hit - p));
+		if (n >= 1 && n <= y->n)
+			strbuf_addf(out, "row %d", y->lines[n - 1].row);
+		else
+			strbuf_addf(out, "line %d", n);
+		p = hit + 5 + strspn(hit + 5, "0123456789");
+	}
+	strbuf_addstr(out, p);
+}
+
 int data_sheet_import(const char *dir, struct strbuf sheet_texts[DATA_N_SHEETS],
 		      struct strbuf yaml[DATA_N_FILES], struct strbuf *errs)
 {
@@ -968,8 +987,10 @@ int data_sheet_import(const char *dir, struct strbuf sheet_texts[DATA_N_SHEETS],
 			put_row(&im, y, s, &p[s], r, "  - ", NULL, NULL);
 	}
 	put_numbers(&im, &p[S_NUMBERS]);
-	for (int s = 0; s < DATA_N_SHEETS; s++)
+	for (int s = 0; s < DATA_N_SHEETS; s++) {
+		memcpy(im.where[s], p[s].where, sizeof(im.where[s]));
 		free_parsed(&p[s], n_cols(&sheets[s]));
+	}
 
 	/* Load what was written and take each message back to its sheet. */
 	{
@@ -1023,11 +1044,9 @@ int data_sheet_import(const char *dir, struct strbuf sheet_texts[DATA_N_SHEETS],
 			if (l && l->n && yc < l->keys[0].ycol + 1)
 				for (int c = 0; sheets[si].cols[c].name; c++) {
 					char *quoted = xstrfmt("'%s'", sheets[si].cols[c].name);
-					if (strstr(msg, quoted)) {
+					if (strstr(msg, quoted) && im.where[si][c]) {
 						name = sheets[si].cols[c].name;
-						for (int k = 0; k < l->n; k++)
-							if (!strcmp(l->keys[k].name, name))
-								col = l->keys[k].col;
+						col = im.where[si][c];
 					}
 					free(quoted);
 				}
@@ -1035,8 +1054,10 @@ int data_sheet_import(const char *dir, struct strbuf sheet_texts[DATA_N_SHEETS],
 				free(line);
 				continue;	/* already reported on this row */
 			}
-			strbuf_addf(errs, "%s/%s:%d:%d: %s%s%s\n", dir, sheets[si].file,
-				    row, col, name ? name : "", name ? ": " : "", msg);
+			strbuf_addf(errs, "%s/%s:%d:%d: %s%s", dir, sheets[si].file,
+				    row, col, name ? name : "", name ? ": " : "");
+			add_rows(errs, y, msg);
+			strbuf_addch(errs, '\n');
 			im.nerr++;
 		}
 		free(line);
