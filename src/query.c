@@ -107,6 +107,7 @@ void query_answer(const struct game *g, enum side side, enum query q, int n,
 		for (int k = QUERY_HELP; k <= QUERY_RESEND; k++)
 			strbuf_addf(out, "  %-10s %s\n", queries[k].form, queries[k].what);
 		strbuf_addstr(out, "A question changes nothing and keeps your token valid.\n");
+		strbuf_addstr(out, DATA_UNSOURCED_NOTE "\n");
 		break;
 	case QUERY_OPTIONS:
 		strbuf_addstr(out, "Now: ");
