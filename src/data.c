@@ -933,6 +933,40 @@ static void load_effects(struct loader *L, yaml_node_t *seq,
 	}
 }
 
+/* An event by primitives (docs/cards.md): only the primitive actions on
+ * spaces, each bounded by its count and qualifiers, and conditions. */
+static void check_by_player(struct loader *L, yaml_node_t *n,
+			    const struct data_card *c)
+{
+	int actions = 0;
+
+	if (c->handler != HANDLER_NONE)
+		lerr(L, n, "card #%d: an event by primitives has no handler", c->number);
+	for (int i = 0; i < c->n_effects; i++) {
+		const struct data_effect *e = &c->effects[i];
+
+		switch (e->verb) {
+		case EFFECT_PLACE_PC: case EFFECT_REMOVE_PC: case EFFECT_FLIP_PC:
+		case EFFECT_PLACE_CU: case EFFECT_REMOVE_CU:
+			actions++;
+			if (e->quals & (QUAL_EACH_COLONY | QUAL_BRITISH_REINFORCEMENTS))
+				lerr(L, n, "card #%d: '%s' takes no choice of the "
+				     "player: not in an event by primitives",
+				     c->number, e->where);
+			break;
+		case EFFECT_REQUIRE:
+			break;
+		default:
+			lerr(L, n, "card #%d: '%s' is not a primitive action "
+			     "(place_pc, remove_pc, flip_pc, place_cu, remove_cu, "
+			     "or a require)", c->number, effect_verbs[e->verb].name);
+		}
+	}
+	if (!actions)
+		lerr(L, n, "card #%d: an event by primitives lists at least one "
+		     "action", c->number);
+}
+
 /* cards.yaml: the 110 strategy cards. */
 static void load_cards(struct loader *L, yaml_node_t *root)
 {
@@ -1017,6 +1051,8 @@ static void load_cards(struct loader *L, yaml_node_t *root)
 			     handler);
 		if ((n = ytree_get(L->t, rec, "effects")))
 			load_effects(L, n, c);
+		if (c->by_player)
+			check_by_player(L, ytree_get(L->t, rec, "by_player"), c);
 	}
 }
 
