@@ -480,6 +480,23 @@ static void test_check_in_memory(void **state)
 	free(c);
 }
 
+/* Issue 32: docs/cards.md shows every verb with an example. */
+static void test_cards_doc_has_every_verb(void **state)
+{
+	struct strbuf doc = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(read_file("docs/cards.md", &doc, 1 << 20), 0);
+	for (int v = 1; v < EFFECT__COUNT; v++) {
+		char *ex = xstrfmt("`{verb: %s", effect_verbs[v].name);
+		if (!strstr(doc.buf, ex))
+			fail_msg("docs/cards.md has no example of the verb '%s'",
+				 effect_verbs[v].name);
+		free(ex);
+	}
+	strbuf_release(&doc);
+}
+
 /* Issue 31: prose and effect held together. Card #71's count changed
  * to 3 while its text says "two" is refused; a "+2" against a +3 too. */
 static void test_prose_against_effect(void **state)
@@ -692,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_check_in_memory),
 		cmocka_unit_test(test_prose_against_effect),
 		cmocka_unit_test(test_provenance),
+		cmocka_unit_test(test_cards_doc_has_every_verb),
 	};
 	const struct CMUnitTest bad[] = {
 		cmocka_unit_test(test_bad_syntax),
