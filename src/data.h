@@ -319,7 +319,7 @@ bool data_deck_printed(const struct data *d);
  * players see, and the sentence that explains it once. */
 #define DATA_UNSOURCED_MARK "(?)"
 #define DATA_UNSOURCED_NOTE \
-	"(?) marks a card whose title or effect, or a connection, that no\n" \
+	"(?) marks a card (its title or effect) or a connection that no\n" \
 	"source we hold confirms: the printed game may differ."
 /*
  * Appends the counts of sourced and unsourced facts, per kind of fact,
