@@ -898,5 +898,17 @@ void events_describe_prompt(const struct data *d, const struct state *s,
 	}
 	if (x.verb != V_PLACE_CU)
 		strbuf_addf(out, " (%d to go)", left);
-	strbuf_addstr(out, (x.w.q & QUAL_MAY) ? ", or 'done'." : ".");
+	strbuf_addstr(out, (x.w.q & QUAL_MAY) ? ", or 'done'" : "");
+	if (x.c->by_player) {
+		/* an event by primitives: the actions still to come */
+		for (int j = s->prompt.step + 1; j < x.c->n_effects; j++) {
+			const struct data_effect *e = &x.c->effects[j];
+			enum verb v = verb_of(e);
+			if (answer_kind(v) == ACT_NONE)
+				continue;
+			strbuf_addf(out, "; then up to %d: '%s SPACE' (%s)", c_count(e),
+				    action_verb(answer_kind(v)), effect_verbs[e->verb].name);
+		}
+	}
+	strbuf_addch(out, '.');
 }

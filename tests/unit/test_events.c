@@ -471,6 +471,13 @@ static void test_by_player_primitives(void **state)
 	put_pc("Boston MA", SIDE_BRITISH);
 	APPLY(EVENT(REVERE));
 	ASSERT_PROMPT(PROMPT_EVENT, SIDE_AMERICAN);
+	{
+		struct strbuf p = STRBUF_INIT;
+		engine_describe_prompt(D, &S, &p);
+		assert_non_null(strstr(p.buf, "remove British PC markers (1 to go), or 'done'; "
+					      "then up to 2: 'place SPACE' (place_pc)."));
+		strbuf_release(&p);
+	}
 	REFUSED(PLACE("Albany NY"), "none of the actions left");	/* not NJ */
 	APPLY(PLACE("Trenton NJ"));	/* passes the removal */
 	REFUSED(REMOVE("Boston MA"), "none of the actions left");	/* passed */
