@@ -1264,6 +1264,11 @@ static int exec_audit(int argc, char **argv)
 			       a.shuffles, a.shuffles == 1 ? "" : "s", a.shuffles == 1 ? "s" : "");
 		printf("\n");
 	}
+	/* the data set: game_open() refused data/ unless its hash is the
+	 * one game.yaml records; a game from before data_name names the
+	 * module (issue 32) */
+	printf("data set %s, hash %s: data/ matches it\n",
+	       g.data_name ? g.data_name : g.module, g.data_hash);
 	if (g.have_seed) {
 		if (replay(&a, &fixed) < 0)
 			goto differs;

@@ -178,6 +178,7 @@ static int exec_new(int argc, char **argv)
 		goto out;
 	}
 	g.data_hash = xstrdup(g.data->hash);
+	g.data_name = xstrdup(g.data->game);	/* the data folder's name */
 	g.tournament = tournament;
 	g.player[SIDE_AMERICAN].mail = mail_mode[SIDE_AMERICAN];
 	g.player[SIDE_BRITISH].mail = mail_mode[SIDE_BRITISH];

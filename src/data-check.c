@@ -6,6 +6,7 @@
 #include "data.h"
 #include "data-internal.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -389,6 +390,156 @@ static void check_cards(const struct data *d, struct strbuf *errs, int *n)
 			"(4.0), found %d", aside);
 }
 
+/* ---- The card's prose against its effect ------------------------------- */
+
+/* What a number in a card's text counts. */
+enum unit { U_NONE, U_PC, U_CU, U_CARD, U_GENERAL, U_SPACE, U_DRM };
+
+static const char *const number_words[] = {
+	"zero", "one", "two", "three", "four", "five", "six", "seven",
+	"eight", "nine", "ten",
+};
+
+/* The number a word of the text spells (one..ten, or 1-20), or -1. */
+static int word_number(const char *w, size_t n)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(number_words); i++)
+		if (strlen(number_words[i]) == n &&
+		    !ascii_strncasecmp(w, number_words[i], n))
+			return (int)i;
+	if (!n || n > 2)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (w[i] < '0' || w[i] > '9')
+			return -1;
+		v = v * 10 + (w[i] - '0');
+	}
+	return v <= 20 ? v : -1;
+}
+
+static enum unit word_unit(const char *w, size_t n)
+{
+	static const struct { const char *word; enum unit u; } units[] = {
+		{ "PC", U_PC }, { "PCs", U_PC }, { "CU", U_CU }, { "CUs", U_CU },
+		{ "card", U_CARD }, { "cards", U_CARD },
+		{ "general", U_GENERAL }, { "generals", U_GENERAL },
+		{ "space", U_SPACE }, { "spaces", U_SPACE },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (strlen(units[i].word) == n &&
+		    !ascii_strncasecmp(w, units[i].word, n))
+			return units[i].u;
+	return U_NONE;
+}
+
+/* True if the card has an effect that a number v counting u agrees with. */
+static bool effect_says(const struct data_card *c, enum unit u, int v)
+{
+	for (int i = 0; i < c->n_effects; i++) {
+		const struct data_effect *e = &c->effects[i];
+		int count = e->count ? e->count : 1;
+		unsigned per = QUAL_ONE_PER_SPACE | QUAL_ONE_PER_COLONY |
+			       QUAL_EACH_COLONY;
+
+		switch (u) {
+		case U_PC:
+			if ((e->verb == EFFECT_PLACE_PC || e->verb == EFFECT_REMOVE_PC ||
+			     e->verb == EFFECT_FLIP_PC) &&
+			    (count == v || v == 1))	/* one PC a space */
+				return true;
+			break;
+		case U_CU:
+			if ((e->verb == EFFECT_PLACE_CU || e->verb == EFFECT_REMOVE_CU) &&
+			    (count == v || (v == 1 && (e->quals & per))))
+				return true;
+			break;
+		case U_CARD:
+			if ((e->verb == EFFECT_OPPONENT_DISCARDS_RANDOM ||
+			     e->verb == EFFECT_DRAW) && count == v)
+				return true;
+			break;
+		case U_GENERAL:
+			if ((e->verb == EFFECT_ACTIVATE_GENERALS ||
+			     e->verb == EFFECT_ACTIVATE_GENERAL) && count == v)
+				return true;
+			break;
+		case U_SPACE:
+			/* spaces moved, spaces acted on, steps of the track;
+			 * losing the Regulars moves the track 2 (12.1) */
+			if (count == v || e->amount == v ||
+			    (e->verb == EFFECT_LOSE_REGULARS && v == 2))
+				return true;
+			break;
+		case U_DRM:
+			if ((e->verb == EFFECT_BATTLE_DRM ||
+			     e->verb == EFFECT_FRENCH_ALLIANCE) && e->amount == v)
+				return true;
+			break;
+		case U_NONE:
+			break;
+		}
+	}
+	return false;
+}
+
+/*
+ * A number in the text that counts PCs, CUs, cards, generals or spaces
+ * (within the three words after it), or a "+N", must agree with the
+ * card's machine form, so that prose and effect cannot drift apart
+ * (#71's count changed to 3 while its text says "two").
+ */
+static void check_prose(const struct data_card *c, struct strbuf *errs, int *n)
+{
+	static const char *const unit_names[] = {
+		"", "PC", "CU", "card", "general", "space", "modifier",
+	};
+	const char *p = c->text;
+
+	if (!p || c->handler != HANDLER_NONE)
+		return;
+	while (*p) {
+		const char *w = p, *q;
+		size_t len;
+		int v;
+		enum unit u = U_NONE;
+
+		while (*p && (isalnum((unsigned char)*p) || *p == '+' || *p == '.' ||
+			      *p == '\'' || *p == '-'))
+			p++;
+		len = (size_t)(p - w);
+		while (len && (w[len - 1] == '.' || w[len - 1] == '\''))
+			len--;
+		if (len > 1 && w[0] == '+' && (v = word_number(w + 1, len - 1)) >= 0) {
+			u = U_DRM;
+		} else if ((v = word_number(w, len)) >= 0) {
+			/* the unit: one of the next three words */
+			q = p;
+			for (int k = 0; k < 3 && *q && u == U_NONE; k++) {
+				const char *x;
+				while (*q && !isalnum((unsigned char)*q))
+					q++;
+				x = q;
+				while (isalnum((unsigned char)*q))
+					q++;
+				if (word_number(x, (size_t)(q - x)) >= 0)
+					break;
+				u = word_unit(x, (size_t)(q - x));
+			}
+			if (u == U_SPACE && v == 1)
+				u = U_NONE;	/* "one space", "a space": no count */
+		}
+		if (u != U_NONE && !effect_says(c, u, v))
+			data_src_err(errs, n, &c->src, "card #%d: the text says "
+				"'%.*s' (%s) but no effect counts %d: change the "
+				"text or the effect", c->number, (int)len, w,
+				unit_names[u], v);
+		while (*p && !(isalnum((unsigned char)*p) || *p == '+'))
+			p++;
+	}
+}
+
 int data_check(const struct data *d, struct strbuf *errs)
 {
 	int n = 0;
@@ -396,5 +547,8 @@ int data_check(const struct data *d, struct strbuf *errs)
 	check_map(d, errs, &n);
 	check_pieces(d, errs, &n);
 	check_cards(d, errs, &n);
+	for (int k = 1; k <= DATA_MAX_CARDS; k++)
+		if (d->cards[k].number == k && !d->cards[k].ops)
+			check_prose(&d->cards[k], errs, &n);
 	return n;
 }

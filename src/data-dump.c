@@ -210,5 +210,6 @@ void data_dump(const struct data *d, struct strbuf *out)
 			emit_int(out, "        ", "amount", e->amount);
 		}
 		emit_kv(out, I, "source", c->src.source);
+		emit_bool(out, I, "by_player", c->by_player);
 	}
 }

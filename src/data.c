@@ -642,6 +642,10 @@ static void load_connections(struct loader *L, yaml_node_t *root)
 		c->wilderness = wild;
 		c->only_general = only;
 		get_source(L, rec, &c->src);
+		if (!data_source_covers(c->src.source, NULL)) {
+			d->spaces[a].adj[d->spaces[a].n_adj - 1].unsourced = true;
+			d->spaces[b].adj[d->spaces[b].n_adj - 1].unsourced = true;
+		}
 	}
 }
 
@@ -663,7 +667,6 @@ static void load_setup(struct loader *L, yaml_node_t *root)
 	};
 	static const char *const ftk_keys[] = { "pcs", "source", NULL };
 	struct data *d = L->d;
-	struct data_source tmp;
 	yaml_node_t *seq, *n;
 
 	check_keys(L, root, top);
@@ -724,8 +727,7 @@ static void load_setup(struct loader *L, yaml_node_t *root)
 		check_keys(L, n, coc_keys);
 		get_int(L, n, "pcs_per_colony", true, 0, 5, 0,
 			&d->committees_pcs_per_colony);
-		get_source(L, n, &tmp);
-		free(tmp.source);
+		get_source(L, n, &d->committees_src);
 	}
 	n = ytree_get(L->t, root, "for_the_king");
 	if (!n)
@@ -733,8 +735,7 @@ static void load_setup(struct loader *L, yaml_node_t *root)
 	else if (need_map(L, n, "for_the_king")) {
 		check_keys(L, n, ftk_keys);
 		get_int(L, n, "pcs", true, 0, 20, 0, &d->for_the_king_pcs);
-		get_source(L, n, &tmp);
-		free(tmp.source);
+		get_source(L, n, &d->for_the_king_src);
 	}
 }
 
@@ -797,12 +798,14 @@ static void load_counters(struct loader *L, yaml_node_t *root)
 					  nation_words);
 			get_int(L, rec, "count", true, 0, 200, 0, &count);
 			get_source(L, rec, &tmp);
-			free(tmp.source);
-			if (nation < 0)
+			if (nation < 0 || seen[nation]) {
+				free(tmp.source);
+				if (nation >= 0)
+					lerr(L, rec, "duplicate nation '%s'",
+					     nation_words[nation]);
 				continue;
-			if (seen[nation])
-				lerr(L, rec, "duplicate nation '%s'",
-				     nation_words[nation]);
+			}
+			d->cu_src[nation] = tmp;
 			seen[nation] = true;
 			d->cu_pool[nation] = count;
 		}
@@ -817,8 +820,7 @@ static void load_counters(struct loader *L, yaml_node_t *root)
 	else if (need_map(L, n, "pc_markers")) {
 		check_keys(L, n, pc_keys);
 		get_int(L, n, "count", true, 0, 500, 0, &d->pc_markers);
-		get_source(L, n, &tmp);
-		free(tmp.source);
+		get_source(L, n, &d->pc_markers_src);
 	}
 }
 
@@ -931,6 +933,40 @@ static void load_effects(struct loader *L, yaml_node_t *seq,
 	}
 }
 
+/* An event by primitives (docs/cards.md): only the primitive actions on
+ * spaces, each bounded by its count and qualifiers, and conditions. */
+static void check_by_player(struct loader *L, yaml_node_t *n,
+			    const struct data_card *c)
+{
+	int actions = 0;
+
+	if (c->handler != HANDLER_NONE)
+		lerr(L, n, "card #%d: an event by primitives has no handler", c->number);
+	for (int i = 0; i < c->n_effects; i++) {
+		const struct data_effect *e = &c->effects[i];
+
+		switch (e->verb) {
+		case EFFECT_PLACE_PC: case EFFECT_REMOVE_PC: case EFFECT_FLIP_PC:
+		case EFFECT_PLACE_CU: case EFFECT_REMOVE_CU:
+			actions++;
+			if (e->quals & (QUAL_EACH_COLONY | QUAL_BRITISH_REINFORCEMENTS))
+				lerr(L, n, "card #%d: '%s' takes no choice of the "
+				     "player: not in an event by primitives",
+				     c->number, e->where);
+			break;
+		case EFFECT_REQUIRE:
+			break;
+		default:
+			lerr(L, n, "card #%d: '%s' is not a primitive action "
+			     "(place_pc, remove_pc, flip_pc, place_cu, remove_cu, "
+			     "or a require)", c->number, effect_verbs[e->verb].name);
+		}
+	}
+	if (!actions)
+		lerr(L, n, "card #%d: an event by primitives lists at least one "
+		     "action", c->number);
+}
+
 /* cards.yaml: the 110 strategy cards. */
 static void load_cards(struct loader *L, yaml_node_t *root)
 {
@@ -938,13 +974,14 @@ static void load_cards(struct loader *L, yaml_node_t *root)
 	static const char *const keys[] = {
 		"number", "title", "ops", "side", "battle_card", "special",
 		"removed_after_play", "reshuffle", "war_ends_year",
-		"campaign", "set_aside_until_1776", "text", "handler",
-		"effects", "source", NULL
+		"campaign", "set_aside_until_1776", "by_player", "text",
+		"handler", "effects", "source", NULL
 	};
 	static const char *const event_keys[] = {
 		"side", "battle_card", "special", "removed_after_play",
 		"reshuffle", "war_ends_year", "campaign",
-		"set_aside_until_1776", "text", "handler", "effects", NULL
+		"set_aside_until_1776", "by_player", "text", "handler",
+		"effects", NULL
 	};
 	struct data *d = L->d;
 	yaml_node_t *seq;
@@ -1003,6 +1040,7 @@ static void load_cards(struct loader *L, yaml_node_t *root)
 		}
 		c->set_aside_until_1776 =
 			get_bool(L, rec, "set_aside_until_1776");
+		c->by_player = get_bool(L, rec, "by_player");
 		text = get_str(L, rec, "text", true);
 		c->text = xstrdup(text ? text : "");
 		handler = get_str(L, rec, "handler", false);
@@ -1013,6 +1051,8 @@ static void load_cards(struct loader *L, yaml_node_t *root)
 			     handler);
 		if ((n = ytree_get(L->t, rec, "effects")))
 			load_effects(L, n, c);
+		if (c->by_player)
+			check_by_player(L, ytree_get(L->t, rec, "by_player"), c);
 	}
 }
 
@@ -1271,6 +1311,11 @@ static void walk_strings(struct data *d, void (*visit)(char **field, void *ctx),
 		visit(&d->setup[i].src.source, ctx);
 	for (int i = 0; i < d->n_years; i++)
 		visit(&d->years[i].src.source, ctx);
+	for (int i = 0; i < 3; i++)
+		visit(&d->cu_src[i].source, ctx);
+	visit(&d->pc_markers_src.source, ctx);
+	visit(&d->committees_src.source, ctx);
+	visit(&d->for_the_king_src.source, ctx);
 }
 
 static void free_field(char **field, void *ctx)

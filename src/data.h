@@ -61,6 +61,7 @@ struct data_adj {
 	int to;			/* space index */
 	bool wilderness;	/* counts as three spaces moved (7.3.D) */
 	int only_general;	/* -1, or the one general who may use it (7.4.D) */
+	bool unsourced;		/* no source confirms the connection */
 };
 
 struct data_space {
@@ -142,6 +143,9 @@ struct data_card {
 	int war_ends_year;	/* Lord North's Government Falls: 1779-1783, else 0 */
 	int campaign;		/* generals a campaign activates: 3 major, 2 minor, else 0 */
 	bool set_aside_until_1776; /* #99 and Baron von Steuben (4.0, 6.1.E) */
+	bool by_player;		/* the player carries the effects out from
+				   its list of primitive actions, any order
+				   (docs/cards.md, "Events by primitives") */
 	char *text;		/* the event in our own words */
 	enum card_handler handler; /* a code handler, HANDLER_NONE if effects suffice */
 	int n_effects;
@@ -199,6 +203,10 @@ struct data {
 	/* Added: the PC placements that end the set-up (4.0). */
 	int committees_pcs_per_colony;	/* Committees of Correspondence: 1 */
 	int for_the_king_pcs;		/* For The King: 3 */
+	/* Added: the sources of the counter mix and of the set-up's final
+	 * PC placements (counters.yaml, setup.yaml). */
+	struct data_source cu_src[3], pc_markers_src;
+	struct data_source committees_src, for_the_king_src;
 	/* Added: file names used in data_source.file (owned here). */
 	int n_files;
 	char *files[DATA_MAX_FILES];
@@ -257,5 +265,67 @@ int data_zone_index(const struct data *d, const char *name);
 
 /* True if spaces a and b are joined by a connection usable by everyone. */
 bool data_adjacent(const struct data *d, int a, int b);
+
+/*
+ * Sheets (src/data-sheet.c, docs/data.md "Sheets"): the data as
+ * tab-separated sheets with a header row, one row a record.
+ */
+#define DATA_N_SHEETS 9
+/* The i-th sheet's file name ("cards.tsv"), or NULL past the last. */
+const char *data_sheet_name(int i);
+/*
+ * Writes the data d as the texts of the DATA_N_SHEETS sheets into out[]
+ * (appended; the caller owns them). Returns 0, or -1 with a line in err
+ * for each value a sheet cannot hold (a tab or a line break).
+ */
+int data_sheet_texts(const struct data *d, struct strbuf out[DATA_N_SHEETS],
+		     struct strbuf *err);
+/*
+ * Reads the sheets' texts (sheet_texts[i] is data_sheet_name(i); the
+ * texts are only read) into the YAML texts of a data set (yaml[i] is
+ * data_file_name(i), appended), and loads and checks the result as
+ * data_load() does. Every problem is one line "dir/SHEET:ROW:COLUMN:
+ * [column: ]message" in errs, all of them at once, ROW and COLUMN 1-based
+ * (row 1 the header). Returns their number: 0 means yaml[] is a valid
+ * data set. Never crashes on any input.
+ */
+int data_sheet_import(const char *dir, struct strbuf sheet_texts[DATA_N_SHEETS],
+		      struct strbuf yaml[DATA_N_FILES], struct strbuf *errs);
+
+/*
+ * Provenance (src/data-prov.c, docs/data.md "Provenance").
+ *
+ * data_source_covers() reads a `source:` text: false if it is empty, is
+ * "unverified", or has a clause "A, B and C unverified" naming one of
+ * facts (a NULL-ended list of words, matched against each item's last
+ * word: "exact effect" names "effect"); facts NULL means any fact of the
+ * record. True otherwise. Never fails.
+ */
+bool data_source_covers(const char *source, const char *const *facts);
+/* True if a source confirms the card's title (OPS cards: always). */
+bool data_card_title_sourced(const struct data_card *c);
+/* True if a source confirms what the card's event does (its effect,
+ * counts, colonies and side; OPS cards: always, rule 6.2). */
+bool data_card_effect_sourced(const struct data_card *c);
+/* True if what players see marks the card: its title or its effect has
+ * no source. */
+bool data_card_marked(const struct data_card *c);
+/* How many cards of the deck are marked. */
+int data_cards_marked(const struct data *d);
+/* True if every card's number, title, effect and OPS value has a source:
+ * the deck is the printed one as far as the data can tell. */
+bool data_deck_printed(const struct data *d);
+/* The mark after a marked card or an unsourced connection in what
+ * players see, and the sentence that explains it once. */
+#define DATA_UNSOURCED_MARK "(?)"
+#define DATA_UNSOURCED_NOTE \
+	"(?) marks a card (its title or effect) or a connection that no\n" \
+	"source we hold confirms: the printed game may differ."
+/*
+ * Appends the counts of sourced and unsourced facts, per kind of fact,
+ * as a Markdown table (what `postrider data --check` prints and
+ * docs/data.md holds).
+ */
+void data_provenance(const struct data *d, struct strbuf *out);
 
 #endif

@@ -50,6 +50,7 @@ void game_close(struct game *g)
 	free(g->id);
 	free(g->module);
 	free(g->data_hash);
+	free(g->data_name);
 	for (int i = 0; i < g->n_data_files; i++)
 		free(g->data_files[i]);
 	for (int i = 0; i < 3; i++) {
@@ -110,7 +111,7 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 			  struct strbuf *err)
 {
 	static const char *const keys[] = {
-		"postrider", "id", "game", "data_hash", "data_files", "players",
+		"postrider", "id", "game", "data_name", "data_hash", "data_files", "players",
 		"host", "options", "fairness", NULL
 	};
 	static const char *const player_keys[] = { "name", "address", "mail", NULL };
@@ -146,6 +147,15 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 	}
 	g->module = dup_scalar(&t, root, "game", err, &errors);
 	g->data_hash = dup_scalar(&t, root, "data_hash", err, &errors);
+	if (ytree_get(&t, root, "data_name")) {
+		g->data_name = dup_scalar(&t, root, "data_name", err, &errors);
+		if (g->data_name && (!*g->data_name || strlen(g->data_name) > 100 ||
+				     strpbrk(g->data_name, "\n\r\t"))) {
+			ytree_error(&t, ytree_get(&t, root, "data_name"), err,
+				    "bad 'data_name': 1 to 100 characters on one line");
+			errors++;
+		}
+	}
 	n = ytree_get(&t, root, "data_files");
 	for (int i = 0; i < ytree_len(n) && i < DATA_MAX_FILES; i++) {
 		const char *f = ytree_scalar(ytree_item(&t, n, i));
@@ -262,6 +272,11 @@ void game_write_yaml(const struct game *g, struct strbuf *out)
 	strbuf_addf(out, "postrider: %d\n", GAME_FORMAT);
 	strbuf_addf(out, "id: %s\n", g->id);
 	strbuf_addf(out, "game: %s\n", g->module);
+	if (g->data_name) {
+		strbuf_addstr(out, "data_name: ");
+		ytree_emit_scalar(out, g->data_name);
+		strbuf_addch(out, '\n');
+	}
 	strbuf_addf(out, "data_hash: %s\n", g->data_hash);
 	strbuf_addstr(out, "data_files: [");
 	for (int i = 0; i < g->n_data_files; i++)

@@ -56,6 +56,8 @@ struct game {
 	char *id;			/* "ww-1a2b3c4d" */
 	char *module;			/* "washingtons-war" */
 	char *data_hash;
+	char *data_name;	/* the data set's name (its folder's), or NULL
+				   in a game made before it was recorded */
 	int n_data_files;
 	char *data_files[DATA_MAX_FILES];
 	struct game_player player[3];	/* [0] host, [SIDE_AMERICAN], [SIDE_BRITISH] */

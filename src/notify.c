@@ -150,7 +150,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT, held = STRBUF_INIT;
-	struct strbuf standing = STRBUF_INIT;
+	struct strbuf standing = STRBUF_INIT, data_line = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -161,6 +161,9 @@ static int compose_report(const struct game *g, const struct state *s,
 	char *first = message_id(g, 0, side), *refs = NULL, *reply_to = NULL;
 	int ret;
 
+	/* the data set the game is played with (issue 32) */
+	strbuf_addf(&data_line, "%s (hash %.12s)", g->data_name ? g->data_name : g->module,
+		    g->data_hash);
 	report_board(d, s, &board);
 	/* new cards are marked against the state before this turn (the
 	 * state of the last report; none before the first commit) */
@@ -211,6 +214,10 @@ static int compose_report(const struct game *g, const struct state *s,
 			"standing", standing.buf ? standing.buf : "",
 			"held_note", s->held_note[side],
 			"provable", g->fairness == 2 && draws.buf && strstr(draws.buf, "draw ") ? "yes" : "",
+			"data", data_line.buf,
+			"data_note", s->seq == 0 && !data_deck_printed(d) ? "yes" : "",
+			"marks", strstr(hand.buf, DATA_UNSOURCED_MARK) ||
+				 strstr(board.buf, DATA_UNSOURCED_MARK) ? DATA_UNSOURCED_NOTE : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
 		ret = report_render("turn.txt", vars, &body, err);
@@ -259,6 +266,7 @@ out:
 	free(refs);
 	free(reply_to);
 	strbuf_release(&board);
+	strbuf_release(&data_line);
 	strbuf_release(&hand);
 	strbuf_release(&prompt);
 	strbuf_release(&options);

@@ -147,6 +147,7 @@ static void answer_help(const struct game *g, enum side side, int n,
 	for (int k = QUERY_NONE + 1; k < QUERY__COUNT; k++)
 		strbuf_addf(out, "  %-28s %s\n", queries[k].form, queries[k].what);
 	strbuf_addstr(out, "A question changes nothing and keeps your token valid.\n");
+	strbuf_addstr(out, DATA_UNSOURCED_NOTE "\n");
 }
 
 /* "Now: <the prompt>" and a line. */

@@ -65,6 +65,14 @@ static void add_wrapped(struct strbuf *out, const char *text, const char *indent
 	add_hanging(out, text, indent, indent, width);
 }
 
+/* " (?)" after a card whose title or effect no source confirms (issue
+ * 32, docs/data.md "Provenance"), else ""; joined to the label for
+ * add_hanging(). */
+static const char *unsourced(const struct data_card *c)
+{
+	return data_card_marked(c) ? "\001" DATA_UNSOURCED_MARK : "";
+}
+
 /* " #23 (2 OPS), #80 Paul Revere's Ride" or " none"; a label's words
  * kept together. */
 static void card_list(const struct data *d, const int *cards, int n,
@@ -77,6 +85,7 @@ static void card_list(const struct data *d, const int *cards, int n,
 		for (const char *p = d->cards[cards[i]].label; *p; p++)
 			strbuf_addch(out, *p == ' ' && (d->cards[cards[i]].ops || p[1] == '(')
 				     ? '\001' : *p);
+		strbuf_addstr(out, unsourced(&d->cards[cards[i]]));
 	}
 }
 
@@ -290,6 +299,8 @@ void report_board(const struct data *d, const struct state *s,
 					    d->spaces[adj->to].full_name);
 				if (adj->only_general >= 0)
 					strbuf_addf(&line, " (only %s)", d->generals[adj->only_general].name);
+				if (adj->unsourced)
+					strbuf_addstr(&line, "\001" DATA_UNSOURCED_MARK);
 			}
 			add_wrapped(out, line.buf, "      ", 72);
 		}
@@ -314,7 +325,8 @@ void report_hand_since(const struct data *d, const struct state *s,
 		bool held = !before;
 		for (int j = 0; before && j < before->n_hand[side] && !held; j++)
 			held = before->hand[side][j] == s->hand[side][i];
-		strbuf_addf(out, "%s%s", held ? "  " : "* ", c->label);
+		strbuf_addf(out, "%s%s%s", held ? "  " : "* ", c->label,
+			    data_card_marked(c) ? " " DATA_UNSOURCED_MARK : "");
 		if (!c->ops)
 			strbuf_addf(out, " (%s%s%s)",
 				    c->special ? "special event, must be played" :

@@ -15,6 +15,7 @@
 #include "internal.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const struct data_card *card(const struct data *d, int n)
@@ -143,6 +144,9 @@ static struct ectx ectx_make(const struct data *d, int n, int step,
 	x.w.space = -1;
 	if (!verb_foreign(x.verb))
 		x.w = where_of(x.e);
+	/* an event by primitives: every action is the player's, "up to" */
+	if (x.c->by_player)
+		x.w.q |= QUAL_MAY;
 	x.side = side;
 	return x;
 }
@@ -684,7 +688,8 @@ static bool run_effects(const struct data *d, struct state *s, struct rng *r,
 			elog(log, "%s: nothing to do (%s).", c->label, buf);
 			continue;
 		}
-		if (x.w.space >= 0 && count == 1 && x.verb != V_REMOVE_CU) {
+		if (x.w.space >= 0 && count == 1 && x.verb != V_REMOVE_CU &&
+		    !c->by_player) {
 			/* one named space: no choice to make (CU removals
 			 * still ask: which units is the player's, 6.31) */
 			apply_target(d, s, &x, x.w.space, count, 0, log);
@@ -724,6 +729,29 @@ bool events_play(const struct data *d, struct state *s, struct rng *r,
 
 /* ---- PROMPT_EVENT ------------------------------------------------------------ */
 
+static int c_count(const struct data_effect *e)
+{
+	return e->count ? e->count : 1;
+}
+
+/* An event by primitives (by_player): the first action after the current
+ * one that answer a takes, on its space, or -1. */
+static int by_player_next(const struct data *d, const struct state *s,
+			  const struct action *a)
+{
+	const struct data_card *c = card(d, s->prompt.card);
+
+	for (int j = s->prompt.step + 1; j < c->n_effects; j++) {
+		struct ectx y = ectx_make(d, s->prompt.card, j, s->prompt.side);
+		if (answer_kind(y.verb) != a->kind || condition_fails(s, y.w.q))
+			continue;
+		if (target_check(d, s, &y, a->kind, a->space, NULL) == ENGINE_OK)
+			return j;
+	}
+	return -1;
+}
+
+
 enum engine_result events_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why)
 {
@@ -748,6 +776,28 @@ enum engine_result events_check(const struct data *d, const struct state *s,
 		return illegal(why, "'%s' does not answer this prompt; expected '%s'%s",
 			       action_verb(a->kind), action_verb(answer_kind(x.verb)),
 			       (x.w.q & QUAL_MAY) ? " or 'done'" : "");
+	if (x.c->by_player && a->kind != answer_kind(x.verb)) {
+		int j = by_player_next(d, s, a);
+		if (j < 0)
+			return illegal(why, "'%s %s' is none of the actions left of %s",
+				       action_verb(a->kind),
+				       a->space >= 0 && a->space < d->n_spaces
+				       ? space_name(d, a->space) : "?", x.c->label);
+		{
+			/* the later action as it will stand, begun afresh */
+			struct state *t = xmalloc(sizeof(*t));
+			enum engine_result r;
+			*t = *s;
+			t->prompt.step = j;
+			t->prompt.left = c_count(&x.c->effects[j]);
+			t->prompt.colonies_done = 0;
+			t->prompt.spaces_done[0] = t->prompt.spaces_done[1] = 0;
+			x = ectx_of_prompt(d, t);
+			r = french_check(d, t, &x, a->space, a->french, why);
+			free(t);
+			return r;
+		}
+	}
 	if (target_check(d, s, &x, a->kind, a->space, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
 	return french_check(d, s, &x, a->space, a->french, why);
@@ -768,6 +818,17 @@ void events_apply(const struct data *d, struct state *s,
 		return;
 	}
 	x = ectx_of_prompt(d, s);
+	if (x.c->by_player && a->kind != ACT_DONE && a->kind != answer_kind(x.verb)) {
+		/* a later action of the list: the ones before it are passed */
+		int j = by_player_next(d, s, a);
+		if (j < 0)
+			BUG("events_apply: no action of #%d takes '%s'", n, action_verb(a->kind));
+		s->prompt.step = step = j;
+		s->prompt.left = c_count(&card(d, n)->effects[j]);
+		s->prompt.colonies_done = 0;
+		s->prompt.spaces_done[0] = s->prompt.spaces_done[1] = 0;
+		x = ectx_of_prompt(d, s);
+	}
 
 	if (a->kind == ACT_DONE) {
 		elog(log, "%s takes no more actions with %s.", side_title(side), x.c->label);
@@ -837,5 +898,17 @@ void events_describe_prompt(const struct data *d, const struct state *s,
 	}
 	if (x.verb != V_PLACE_CU)
 		strbuf_addf(out, " (%d to go)", left);
-	strbuf_addstr(out, (x.w.q & QUAL_MAY) ? ", or 'done'." : ".");
+	strbuf_addstr(out, (x.w.q & QUAL_MAY) ? ", or 'done'" : "");
+	if (x.c->by_player) {
+		/* an event by primitives: the actions still to come */
+		for (int j = s->prompt.step + 1; j < x.c->n_effects; j++) {
+			const struct data_effect *e = &x.c->effects[j];
+			enum verb v = verb_of(e);
+			if (answer_kind(v) == ACT_NONE)
+				continue;
+			strbuf_addf(out, "; then up to %d: '%s SPACE' (%s)", c_count(e),
+				    action_verb(answer_kind(v)), effect_verbs[e->verb].name);
+		}
+	}
+	strbuf_addch(out, '.');
 }

@@ -480,6 +480,80 @@ static void test_check_in_memory(void **state)
 	free(c);
 }
 
+/* Issue 32: docs/cards.md shows every verb with an example. */
+static void test_cards_doc_has_every_verb(void **state)
+{
+	struct strbuf doc = STRBUF_INIT;
+
+	(void)state;
+	assert_int_equal(read_file("docs/cards.md", &doc, 1 << 20), 0);
+	for (int v = 1; v < EFFECT__COUNT; v++) {
+		char *ex = xstrfmt("`{verb: %s", effect_verbs[v].name);
+		if (!strstr(doc.buf, ex))
+			fail_msg("docs/cards.md has no example of the verb '%s'",
+				 effect_verbs[v].name);
+		free(ex);
+	}
+	strbuf_release(&doc);
+}
+
+/* Issue 31: prose and effect held together. Card #71's count changed
+ * to 3 while its text says "two" is refused; a "+2" against a +3 too. */
+static void test_prose_against_effect(void **state)
+{
+	const struct data *d = *state;
+	struct data *c = malloc(sizeof(*c));
+	struct strbuf errs = STRBUF_INIT;
+	char *expected;
+
+	assert_non_null(c);
+	memcpy(c, d, sizeof(*c));	/* shares strings: never data_free() */
+	assert_int_equal(data_check(c, &errs), 0);
+	c->cards[71].effects[0].count = 3;
+	assert_int_equal(data_check(c, &errs), 1);
+	expected = xstrfmt(GAME_DIR "/cards.yaml:%d:5: card #71: the text says "
+			   "'two' (PC) but no effect counts 2: change the text "
+			   "or the effect\n", d->cards[71].src.line);
+	assert_string_equal(strbuf_str(&errs), expected);
+	free(expected);
+	strbuf_reset(&errs);
+	c->cards[71].effects[0].count = 2;
+	c->cards[74].effects[0].amount = 3;	/* Morgan: "+2" */
+	assert_int_equal(data_check(c, &errs), 1);
+	assert_non_null(strstr(strbuf_str(&errs), "card #74: the text says '+2'"));
+	c->cards[74].effects[0].amount = 2;
+	strbuf_release(&errs);
+	free(c);
+}
+
+/* Provenance: which facts a source confirms, and the cards marked. */
+static void test_provenance(void **state)
+{
+	const struct data *d = *state;
+	static const char *const title[] = { "title", NULL };
+	static const char *const effect[] = { "effect", NULL };
+	struct strbuf t = STRBUF_INIT;
+
+	assert_false(data_source_covers("unverified", NULL));
+	assert_false(data_source_covers("", title));
+	assert_true(data_source_covers("rulebook 12.3", NULL));
+	assert_false(data_source_covers("rulebook 12.3; position unverified", NULL));
+	assert_true(data_source_covers("rulebook 12.3; position unverified", title));
+	assert_false(data_source_covers("x; rest of title, number and effect unverified", title));
+	assert_false(data_source_covers("x; side and other effects unverified", effect));
+	assert_true(data_source_covers("x; count of copies unverified", effect));
+	/* #57 Major Campaign: title and effect sourced; #80 not; OPS never */
+	assert_false(data_card_marked(&d->cards[57]));
+	assert_true(data_card_marked(&d->cards[80]));
+	assert_true(data_card_marked(&d->cards[71]));	/* count unverified */
+	assert_false(data_card_marked(&d->cards[1]));
+	assert_false(data_deck_printed(d));
+	data_provenance(d, &t);
+	assert_non_null(strstr(t.buf, "| card numbers | 3 | 107 | 110 |\n"));
+	assert_non_null(strstr(t.buf, "| ports | 20 | 0 | 20 |\n"));
+	strbuf_release(&t);
+}
+
 /* Loads a bad fixture and compares the messages exactly. */
 static void expect_bad(const char *name, const char *expected)
 {
@@ -633,6 +707,9 @@ int main(void)
 		cmocka_unit_test(test_hash_and_dump),
 		cmocka_unit_test(test_load_texts),
 		cmocka_unit_test(test_check_in_memory),
+		cmocka_unit_test(test_prose_against_effect),
+		cmocka_unit_test(test_provenance),
+		cmocka_unit_test(test_cards_doc_has_every_verb),
 	};
 	const struct CMUnitTest bad[] = {
 		cmocka_unit_test(test_bad_syntax),

@@ -449,6 +449,55 @@ static void test_ethan_allen_may_stop(void **state)
 	ASSERT_OVER(SIDE_AMERICAN);
 }
 
+/* Issue 32: an event carried out by the player from its list of primitive
+ * actions (by_player): any action of the list in order, a later one
+ * passing the ones before; each bounded by its count and qualifiers;
+ * every one logged for the opponent. Card #80 is rewritten in memory. */
+static void test_by_player_primitives(void **state)
+{
+	struct data_card saved = D->cards[REVERE];
+	struct data_card *c = &D->cards[REVERE];
+
+	(void)state;
+	c->by_player = true;
+	c->n_effects = 2;
+	memset(c->effects, 0, sizeof(c->effects));
+	c->effects[0] = (struct data_effect){ .verb = EFFECT_REMOVE_PC, .count = 1,
+					      .space = -1, .general = -1 };
+	c->effects[1] = (struct data_effect){ .verb = EFFECT_PLACE_PC, .count = 2,
+					      .colonies_mask = 1 << D->spaces[SP("Trenton NJ")].colony,
+					      .space = -1, .general = -1 };
+	position(SIDE_AMERICAN, REVERE);
+	put_pc("Boston MA", SIDE_BRITISH);
+	APPLY(EVENT(REVERE));
+	ASSERT_PROMPT(PROMPT_EVENT, SIDE_AMERICAN);
+	{
+		struct strbuf p = STRBUF_INIT;
+		engine_describe_prompt(D, &S, &p);
+		assert_non_null(strstr(p.buf, "remove British PC markers (1 to go), or 'done'; "
+					      "then up to 2: 'place SPACE' (place_pc)."));
+		strbuf_release(&p);
+	}
+	REFUSED(PLACE("Albany NY"), "none of the actions left");	/* not NJ */
+	APPLY(PLACE("Trenton NJ"));	/* passes the removal */
+	REFUSED(REMOVE("Boston MA"), "none of the actions left");	/* passed */
+	APPLY(PLACE("Morristown NJ"));
+	assert_int_equal(pc("Trenton NJ"), SIDE_AMERICAN);
+	assert_int_equal(pc("Morristown NJ"), SIDE_AMERICAN);
+	assert_int_equal(pc("Boston MA"), SIDE_BRITISH);
+	assert_true(log_has("Morristown NJ"));
+	ASSERT_OVER(SIDE_AMERICAN);
+	/* and 'done' ends an action early */
+	position(SIDE_AMERICAN, REVERE);
+	put_pc("Boston MA", SIDE_BRITISH);
+	APPLY(EVENT(REVERE));
+	APPLY(REMOVE("Boston MA"));
+	APPLY(DONE);
+	assert_int_equal(pc("Boston MA"), SIDE_NONE);
+	ASSERT_OVER(SIDE_AMERICAN);
+	*c = saved;
+}
+
 static void test_ethan_allen_refused_when_full(void **state)
 {
 	(void)state;
@@ -963,6 +1012,7 @@ int main(void)
 		T(test_conway_cabal),
 		T(test_paine_one_per_colony),
 		T(test_ethan_allen_may_stop),
+		T(test_by_player_primitives),
 		T(test_ethan_allen_refused_when_full),
 		T(test_dunmore_not_with_american_units),
 		T(test_loyalists_carolinas),

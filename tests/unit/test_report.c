@@ -199,12 +199,17 @@ static void test_status_cards(void **state)
 	strbuf_reset(&OUT);
 	report_board(D, &S, &OUT);
 	/* the terrain of every space listed, the neighbours of one with units
-	 * (a Wilderness Connection marked) */
+	 * (a Wilderness Connection marked; one no source confirms marked
+	 * "(?)", issue 32) */
 	HAS("  Fort Detroit [Winter Quarters]: no PC; 1 British CU.\n"
-	    "      next to: Fort Niagara NY, ~Bassett Town PA\n");
+	    "      next to: Fort Niagara NY (?), ~Bassett Town PA\n");
 	HAS("  Charleston SC [fortified port, Winter Quarters, Carolinas blockade\n"
 	    "    zone, south of the Winter Attrition Line]: American PC.\n");
 	HAS("Discard pile (6.1.C; oldest first): #17 (2 OPS), #71 Joseph Brant");
+	/* #71's count has no source: marked; Morgan's Riflemen's title and
+	 * effect have one (9.63): not marked */
+	HAS("an Iroquois Raid (?).\n");
+	HAS("(#74\nMorgan's Riflemen); British");
 	HAS("Removed from the game: none.");
 	HAS("Operations Queues (face up, 7.1.B): American none; British\n#4 (1 OPS) = 1 OPS.\n");
 	HAS("American 1 of 2 used (#74\nMorgan's Riflemen); British 0 of 1 used.\n");
