@@ -55,7 +55,11 @@ void flow_start_turn(const struct data *d, struct state *s, struct rng *r,
 	     reinf, s->box_cu[NATION_BRITISH]);
 	/* 5.2 Strategy Cards Phase (6.1) */
 	cards_deal(d, s, r, log);
-	/* 5.3 Strategy Phase */
+	/* 5.3 Strategy Phase: 13.1 holds from its first instant, before
+	 * anyone decides (the End Phase's European War may have taken the
+	 * last British CU of the colonies; docs/rulings.md R14) */
+	if (victory_automatic(d, s, log))
+		return;
 	s->british_choose_first = s->dispersed_this_turn;
 	s->dispersed_this_turn = false;
 	s->mutinies = false;

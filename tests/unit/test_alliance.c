@@ -426,7 +426,37 @@ static void test_european_war_one_british_cu(void **state)
 	ASSERT_PROMPT(PROMPT_WAR, SIDE_BRITISH);
 	assert_int_equal(S.prompt.left, 1);
 	APPLY(REMOVE("New York NY"));
-	assert_int_equal(S.prompt.kind, PROMPT_FIRST);	/* 5.3.a or 5.3.c */
+	/* it was the last British CU in the colonies: 13.1 at the start of
+	 * the next Strategy Phase (R14) */
+	assert_true(engine_game_over(&S));
+	assert_int_equal(S.end, END_AUTO_AMERICAN);
+}
+
+/* 13.1, docs/rulings.md R14: the European War takes the last British CU
+ * of the thirteen colonies. 13.1 does not name the End Phase, but the
+ * condition holds the instant the next Strategy Phase begins: the
+ * American wins then, before anyone is asked who plays first (an
+ * independent referee found it declared one decision late). */
+static void test_european_war_last_british_cu_wins_at_the_strategy_phase(void **state)
+{
+	(void)state;
+	allied_last_card();
+	for (int i = 0; i < D->n_spaces; i++)
+		if (!D->colonies[D->spaces[i].colony].canada)
+			S.space[i].cu[NATION_BRITISH] = 0;
+	put_cu("New York NY", NATION_BRITISH, 1);
+	put_cu("Quebec", NATION_BRITISH, 2);	/* Canada does not count */
+	APPLY(NAVY("Carolinas"));
+	ASSERT_PROMPT(PROMPT_WAR, SIDE_BRITISH);
+	APPLY(REMOVE("New York NY"));
+	ASSERT_PROMPT(PROMPT_WAR, SIDE_BRITISH);	/* the second CU: Canada's */
+	assert_false(engine_game_over(&S));	/* not in the End Phase (13.1) */
+	APPLY(REMOVE("Quebec"));
+	assert_true(engine_game_over(&S));
+	assert_int_equal(S.end, END_AUTO_AMERICAN);
+	assert_int_equal(S.winner, SIDE_AMERICAN);
+	assert_int_equal(S.year, 1777);
+	assert_true(log_has("== 1777 =="));
 }
 
 /* ---- 12.3: blockades ----------------------------------------------------- */
@@ -662,6 +692,7 @@ int main(void)
 		T(test_naval_phase_and_european_war),
 		T(test_naval_phase_keeps_the_navy),
 		T(test_european_war_one_british_cu),
+		T(test_european_war_last_british_cu_wins_at_the_strategy_phase),
 		T(test_blockade_reinforcements),
 		T(test_winter_mixed_stack_choice),
 		T(test_winter_mixed_with_washington),
