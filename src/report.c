@@ -119,8 +119,13 @@ void report_board(const struct data *d, const struct state *s,
 		    s->regulars ? "in effect" : "lost");
 	strbuf_addf(out, "Continental Congress: %s. ",
 		    s->congress < 0 ? "dispersed" : d->spaces[s->congress].full_name);
-	strbuf_addf(out, "War Ends box: %s.\n",
-		    s->war_ends ? d->cards[s->war_ends].title : "empty");
+	if (s->war_ends && d->cards[s->war_ends].war_ends_year)
+		strbuf_addf(out, "War Ends box: #%d %s (the war ends at the end of %d).\n",
+			    s->war_ends, d->cards[s->war_ends].title,
+			    d->cards[s->war_ends].war_ends_year);
+	else
+		strbuf_addf(out, "War Ends box: %s.\n",
+			    s->war_ends ? d->cards[s->war_ends].title : "empty");
 	strbuf_addf(out, "Cards: deck %d, discard %d, removed %d; hands: American %d, British %d.\n",
 		    s->n_deck, s->n_discard, s->n_removed,
 		    s->n_hand[SIDE_AMERICAN], s->n_hand[SIDE_BRITISH]);
