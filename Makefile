@@ -131,8 +131,13 @@ $(BUILD)/bench-vrf: bench/vrf.c $(BUILD)/libengine.a $(BUILD)/src/fair.o
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libengine.a \
 		$(BUILD)/src/fair.o $(shell pkg-config --libs libcrypto)
 
+# The weight of the mailed map, each way issue 29 names.
+$(BUILD)/bench-map: bench/map.c $(BUILD)/libpostrider.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS)
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map
 	@BUILD=$(BUILD) sh tests/bench.sh
 
 # A long random self-play run (issue: robustness) and the differential

@@ -58,6 +58,7 @@ static int exec_send(int argc, char **argv)
 	if (notify_recover(&n, &g) != 0)
 		warning("some mail in '%s' could not be sorted out; see above", n.outbox);
 	r = outbox_send(n.outbox, &cfg, &report, &perm);
+	notify_prune(&n);
 	fputs(report.buf, stdout);
 	if (r == 0) {
 		ret = 0;

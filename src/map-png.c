@@ -6,11 +6,20 @@
  * Why not render the SVG: a turn mails the map, and rendering the SVG
  * document (librsvg laying out every label through Pango) and libpng's
  * default encoding were more than half of a turn's time in the profiles
- * (bench/results.md). Painting the same shapes directly, and encoding
- * with the fastest deflate and no row filter (the map is flat colour:
- * the files come out smaller than libpng's), cost a fifth of that. The
- * picture is painted a band of rows at a time, each band deflated before
- * the next is painted, to keep the memory of a turn small.
+ * (bench/results.md). Painting the same shapes directly costs a fifth of
+ * that.
+ *
+ * Why a palette: every report that asks for a decision carries the map,
+ * and the map is flat colour with antialiased edges. Painted as 24-bit
+ * RGB it weighed 148 KB; as 16 colours, 4 bits a pixel, about 30 KB
+ * (bench/results.md has the figures of each choice). The colours the
+ * picture names (the spaces' fills, the texts', the connections') keep
+ * their entries exactly; the rest of the palette comes from a median cut
+ * of the blends of the edges. Text is hinted slightly, and thin lines are
+ * drawn without antialiasing: crisper at 7.5 pixels a letter, and fewer
+ * colours. The picture is painted a band of rows at a time, and what is
+ * kept of each pixel is the number of its colour (2 bytes), to keep the
+ * memory of a turn small.
  */
 #include <arpa/inet.h>
 #include <math.h>
@@ -98,11 +107,23 @@ static void paint(cairo_t *cr, const struct map_item *it,
 		const struct map_font_desc *f = &map_fonts[it->font];
 		cairo_set_font_face(cr, faces[f->bold]);
 		cairo_set_font_size(cr, MAP_FONT_SIZE);
-		set_colour(cr, f->fill, 1);
 		cairo_move_to(cr, it->x1, it->y1);
+		if (f->halo) {
+			cairo_text_path(cr, it->text);
+			set_colour(cr, MAP_BACKGROUND, 1);
+			cairo_set_line_width(cr, MAP_HALO_WIDTH);
+			cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
+			cairo_stroke(cr);
+			cairo_move_to(cr, it->x1, it->y1);
+		}
+		set_colour(cr, f->fill, 1);
 		cairo_show_text(cr, it->text);
 		return;
 	}
+	/* a thin line (a connection) crisp, one pixel wide: no grey fringe
+	 * to blur it and to cost colours */
+	cairo_set_antialias(cr, it->shape == MAP_LINE && sw < 2 ? CAIRO_ANTIALIAS_NONE :
+			    CAIRO_ANTIALIAS_DEFAULT);
 	if (it->shape == MAP_RECT)
 		cairo_rectangle(cr, it->x1, it->y1, it->x2, it->y2);
 	else if (it->shape == MAP_CIRCLE)
@@ -148,128 +169,353 @@ static void chunk(struct strbuf *out, const char *type, const void *data,
 }
 
 /*
- * The PNG (RFC 2083) written as the picture is painted, a band of rows at
- * a time: 8-bit RGB, no interlace, each row with filter 0 (none), the rows
- * through zlib's deflate at its fastest level. Only the compressed stream
- * is kept whole.
+ * The colours of the picture as painted: each distinct colour once, with
+ * how many pixels have it, found by an open-addressed hash of its RGB
+ * value; and the picture itself as the number of each pixel's colour.
+ * The map is flat colour with antialiased edges: a few thousand colours.
  */
-struct png_writer {
-	z_stream zs;
-	int w;
-	unsigned char *row;	/* one row: its filter byte, then RGB */
-	struct strbuf idat;	/* the compressed rows so far */
+#define MAP_PNG_MAX_COLOURS 32768
+#define MAP_PNG_SLOTS 65536		/* a power of two, twice the above */
+struct colours {
+	uint32_t slot_rgb[MAP_PNG_SLOTS];	/* rgb + 1, 0 for an empty slot */
+	uint16_t slot_id[MAP_PNG_SLOTS];
+	int n;
+	uint32_t rgb[MAP_PNG_MAX_COLOURS];
+	uint32_t count[MAP_PNG_MAX_COLOURS];
+	uint8_t pal[MAP_PNG_MAX_COLOURS];	/* its palette entry, once chosen */
 };
 
-static int png_begin(struct png_writer *pw, int w, struct strbuf *err)
+/* The number of colour rgb, added if new; -1 if there are too many. */
+static int colour_id(struct colours *c, uint32_t rgb)
 {
-	memset(pw, 0, sizeof(*pw));
-	strbuf_init(&pw->idat);
-	if (deflateInit(&pw->zs, Z_BEST_SPEED) != Z_OK) {
-		strbuf_addstr(err, "zlib cannot start deflating");
-		return -1;
+	uint32_t h = (rgb * 2654435761u) >> 16;
+
+	for (;; h = (h + 1) & (MAP_PNG_SLOTS - 1)) {
+		if (c->slot_rgb[h] == rgb + 1)
+			return c->slot_id[h];
+		if (!c->slot_rgb[h])
+			break;
 	}
-	pw->w = w;
-	pw->row = xmalloc(3 * (size_t)w + 1);
-	return 0;
+	if (c->n == MAP_PNG_MAX_COLOURS)
+		return -1;
+	c->slot_rgb[h] = rgb + 1;
+	c->slot_id[h] = (uint16_t)c->n;
+	c->rgb[c->n] = rgb;
+	c->count[c->n] = 0;
+	return c->n++;
 }
 
-static int png_deflate(struct png_writer *pw, const unsigned char *in,
-		       size_t len, int flush)
+/* Was a pixel painted in colour rgb? */
+static bool colour_painted(const struct colours *c, uint32_t rgb)
+{
+	for (uint32_t h = (rgb * 2654435761u) >> 16;; h = (h + 1) & (MAP_PNG_SLOTS - 1)) {
+		if (c->slot_rgb[h] == rgb + 1)
+			return true;
+		if (!c->slot_rgb[h])
+			return false;
+	}
+}
+
+static int channel(uint32_t rgb, int axis)
+{
+	return (int)(rgb >> (16 - 8 * axis)) & 0xff;
+}
+
+/* A colour and its pixels, as median_cut() sorts them. */
+struct shade {
+	uint32_t rgb, count;
+};
+
+static int by_red(const void *a, const void *b)
+{
+	return channel(((const struct shade *)a)->rgb, 0) - channel(((const struct shade *)b)->rgb, 0);
+}
+
+static int by_green(const void *a, const void *b)
+{
+	return channel(((const struct shade *)a)->rgb, 1) - channel(((const struct shade *)b)->rgb, 1);
+}
+
+static int by_blue(const void *a, const void *b)
+{
+	return channel(((const struct shade *)a)->rgb, 2) - channel(((const struct shade *)b)->rgb, 2);
+}
+
+/*
+ * The palette: first the colours the picture names (its shapes' fills
+ * and strokes and its texts' colours: a port's small dot keeps its
+ * green), n_named of them in named; then, for the rest (the edges' blends
+ * and what a translucent stroke makes), a median cut: all those colours
+ * in one box; the box whose widest channel spread weighs most (spread
+ * times the square root of its pixels) is cut at the pixel-weighted
+ * median of that channel, until the palette has max entries or no box
+ * can be cut. A box's colour is the one most of its pixels have when
+ * that is more than half of them, else their mean. Writes c->pal for
+ * every colour: the nearest entry. Returns the number of entries.
+ */
+static int median_cut(struct colours *c, const uint32_t *named, int n_named,
+		      uint8_t pal[][3], int max)
+{
+	static int (*const by[3])(const void *, const void *) = { by_red, by_green, by_blue };
+	struct shade *e = xmalloc((size_t)c->n * sizeof(*e));
+	int lo[256], hi[256], n = 0, boxes = 1, m = 0;
+
+	for (int k = 0; k < n_named && n < max; k++) {
+		for (int a = 0; a < 3; a++)
+			pal[n][a] = (uint8_t)channel(named[k], a);
+		n++;
+	}
+	for (int i = 0; i < c->n; i++) {
+		bool is_named = false;
+		for (int k = 0; k < n; k++)
+			is_named |= c->rgb[i] == named[k];
+		if (is_named)
+			continue;
+		e[m].rgb = c->rgb[i];
+		e[m].count = c->count[i];
+		m++;
+	}
+	lo[0] = 0;
+	hi[0] = m;
+	if (!m || n >= max)
+		boxes = 0;
+	while (boxes && n + boxes < max && boxes < 256) {
+		double best = 0;
+		int pick = -1, axis = 0;
+		for (int b = 0; b < boxes; b++) {
+			int mn[3] = { 255, 255, 255 }, mx[3] = { 0, 0, 0 }, wide = 0;
+			double pixels = 0;
+			for (int k = lo[b]; k < hi[b]; k++) {
+				for (int a = 0; a < 3; a++) {
+					int v = channel(e[k].rgb, a);
+					mn[a] = v < mn[a] ? v : mn[a];
+					mx[a] = v > mx[a] ? v : mx[a];
+				}
+				pixels += e[k].count;
+			}
+			for (int a = 1; a < 3; a++)
+				if (mx[a] - mn[a] > mx[wide] - mn[wide])
+					wide = a;
+			if (hi[b] - lo[b] > 1 && (mx[wide] - mn[wide]) * sqrt(pixels) > best) {
+				best = (mx[wide] - mn[wide]) * sqrt(pixels);
+				pick = b;
+				axis = wide;
+			}
+		}
+		if (pick < 0)
+			break;
+		qsort(e + lo[pick], (size_t)(hi[pick] - lo[pick]), sizeof(*e), by[axis]);
+		{
+			double total = 0, run = 0;
+			int cut;
+			for (int k = lo[pick]; k < hi[pick]; k++)
+				total += e[k].count;
+			/* the first of the second box: past half the pixels,
+			 * and neither box empty */
+			for (cut = lo[pick]; cut < hi[pick] - 1; cut++) {
+				run += e[cut].count;
+				if (run >= total / 2)
+					break;
+			}
+			cut++;
+			if (cut >= hi[pick])
+				cut = hi[pick] - 1;
+			lo[boxes] = cut;
+			hi[boxes] = hi[pick];
+			hi[pick] = cut;
+			boxes++;
+		}
+	}
+	for (int b = 0; b < boxes; b++, n++) {
+		double sum[3] = { 0, 0, 0 }, total = 0;
+		int top = lo[b];
+		for (int k = lo[b]; k < hi[b]; k++) {
+			for (int a = 0; a < 3; a++)
+				sum[a] += (double)channel(e[k].rgb, a) * e[k].count;
+			total += e[k].count;
+			if (e[k].count > e[top].count)
+				top = k;
+		}
+		for (int a = 0; a < 3; a++)
+			pal[n][a] = e[top].count * 2 > total ? (uint8_t)channel(e[top].rgb, a) :
+				    (uint8_t)lround(sum[a] / total);
+	}
+	for (int i = 0; i < c->n; i++) {
+		long best = -1;
+		for (int b = 0; b < n; b++) {
+			long dr = channel(c->rgb[i], 0) - pal[b][0], dg = channel(c->rgb[i], 1) - pal[b][1];
+			long db = channel(c->rgb[i], 2) - pal[b][2], d = dr * dr + dg * dg + db * db;
+			if (best < 0 || d < best) {
+				best = d;
+				c->pal[i] = (uint8_t)b;
+			}
+		}
+	}
+	free(e);
+	return n;
+}
+
+/* Deflates len bytes of in into idat, flush as deflate() takes it. */
+static int deflate_into(z_stream *zs, struct strbuf *idat,
+			const unsigned char *in, size_t len, int flush)
 {
 	unsigned char buf[16384];
 	int r;
 
-	pw->zs.next_in = (Bytef *)in;
-	pw->zs.avail_in = (uInt)len;
+	zs->next_in = (Bytef *)in;
+	zs->avail_in = (uInt)len;
 	do {
-		pw->zs.next_out = buf;
-		pw->zs.avail_out = sizeof(buf);
-		r = deflate(&pw->zs, flush);
+		zs->next_out = buf;
+		zs->avail_out = sizeof(buf);
+		r = deflate(zs, flush);
 		if (r == Z_STREAM_ERROR)
 			return -1;
-		strbuf_add(&pw->idat, buf, sizeof(buf) - pw->zs.avail_out);
-	} while (pw->zs.avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
+		strbuf_add(idat, buf, sizeof(buf) - zs->avail_out);
+	} while (zs->avail_out == 0 || (flush == Z_FINISH && r != Z_STREAM_END));
 	return 0;
 }
 
-/* The first n rows of an RGB24 surface, whose pixels are native-endian
- * 32-bit words 0x__RRGGBB. */
-static int png_rows(struct png_writer *pw, cairo_surface_t *surface, int n)
-{
-	int stride = cairo_image_surface_get_stride(surface);
-	const unsigned char *px = cairo_image_surface_get_data(surface);
-
-	for (int y = 0; y < n; y++) {
-		const uint32_t *src = (const uint32_t *)(px + (size_t)y * stride);
-		unsigned char *o = pw->row;
-		*o++ = 0;
-		for (int x = 0; x < pw->w; x++) {
-			*o++ = (unsigned char)(src[x] >> 16);
-			*o++ = (unsigned char)(src[x] >> 8);
-			*o++ = (unsigned char)src[x];
-		}
-		if (png_deflate(pw, pw->row, 3 * (size_t)pw->w + 1, Z_NO_FLUSH) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int png_end(struct png_writer *pw, int h, struct strbuf *out,
-		   struct strbuf *err)
+/*
+ * The PNG (RFC 2083) of a picture w x h whose pixels are the colour
+ * numbers px (of c): colour type 3 (a palette) of at most how->colours
+ * entries, 4 bits a pixel when 16 entries do, else 8 (or, with no
+ * colours, 8-bit RGB); no interlace; each row with filter 0 (none: a
+ * palette's numbers are no quantities to predict; the other filters make
+ * it a fifth larger), through zlib's deflate at how->level, tuned as
+ * mailed: the best level's longest matches, looked for along chains of
+ * 512 instead of 4096 (7% larger than the best level for a seventh of its
+ * time, 7% smaller than the default level for twice its time;
+ * bench/results.md has the choices measured).
+ */
+static int png_write(const struct map_picture *pic, struct colours *c,
+		     const uint16_t *px, int w, int h,
+		     const struct map_png_how *how, struct strbuf *out,
+		     struct strbuf *err)
 {
 	static const unsigned char signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-	unsigned char ihdr[13];
+	uint8_t pal[256][3];
+	uint32_t named[64];
+	int n_named = 0, n = 0, depth = 8;
+	size_t row_len;
+	unsigned char *row, ihdr[13];
+	struct strbuf idat = STRBUF_INIT;
+	z_stream zs;
 	uint32_t be;
+	int ret = -1;
 
-	if (png_deflate(pw, NULL, 0, Z_FINISH) < 0) {
-		strbuf_addstr(err, "zlib cannot deflate the map");
+	/* the colours the picture names, as they were painted */
+	for (int i = 0; how->colours && i < pic->n; i++) {
+		const struct map_item *it = &pic->item[i];
+		const char *hex[3] = { it->fill,
+				       it->stroke_opacity && it->stroke_opacity < 1 ? NULL : it->stroke,
+				       it->shape == MAP_TEXT ? map_fonts[it->font].fill : NULL };
+		for (int k = 0; k < 3; k++) {
+			uint32_t rgb;
+			bool seen = false;
+			if (!hex[k])
+				continue;
+			rgb = (uint32_t)strtoul(hex[k] + 1, NULL, 16);
+			for (int j = 0; j < n_named; j++)
+				seen |= named[j] == rgb;
+			if (!seen && colour_painted(c, rgb) && n_named < (int)ARRAY_SIZE(named))
+				named[n_named++] = rgb;
+		}
+	}
+	if (how->colours) {
+		n = median_cut(c, named, n_named, pal, how->colours);
+		depth = n <= 16 ? 4 : 8;
+	}
+	row_len = !how->colours ? 3 * (size_t)w : depth == 8 ? (size_t)w : ((size_t)w + 1) / 2;
+	row = xmalloc(row_len + 1);
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit2(&zs, how->level, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+		strbuf_addstr(err, "zlib cannot start deflating");
+		free(row);
 		return -1;
 	}
-	be = htonl((uint32_t)pw->w);
+	if (how->tuned)
+		deflateTune(&zs, 32, 258, 258, 512);
+	for (int y = 0; y < h; y++) {
+		const uint16_t *src = px + (size_t)y * w;
+		row[0] = 0;
+		if (!how->colours) {
+			for (int x = 0; x < w; x++) {
+				row[1 + 3 * x] = (unsigned char)channel(c->rgb[src[x]], 0);
+				row[2 + 3 * x] = (unsigned char)channel(c->rgb[src[x]], 1);
+				row[3 + 3 * x] = (unsigned char)channel(c->rgb[src[x]], 2);
+			}
+		} else if (depth == 8) {
+			for (int x = 0; x < w; x++)
+				row[1 + x] = c->pal[src[x]];
+		} else {
+			memset(row + 1, 0, row_len);
+			for (int x = 0; x < w; x++)
+				row[1 + x / 2] |= (unsigned char)(c->pal[src[x]] << (x % 2 ? 0 : 4));
+		}
+		if (deflate_into(&zs, &idat, row, row_len + 1, Z_NO_FLUSH) < 0)
+			goto fail;
+	}
+	if (deflate_into(&zs, &idat, NULL, 0, Z_FINISH) < 0)
+		goto fail;
+	be = htonl((uint32_t)w);
 	memcpy(ihdr, &be, 4);
 	be = htonl((uint32_t)h);
 	memcpy(ihdr + 4, &be, 4);
-	ihdr[8] = 8;		/* bits per sample */
-	ihdr[9] = 2;		/* colour type: RGB */
+	ihdr[8] = (unsigned char)depth;		/* bits a sample */
+	ihdr[9] = how->colours ? 3 : 2;		/* colour type: a palette, or RGB */
 	ihdr[10] = ihdr[11] = ihdr[12] = 0;	/* deflate, filter set 0, no interlace */
 	strbuf_add(out, signature, sizeof(signature));
 	chunk(out, "IHDR", ihdr, sizeof(ihdr));
-	chunk(out, "IDAT", pw->idat.buf, pw->idat.len);
+	if (how->colours)
+		chunk(out, "PLTE", pal, 3 * (size_t)n);
+	chunk(out, "IDAT", idat.buf, idat.len);
 	chunk(out, "IEND", NULL, 0);
-	return 0;
+	ret = 0;
+fail:
+	if (ret < 0)
+		strbuf_addstr(err, "zlib cannot deflate the map");
+	deflateEnd(&zs);
+	strbuf_release(&idat);
+	free(row);
+	return ret;
 }
 
-static void png_release(struct png_writer *pw)
-{
-	deflateEnd(&pw->zs);
-	free(pw->row);
-	strbuf_release(&pw->idat);
-}
-
-/* Rows painted at a time: the whole picture would hold 4.5 MB of pixels
- * at once, a band a tenth of that (and costs ~10% more painting). */
+/* Rows painted at a time: the whole picture would hold 3.7 MB of pixels
+ * at once, a band a tenth of that (and costs ~10% more painting); what is
+ * kept of it is the colour number of each pixel, 2 bytes. */
 #define MAP_PNG_BAND 128
 
 int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 	    struct strbuf *err)
 {
+	static const struct map_png_how mailed = { MAP_PNG_PALETTE, Z_BEST_COMPRESSION, true };
+
+	return map_png_as(pic, scale, &mailed, out, err);
+}
+
+int map_png_as(const struct map_picture *pic, double scale,
+	       const struct map_png_how *how, struct strbuf *out,
+	       struct strbuf *err)
+{
 	int w = (int)(pic->w * scale), h = (int)(pic->h * scale), ret = -1;
 	cairo_surface_t *surface;
 	cairo_font_options_t *fo;
 	cairo_font_face_t *faces[2];
-	struct png_writer pw;
+	struct colours *c;
+	uint16_t *px;
 
 	if (w < 1 || h < 1) {
 		strbuf_addstr(err, "the map has no size in pixels");
 		return -1;
 	}
-	if (png_begin(&pw, w, err) < 0)
-		return -1;
+	c = xcalloc(1, sizeof(*c));
+	px = xmalloc((size_t)w * h * sizeof(*px));
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, MAP_PNG_BAND);
-	/* glyphs placed as the SVG's are, not snapped to pixels */
+	/* glyphs placed as the SVG's are, not snapped to pixels; their
+	 * outlines hinted a little, crisper at this size */
 	fo = cairo_font_options_create();
 	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
-	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_NONE);
+	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
 	faces[0] = cairo_toy_font_face_create(MAP_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
 					      CAIRO_FONT_WEIGHT_NORMAL);
 	faces[1] = cairo_toy_font_face_create(MAP_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
@@ -277,6 +523,9 @@ int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 	for (int y0 = 0; y0 < h; y0 += MAP_PNG_BAND) {
 		cairo_t *cr = cairo_create(surface);
 		cairo_status_t st;
+		int rows = h - y0 < MAP_PNG_BAND ? h - y0 : MAP_PNG_BAND;
+		int stride = cairo_image_surface_get_stride(surface);
+		const unsigned char *data;
 		/* the band's rows in the picture's units */
 		double band_top = y0 / scale, band_bottom = (y0 + MAP_PNG_BAND) / scale;
 		cairo_translate(cr, 0, -y0);
@@ -296,18 +545,31 @@ int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 				    cairo_status_to_string(st));
 			goto out;
 		}
-		if (png_rows(&pw, surface, h - y0 < MAP_PNG_BAND ? h - y0 : MAP_PNG_BAND) < 0) {
-			strbuf_addstr(err, "zlib cannot deflate the map");
-			goto out;
+		/* each pixel, a native-endian 32-bit word 0x__RRGGBB, as the
+		 * number of its colour */
+		data = cairo_image_surface_get_data(surface);
+		for (int y = 0; y < rows; y++) {
+			const uint32_t *src = (const uint32_t *)(data + (size_t)y * stride);
+			uint16_t *dst = px + (size_t)(y0 + y) * w;
+			for (int x = 0; x < w; x++) {
+				int id = colour_id(c, src[x] & 0xffffff);
+				if (id < 0) {
+					strbuf_addstr(err, "the map has too many colours");
+					goto out;
+				}
+				c->count[id]++;
+				dst[x] = (uint16_t)id;
+			}
 		}
 	}
-	ret = png_end(&pw, h, out, err);
+	ret = png_write(pic, c, px, w, h, how, out, err);
 out:
 	cairo_font_face_destroy(faces[0]);
 	cairo_font_face_destroy(faces[1]);
 	cairo_font_options_destroy(fo);
 	cairo_surface_destroy(surface);
-	png_release(&pw);
+	free(px);
+	free(c);
 	return ret;
 }
 

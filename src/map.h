@@ -18,14 +18,18 @@
 enum map_shape { MAP_RECT, MAP_CIRCLE, MAP_LINE, MAP_TEXT };
 
 /* How a text looks: its class in the SVG, its colour and weight. */
-enum map_font { MAP_NAME, MAP_PIECES_A, MAP_PIECES_B, MAP_PIECES_M,
+enum map_font { MAP_NAME, MAP_PIECES_A, MAP_PIECES_B,
 		MAP_PANEL, MAP_PANEL_H, MAP_FONT__COUNT };
 
 struct map_font_desc {
 	const char *cls;	/* the SVG class */
 	const char *fill;	/* "#rrggbb" */
 	bool bold;
+	bool halo;		/* a rim of the background's colour around the
+				   letters, so a line under them hides none */
 };
+#define MAP_BACKGROUND "#e8e2cf"
+#define MAP_HALO_WIDTH 3
 extern const struct map_font_desc map_fonts[MAP_FONT__COUNT];
 
 #define MAP_FONT_FAMILY "DejaVu Sans"
@@ -44,6 +48,8 @@ struct map_item {
 	double dash_on, dash_off;	/* a dashed stroke if dash_on > 0 */
 	bool arrow;		/* line: an arrow head at (x2, y2) */
 	const char *cls;	/* the SVG class of a shape, or NULL */
+	int space;		/* a space's marker or label: the space's index
+				   + 1 (the SVG's data-space); 0 for others */
 	enum map_font font;	/* text */
 	char *text;		/* text, owned */
 };
@@ -56,19 +62,41 @@ struct map_picture {
 };
 
 /* Draws the map of s into pic (which it initialises), with the last order
- * (arrows for moves, rings for battles) when last is not NULL. */
+ * (each move as the path it took, a ring for each battle) when last is
+ * not NULL. Where the spaces and the labels stand: src/map.c. */
 void map_draw(const struct data *d, const struct state *s,
 	      const struct map_last *last, struct map_picture *pic);
 void map_release(struct map_picture *pic);
 
+/* Would map_draw() draw the same board for a and b (the spaces, the
+ * pieces, the generals, the panel's tracks and boxes; not the last
+ * order's moves)? */
+bool map_board_same(const struct data *d, const struct state *a,
+		    const struct state *b);
+
 /* The picture as an SVG document. */
 void map_svg(const struct map_picture *pic, struct strbuf *out);
 
-/* The picture painted at scale (0.75 as mailed) and encoded as PNG.
- * Returns 0, or -1 with the reason in err. */
+/* The picture painted at scale (0.75 as mailed) and encoded as PNG with a
+ * palette of at most MAP_PNG_PALETTE colours. Returns 0, or -1 with the
+ * reason in err. */
 int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 	    struct strbuf *err);
 #define MAP_PNG_SCALE 0.75
+/* The most colours of its palette (4 bits a pixel; src/map-png.c) */
+#define MAP_PNG_PALETTE 16
+
+/* How map_png_as() writes the PNG, for measuring the choices (bench):
+ * a palette of at most colours (1 to 256), or 0 for 8-bit RGB; zlib's
+ * deflate level (0-9), and whether its search is tuned as mailed. */
+struct map_png_how {
+	int colours;
+	int level;
+	bool tuned;
+};
+int map_png_as(const struct map_picture *pic, double scale,
+	       const struct map_png_how *how, struct strbuf *out,
+	       struct strbuf *err);
 
 /*
  * The same, painted in a thread of its own while the caller goes on (a

@@ -41,7 +41,6 @@ void notify_release(struct notify *n)
 	if (n->map_started) {
 		map_png_release(&n->png);	/* waits for the painter first */
 		map_release(&n->map);
-		strbuf_release(&n->svg);
 	}
 	free(n->outbox);
 	for (int i = 0; i < n->n_staged; i++)
@@ -142,7 +141,7 @@ static void split_story(const char *story, struct strbuf *text, struct strbuf *d
 static int compose_report(const struct game *g, const struct state *s,
 			  enum side side, const char *commit,
 			  const char *patch, const char *log,
-			  const struct strbuf *svg, const struct strbuf *png,
+			  const struct strbuf *png, bool map_unchanged,
 			  struct strbuf *msg, struct strbuf *err)
 {
 	struct strbuf story = STRBUF_INIT, draws = STRBUF_INIT;
@@ -218,6 +217,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"data_note", s->seq == 0 && !data_deck_printed(d) ? "yes" : "",
 			"marks", strstr(hand.buf, DATA_UNSOURCED_MARK) ||
 				 strstr(board.buf, DATA_UNSOURCED_MARK) ? DATA_UNSOURCED_NOTE : "",
+			"map_unchanged", map_unchanged ? "yes" : "",
 			"version", POSTRIDER_VERSION, NULL
 		};
 		ret = report_render("turn.txt", vars, &body, err);
@@ -250,8 +250,8 @@ static int compose_report(const struct game *g, const struct state *s,
 			.game_id = g->id, .commit = commit, .reply_to = reply_to,
 			.text = body.buf,
 			.patch = patch, .patch_name = patch ? patch_name : NULL,
-			.svg = svg->buf, .png = png->len ? png->buf : NULL,
-			.png_len = png->len,
+			.png = png && png->len ? png->buf : NULL,
+			.png_len = png ? png->len : 0,
 		};
 		ret = mail_compose(&m, msg, err);
 	}
@@ -289,8 +289,6 @@ void notify_map_start(struct notify *n, const struct game *g,
 		BUG("the turn's map is drawn twice");
 	report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
 	map_draw(g->data, s, &last, &n->map);
-	strbuf_init(&n->svg);
-	map_svg(&n->map, &n->svg);
 	map_png_start(&n->png, &n->map, MAP_PNG_SCALE);
 	n->map_started = true;
 }
@@ -314,15 +312,22 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !ret; side++) {
 		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
 		char hint[96];
+		bool asked = !engine_game_over(s) && s->prompt.side == side;
+		/* the map when he must decide, at the start and at the end, or
+		 * when the turn changed the board his last report showed (in
+		 * my-move and digest modes every report asks or ends) */
+		bool map = asked || !g->head[0] || engine_game_over(s) ||
+			   !map_board_same(g->data, &g->state, s);
 
 		/* my-move and digest: only when he must decide, or at the end
 		 * (and the new game's greeting); his story then covers all
 		 * since his last decision */
 		if (g->player[side].mail != MAIL_EVERY && g->head[0] &&
-		    !engine_game_over(s) && s->prompt.side != side)
+		    !engine_game_over(s) && !asked)
 			continue;
 
-		if (compose_report(g, s, side, commit, patch, log, &n->svg, png, &msg, err) < 0) {
+		if (compose_report(g, s, side, commit, patch, log, map ? png : NULL,
+				   !map, &msg, err) < 0) {
 			strbuf_release(&msg);
 			notify_discard(n);
 			ret = -1;
@@ -570,6 +575,21 @@ int notify_recover(struct notify *n, struct game *g)
 	return ret;
 }
 
+void notify_prune(struct notify *n)
+{
+	struct strbuf report = STRBUF_INIT;
+
+	if (outbox_prune(n->outbox, game_now(), &report) < 0 || report.len) {
+		const char *p = report.buf;
+		while (*p) {
+			size_t l = strcspn(p, "\n");
+			warning("%.*s", (int)l, p);
+			p += l + (p[l] == '\n');
+		}
+	}
+	strbuf_release(&report);
+}
+
 int notify_send(struct notify *n, const struct mail_config *cfg)
 {
 	struct strbuf report = STRBUF_INIT;
@@ -578,6 +598,7 @@ int notify_send(struct notify *n, const struct mail_config *cfg)
 	if (cfg && cfg->transport == TRANSPORT_OUTBOX && !config_can_send(cfg))
 		return 0;
 	r = outbox_send(n->outbox, cfg, &report, &perm);
+	notify_prune(n);
 	if (r != 0) {
 		const char *p = report.buf;
 		/* the lines of what was not sent, not of what was */

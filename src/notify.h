@@ -20,7 +20,6 @@ struct notify {
 	/* the turn's map, public, drawn once for both reports */
 	bool map_started;
 	struct map_picture map;
-	struct strbuf svg;
 	struct map_png_job png;
 };
 
@@ -42,8 +41,12 @@ void notify_map_start(struct notify *n, const struct game *g,
  * Stages one report per player for state s (committed as `commit`, whose
  * patch text is given) into the outbox's tmp/. log is the whole log after
  * the turn: each player's report tells what happened since his own last
- * order, with the draw lines in a footer. Returns 0, or -1 with the reason
- * in err (nothing staged remains).
+ * order, with the draw lines in a footer. The map (PNG, inline) goes with
+ * a report that asks its player for a decision, the first and the last
+ * report, and any report after a turn that changed the board (the
+ * game's state before this turn is g->state); the others say the board
+ * is as the last map showed it. Returns 0, or -1 with the reason in err
+ * (nothing staged remains).
  */
 int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		const char *commit, const char *patch, const char *log,
@@ -87,6 +90,14 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
  * history, so that a turn undone by hand is never mailed.
  */
 int notify_recover(struct notify *n, struct game *g);
+
+/*
+ * Deletes from the outbox's cur/ the sent mail kept long enough
+ * (outbox_prune(): two weeks, and at least the last 20 messages, by the
+ * clock of game_now()); what cannot be deleted is a warning, never an
+ * error. notify_send() and `postrider send` call it after sending.
+ */
+void notify_prune(struct notify *n);
 
 /*
  * Hands every message waiting in the outbox to the transport of cfg

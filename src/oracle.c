@@ -273,8 +273,18 @@ static void ask_both(struct probe *pr)
 
 	for (int q = QUERY_NONE + 1; q < QUERY__COUNT; q++) {
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-		query_answer(&pr->g[0], k, (enum query)q, 40, "", &a);
-		query_answer(&pr->g[1], k, (enum query)q, 40, "", &b);
+		/* each question as a player writes it (a space where it
+		 * takes one) */
+		char *text = xstrfmt("%s Boston", query_name((enum query)q));
+		int n;
+		if (query_parse(text, &n) != (enum query)q) {
+			free(text);
+			text = xstrdup(query_name((enum query)q));
+			query_parse(text, &n);
+		}
+		query_answer(&pr->g[0], k, (enum query)q, n, text, "", &a);
+		query_answer(&pr->g[1], k, (enum query)q, n, text, "", &b);
+		free(text);
 		pr->st->questions++;
 		if (strcmp(a.buf, b.buf))
 			note_difference(pr, query_name((enum query)q), query_name((enum query)q),

@@ -488,3 +488,64 @@ int outbox_send(const char *dir, const struct mail_config *cfg,
 		*permanent = perm;
 	return failed;
 }
+
+/* A sent message and when it was written. */
+struct sent {
+	char *name;
+	long long when;
+};
+
+/* Newest first; of the same second, by name, the last first. */
+static int newest_first(const void *a, const void *b)
+{
+	const struct sent *x = a, *y = b;
+
+	if (x->when != y->when)
+		return x->when < y->when ? 1 : -1;
+	return -strverscmp(x->name, y->name);
+}
+
+int outbox_prune(const char *dir, long long now, struct strbuf *report)
+{
+	size_t n;
+	int err, lock, deleted = 0;
+	char **names;
+	struct sent *sent;
+
+	if (!exists(dir, "cur", "", ""))
+		return 0;
+	if ((lock = lock_outbox(dir, report)) < 0)
+		return -1;
+	names = list_dir(dir, "cur", &n, &err);
+	if (err) {
+		strbuf_addf(report, "cannot read outbox '%s/cur'\n", dir);
+		close(lock);
+		return -1;
+	}
+	sent = xcalloc(n ? n : 1, sizeof(*sent));
+	for (size_t i = 0; i < n; i++) {
+		char *path = xstrfmt("%s/cur/%s", dir, names[i]);
+		struct stat st;
+		sent[i].name = names[i];
+		/* unreadable: as if just written, kept */
+		sent[i].when = lstat(path, &st) == 0 ? (long long)st.st_mtime : now;
+		free(path);
+	}
+	qsort(sent, n, sizeof(*sent), newest_first);
+	for (size_t i = OUTBOX_KEEP_LAST; i < n; i++) {
+		char *path;
+		if (sent[i].when > now - OUTBOX_KEEP_DAYS * 86400LL)
+			continue;
+		path = xstrfmt("%s/cur/%s", dir, sent[i].name);
+		if (unlink(path) == 0)
+			deleted++;
+		else if (errno != ENOENT)
+			strbuf_addf(report, "cannot delete the sent message '%s': %s\n",
+				    path, strerror(errno));
+		free(path);
+	}
+	free(sent);
+	free_names(names, n);
+	close(lock);
+	return deleted;
+}

@@ -4,7 +4,8 @@
  *
  *   DIR/tmp/  being written, or staged around a git commit
  *   DIR/new/  ready to send
- *   DIR/cur/  sent (the name gains ":2,S", as a seen Maildir message)
+ *   DIR/cur/  sent (the name gains ":2,S", as a seen Maildir message),
+ *             kept two weeks (outbox_prune())
  *   DIR/failed/  refused for good by the mail system (a 5xx reply, or
  *             sendmail's EX_NOUSER...): kept for the host, never retried
  *   DIR/.lock the sender's lock (flock): one sender at a time
@@ -84,6 +85,28 @@ int outbox_recover(const char *dir, outbox_keep_fn *keep, void *ctx);
  */
 int outbox_send(const char *dir, const struct mail_config *cfg,
 		struct strbuf *report, int *permanent);
+
+/*
+ * How long sent mail is kept in DIR/cur/: every message written within
+ * OUTBOX_KEEP_DAYS days, and in any case the OUTBOX_KEEP_LAST newest. A
+ * sent report is a copy: what it said the game's repository keeps
+ * (`postrider show DIR --at N --as SIDE`, `postrider log`); cur/ keeps
+ * the recent ones for a host asked whether, when and to whom a message
+ * went, byte for byte.
+ */
+#define OUTBOX_KEEP_DAYS 14
+#define OUTBOX_KEEP_LAST 20
+
+/*
+ * Deletes from DIR/cur/ the sent messages kept long enough: those beyond
+ * the OUTBOX_KEEP_LAST newest (by the time each file was written, then by
+ * name) that were written more than OUTBOX_KEEP_DAYS days before now
+ * (seconds since the epoch). new/, failed/ and dropped/ are never
+ * touched. Holds DIR/.lock meanwhile. Returns how many were deleted, or
+ * -1 if cur/ cannot be read or the outbox locked (the reason appended to
+ * report, as is a warning for a file that cannot be deleted).
+ */
+int outbox_prune(const char *dir, long long now, struct strbuf *report);
 
 /*
  * Sends one message (len bytes, CRLF or LF line endings) through

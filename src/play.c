@@ -315,12 +315,12 @@ static void commit_trailers(const struct play_request *rq, enum side side,
 /* A question instead of an order: answered to the sender alone, nothing
  * committed, the token not spent. */
 static void question(struct game *g, const struct play_request *rq, enum side side,
-		     enum query q, int qn, struct play_outcome *out)
+		     enum query q, int qn, const char *text, struct play_outcome *out)
 {
 	struct strbuf answer = STRBUF_INIT, log = STRBUF_INIT;
 
 	repo_read(g->repo, NULL, "log.txt", &log);
-	query_answer(g, side, q, qn, log.buf ? log.buf : "", &answer);
+	query_answer(g, side, q, qn, text, log.buf ? log.buf : "", &answer);
 	if (rq->check)
 		strbuf_addbuf(&out->out, &answer);
 	else
@@ -380,7 +380,7 @@ static char *from_mail(struct game *g, const struct play_request *rq,
 			goto out;
 		}
 		if ((q = query_parse(text, &qn)) != QUERY_NONE) {
-			question(g, rq, *side, q, qn, out);
+			question(g, rq, *side, q, qn, text, out);
 			free(text);
 			text = NULL;
 			goto out;

@@ -2,6 +2,7 @@
  * query.c - the questions a player may mail (query.h): one table.
  */
 #include "query.h"
+#include "order.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -9,27 +10,36 @@
 #include <string.h>
 
 typedef void query_answer_fn(const struct game *g, enum side side, int n,
-			     const char *log, struct strbuf *out);
+			     const char *text, const char *log, struct strbuf *out);
 
 static query_answer_fn answer_help, answer_options, answer_hand, answer_board,
-	answer_log, answer_discards, answer_resend;
+	answer_log, answer_discards, answer_resend, answer_neighbours;
 
 /* Each question: its word, how it is written, what it answers, whether
- * it takes a number (and its default), and its answer. */
+ * it takes a number (and its default) or a space, another spelling, and
+ * its answer. */
 static const struct query_desc {
 	const char *name, *form, *what;
 	int number;		/* the default of its number; 0: takes none */
+	bool space;		/* the rest of the line names a space */
+	const char *also;	/* another spelling of its word, or NULL */
 	query_answer_fn *answer;
 } queries[QUERY__COUNT] = {
-	[QUERY_HELP] = { "help", "help", "this text", 0, answer_help },
-	[QUERY_OPTIONS] = { "options", "options", "every legal order now, in full", 0,
-			    answer_options },
-	[QUERY_HAND] = { "hand", "hand", "your hand", 0, answer_hand },
-	[QUERY_BOARD] = { "board", "board", "the board and the tracks", 0, answer_board },
+	[QUERY_HELP] = { "help", "help", "this text", 0, false, NULL, answer_help },
+	[QUERY_OPTIONS] = { "options", "options", "every legal order now, in full", 0, false,
+			    NULL, answer_options },
+	[QUERY_HAND] = { "hand", "hand", "your hand", 0, false, NULL, answer_hand },
+	[QUERY_BOARD] = { "board", "board", "the board and the tracks", 0, false, NULL,
+			  answer_board },
 	[QUERY_LOG] = { "log", "log [N]", "the last N lines of the game's log (40)", 40,
-			answer_log },
-	[QUERY_DISCARDS] = { "discards", "discards", "the discard pile", 0, answer_discards },
-	[QUERY_RESEND] = { "resend", "resend", "your last report again", 0, answer_resend },
+			false, NULL, answer_log },
+	[QUERY_DISCARDS] = { "discards", "discards", "the discard pile", 0, false, NULL,
+			     answer_discards },
+	[QUERY_RESEND] = { "resend", "resend", "your last report again", 0, false, NULL,
+			   answer_resend },
+	[QUERY_NEIGHBOURS] = { "neighbours", "neighbours SPACE",
+			       "the spaces next to SPACE, and how they connect", 0, true,
+			       "neighbors", answer_neighbours },
 };
 
 const char *query_name(enum query q)
@@ -37,11 +47,17 @@ const char *query_name(enum query q)
 	return q > QUERY_NONE && q < QUERY__COUNT ? queries[q].name : "";
 }
 
+/* Is word (len bytes) the whole of name? */
+static bool is_word(const char *word, size_t len, const char *name)
+{
+	return name && strlen(name) == len && !ascii_strncasecmp(word, name, len);
+}
+
 /* The question that word (len bytes) names, or QUERY_NONE. */
 static enum query find(const char *word, size_t len)
 {
 	for (int q = QUERY_NONE + 1; q < QUERY__COUNT; q++)
-		if (strlen(queries[q].name) == len && !ascii_strncasecmp(word, queries[q].name, len))
+		if (is_word(word, len, queries[q].name) || is_word(word, len, queries[q].also))
 			return (enum query)q;
 	return QUERY_NONE;
 }
@@ -55,6 +71,7 @@ enum query query_parse(const char *text, int *n)
 	while (*p) {
 		size_t len = strcspn(p, "\n");
 		char *line = xstrndup(p, len), *t = line, *hash, *end;
+		const char *start = p;
 
 		p += len + (p[len] == '\n');
 		if ((hash = strchr(t, '#')))
@@ -79,6 +96,14 @@ enum query query_parse(const char *text, int *n)
 		found = find(t, wl);
 		if (found)
 			*n = queries[found].number;
+		if (found && queries[found].space) {
+			/* the rest of the line names a space: where it starts */
+			*n = (int)(start - text) + (int)(arg - line);
+			free(line);
+			if (!*arg)
+				return QUERY_NONE;
+			continue;
+		}
 		if (found && *arg) {
 			char *e;
 			long v = strtol(arg, &e, 10);
@@ -96,9 +121,10 @@ enum query query_parse(const char *text, int *n)
 }
 
 static void answer_help(const struct game *g, enum side side, int n,
-			const char *log, struct strbuf *out)
+			const char *text, const char *log,
+			struct strbuf *out)
 {
-	(void)g, (void)side, (void)n, (void)log;
+	(void)g, (void)side, (void)n, (void)text, (void)log;
 	strbuf_addstr(out,
 		"How to play by mail. Reply to your last report and type your order\n"
 		"above the quoted text, one decision a line; keep the subject line (it\n"
@@ -159,9 +185,9 @@ static void now_line(const struct game *g, struct strbuf *out)
 }
 
 static void answer_options(const struct game *g, enum side side, int n,
-			   const char *log, struct strbuf *out)
+			   const char *text, const char *log, struct strbuf *out)
 {
-	(void)n, (void)log;
+	(void)n, (void)text, (void)log;
 	now_line(g, out);
 	if (g->state.prompt.side == side) {
 		strbuf_addch(out, '\n');
@@ -173,26 +199,27 @@ static void answer_options(const struct game *g, enum side side, int n,
 }
 
 static void answer_hand(const struct game *g, enum side side, int n,
-			const char *log, struct strbuf *out)
+			const char *text, const char *log,
+			struct strbuf *out)
 {
-	(void)n, (void)log;
+	(void)n, (void)text, (void)log;
 	strbuf_addf(out, "The %s hand:\n", side_title(side));
 	report_hand(g->data, &g->state, side, out);
 }
 
 static void answer_board(const struct game *g, enum side side, int n,
-			 const char *log, struct strbuf *out)
+			 const char *text, const char *log, struct strbuf *out)
 {
-	(void)side, (void)n, (void)log;
+	(void)side, (void)n, (void)text, (void)log;
 	now_line(g, out);
 	strbuf_addch(out, '\n');
 	report_board(g->data, &g->state, out);
 }
 
 static void answer_resend(const struct game *g, enum side side, int n,
-			  const char *log, struct strbuf *out)
+			  const char *text, const char *log, struct strbuf *out)
 {
-	(void)n, (void)log;
+	(void)n, (void)text, (void)log;
 	now_line(g, out);
 	strbuf_addch(out, '\n');
 	strbuf_addf(out, "The %s hand:\n", side_title(side));
@@ -206,12 +233,12 @@ static void answer_resend(const struct game *g, enum side side, int n,
 }
 
 static void answer_log(const struct game *g, enum side side, int n,
-		       const char *log, struct strbuf *out)
+		       const char *text, const char *log, struct strbuf *out)
 {
 	const char *end, *p;
 	int seen = 0;
 
-	(void)g, (void)side;
+	(void)g, (void)side, (void)text;
 	log = log ? log : "";
 	end = log + strlen(log);
 	p = end;
@@ -229,11 +256,11 @@ static void answer_log(const struct game *g, enum side side, int n,
 }
 
 static void answer_discards(const struct game *g, enum side side, int n,
-			    const char *log, struct strbuf *out)
+			    const char *text, const char *log, struct strbuf *out)
 {
 	const struct state *s = &g->state;
 
-	(void)side, (void)n, (void)log;
+	(void)side, (void)n, (void)text, (void)log;
 	strbuf_addf(out, "The discard pile, oldest first (%d cards):\n", s->n_discard);
 	for (int i = 0; i < s->n_discard; i++)
 		strbuf_addf(out, "  %s\n", g->data->cards[s->discard[i]].label);
@@ -241,9 +268,55 @@ static void answer_discards(const struct game *g, enum side side, int n,
 		strbuf_addstr(out, "  (empty)\n");
 }
 
+/* The spaces next to the one text names (from n on: the rest of its
+ * line), each with its kind of connection; or why none is named. */
+static void answer_neighbours(const struct game *g, enum side side, int n,
+			      const char *text, const char *log,
+			      struct strbuf *out)
+{
+	const struct data *d = g->data;
+	struct strbuf err = STRBUF_INIT;
+	char *ref = xstrndup(text + n, strcspn(text + n, "\n#"));
+	char *end = ref + strlen(ref);
+	int i;
+
+	(void)side, (void)log;
+	while (end > ref && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	i = order_find_space(d, ref, &err);
+	if (i < 0) {
+		strbuf_addf(out, "neighbours of '%s': %s\n", ref, err.buf);
+	} else {
+		const struct data_space *sp = &d->spaces[i];
+		bool marked = false;
+		strbuf_addf(out, "%s is next to %d space%s (a move there: 'to SPACE'):\n",
+			    sp->full_name, sp->n_adj, sp->n_adj == 1 ? "" : "s");
+		for (int k = 0; k < sp->n_adj; k++) {
+			const struct data_adj *adj = &sp->adj[k];
+			strbuf_addf(out, "  %-22s %s", d->spaces[adj->to].full_name,
+				    adj->wilderness ? "Wilderness Connection (counts as 3 spaces, 7.3.D)"
+						    : "connection");
+			if (adj->only_general >= 0)
+				strbuf_addf(out, ", only %s (7.4.D)",
+					    d->generals[adj->only_general].name);
+			if (adj->unsourced) {
+				strbuf_addstr(out, " " DATA_UNSOURCED_MARK);
+				marked = true;
+			}
+			strbuf_addch(out, '\n');
+		}
+		if (sp->port)
+			strbuf_addstr(out, "It is a port: the British may sail to and from it (7.5).\n");
+		if (marked)
+			strbuf_addstr(out, DATA_UNSOURCED_NOTE "\n");
+	}
+	free(ref);
+	strbuf_release(&err);
+}
+
 void query_answer(const struct game *g, enum side side, enum query q, int n,
-		  const char *log, struct strbuf *out)
+		  const char *text, const char *log, struct strbuf *out)
 {
 	if (q > QUERY_NONE && q < QUERY__COUNT)
-		queries[q].answer(g, side, n, log, out);
+		queries[q].answer(g, side, n, text ? text : "", log, out);
 }

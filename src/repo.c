@@ -870,7 +870,10 @@ int repo_commit_publish(struct repo *r, const char *expected,
 	return 0;
 }
 
-int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out)
+/* The commit as `git format-patch` writes it; every file as a binary
+ * patch if binary. */
+static int format_patch(struct repo *r, const char *rev, bool binary,
+			struct strbuf *out)
 {
 	git_email_create_options opts;
 	git_commit *commit = NULL;
@@ -882,7 +885,7 @@ int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out)
 	opts.version = GIT_EMAIL_CREATE_OPTIONS_VERSION;
 	opts.flags = GIT_EMAIL_CREATE_DEFAULT;
 	git_diff_options_init(&opts.diff_opts, GIT_DIFF_OPTIONS_VERSION);
-	opts.diff_opts.flags = GIT_DIFF_SHOW_BINARY;
+	opts.diff_opts.flags = GIT_DIFF_SHOW_BINARY | (binary ? GIT_DIFF_FORCE_BINARY : 0);
 	git_diff_find_options_init(&opts.diff_find_opts,
 				   GIT_DIFF_FIND_OPTIONS_VERSION);
 
@@ -900,6 +903,117 @@ int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out)
 	git_buf_dispose(&buf);
 	git_commit_free(commit);
 	return rc;
+}
+
+int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out)
+{
+	return format_patch(r, rev, false, out);
+}
+
+/* A patch cut in its parts: what comes before the diffstat (through
+ * "---"), the diffstat's lines, the rest up to the first diff (its
+ * summary and the "create mode" lines), each file's diff, and the
+ * signature after the last. Pointers into the text. */
+struct patch_parts {
+	const char *head_end, *stat_end, *diffs, *tail;
+	int n;
+	const char *diff[256];	/* each "diff --git a/PATH b/PATH" */
+};
+
+static bool line_is(const char *p, const char *start)
+{
+	return !strncmp(p, start, strlen(start));
+}
+
+static int patch_cut(const char *t, struct patch_parts *pp)
+{
+	const char *p = strstr(t, "\n---\n");
+
+	memset(pp, 0, sizeof(*pp));
+	if (!p)
+		return -1;
+	pp->head_end = p + 5;
+	for (p = pp->head_end; *p && line_is(p, " ") && strchr(p, '|') &&
+	     strchr(p, '|') < strchr(p, '\n'); p = strchr(p, '\n') + 1)
+		;
+	pp->stat_end = p;
+	for (; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+		if (line_is(p, "diff --git ")) {
+			if (pp->n == (int)ARRAY_SIZE(pp->diff))
+				return -1;
+			if (!pp->n)
+				pp->diffs = p;
+			pp->diff[pp->n++] = p;
+		} else if (pp->n && line_is(p, "--\n")) {
+			pp->tail = p;
+			break;
+		}
+	}
+	if (!pp->n || !pp->tail)
+		return -1;
+	return 0;
+}
+
+/* The path of a diff ("diff --git a/PATH b/PATH"). */
+static bool diff_under(const char *diff, const char *prefix)
+{
+	return line_is(diff + strlen("diff --git a/"), prefix);
+}
+
+int repo_format_patch_packed(struct repo *r, const char *rev,
+			     const char *prefix, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT, bin = STRBUF_INIT, res = STRBUF_INIT;
+	struct patch_parts t, b;
+	long insertions = 0;
+	int files = 0, ret = -1;
+
+	if (format_patch(r, rev, false, &text) < 0 || format_patch(r, rev, true, &bin) < 0)
+		goto out;
+	if (patch_cut(text.buf, &t) < 0 || patch_cut(bin.buf, &b) < 0 || t.n != b.n) {
+		error("cannot make the patch of %s lighter: unexpected format", rev);
+		goto out;
+	}
+	strbuf_add(&res, text.buf, (size_t)(t.head_end - text.buf));
+	/* the diffstat: a packed file's line as git writes a binary one
+	 * ("Bin 0 -> 25236 bytes"), the others as they are */
+	for (const char *p = t.head_end, *q = b.head_end; p < t.stat_end;
+	     p = strchr(p, '\n') + 1, q = strchr(q, '\n') + 1) {
+		const char *bar = strchr(p, '|'), *name = p + strspn(p, " ");
+		bool packed = line_is(name, prefix);
+		const char *line = packed ? q : p;
+		strbuf_add(&res, line, (size_t)(strchr(line, '\n') + 1 - line));
+		if (!packed)
+			insertions += strtol(bar + 1, NULL, 10);
+		files++;
+	}
+	strbuf_addf(&res, " %d file%s changed", files, files == 1 ? "" : "s");
+	if (insertions)
+		strbuf_addf(&res, ", %ld insertion%s(+)\n", insertions, insertions == 1 ? "" : "s");
+	else
+		strbuf_addstr(&res, ", 0 insertions(+), 0 deletions(-)\n");
+	/* the summary's "create mode" lines and the blank line */
+	{
+		const char *p = strchr(t.stat_end, '\n') + 1;
+		strbuf_add(&res, p, (size_t)(t.diffs - p));
+	}
+	for (int k = 0; k < t.n; k++) {
+		const struct patch_parts *from = diff_under(t.diff[k], prefix) ? &b : &t;
+		const char *end = k + 1 < from->n ? from->diff[k + 1] : from->tail;
+		if (strncmp(t.diff[k], b.diff[k], strcspn(t.diff[k], "\n") + 1)) {
+			error("cannot make the patch of %s lighter: its files differ", rev);
+			goto out;
+		}
+		strbuf_add(&res, from->diff[k], (size_t)(end - from->diff[k]));
+	}
+	strbuf_addstr(&res, t.tail);
+	strbuf_add(out, res.buf, res.len);
+	ret = 0;
+out:
+	strbuf_release(&text);
+	strbuf_release(&bin);
+	strbuf_release(&res);
+	return ret;
 }
 
 /* Milliseconds on the monotonic clock. */

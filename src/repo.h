@@ -217,6 +217,19 @@ int repo_checkout(struct repo *r);
 int repo_format_patch(struct repo *r, const char *rev, struct strbuf *out);
 
 /*
+ * The same, lighter: the files whose path starts with prefix ("data/")
+ * written as git binary patches (deflated, then base 85, checked by their
+ * full blob id when applied) instead of their lines, and their diffstat
+ * lines as git writes a binary file's. Meant for a commit that only adds
+ * files (the first: its component data is most of it, and every copy of
+ * postrider carries the same). `git am` applies it to the same tree and
+ * commit as repo_format_patch()'s. Returns 0, or -1 after a message
+ * (nothing appended).
+ */
+int repo_format_patch_packed(struct repo *r, const char *rev,
+			     const char *prefix, struct strbuf *out);
+
+/*
  * Takes the exclusive lock of this game for one run: flock(2) on
  * <gitdir>/postrider.lock (created if needed, never deleted), so the
  * kernel releases it when the process dies, however it dies. Waits up to

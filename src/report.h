@@ -51,18 +51,28 @@ void report_svg(const struct data *d, const struct state *s,
 		struct strbuf *out);
 
 /* What the last order did that the map draws: each general moved (from a
- * space, or from a box when from < 0, to a space) and each battle. */
+ * space, or from a box when from < 0, to a space), with the path he took
+ * as far as the log tells it (path[0] is where he started, each step to
+ * a neighbour, or by sea when sea[k] says so; n_path 0 when it is not
+ * known), and each battle. */
 #define MAP_LAST_MAX 16
+#define MAP_PATH_MAX 24
+struct map_move {
+	int general, from, to;
+	int n_path, path[MAP_PATH_MAX];
+	bool sea[MAP_PATH_MAX];	/* the step into path[k] was by sea */
+};
 struct map_last {
 	int n_moves;
-	struct { int general, from, to; } moves[MAP_LAST_MAX];
+	struct map_move moves[MAP_LAST_MAX];
 	int n_battles;
 	int battles[MAP_LAST_MAX];
 };
 /*
  * Fills last from the state before the last order (NULL: no moves known),
  * the state after it, and the log (its last order's block names the
- * battles; a battle under way is marked too).
+ * battles and each step of a move, a sailing, a retreat or an
+ * interception; a battle under way is marked too).
  */
 void report_last_order(const struct data *d, const struct state *before,
 		       const struct state *s, const char *log,

@@ -13,7 +13,11 @@
 #  - self-play games per second (the engine alone, one core);
 #  - `postrider audit` of the same game cut at 150, 300 and 600 orders
 #    and whole (a random game rarely lasts 600), to see that it is linear;
-#  - peak RSS of a turn and of the longest audit.
+#  - peak RSS of a turn and of the longest audit;
+#  - the weight of the reports (issue 29) over the same game, the British
+#    in digest mode: the largest, the median, each player's total, each
+#    part; the map's PNG each way the issue names (bench/map.c), the first
+#    commit's patch whole and lighter, the reports left without the map.
 set -eu
 BUILD=${BUILD:-build}
 P="$(pwd)/$BUILD/postrider"
@@ -34,7 +38,8 @@ now_us() { date +%s%6N; }
 # One game played with random legal orders (a fixed awk seed), as long as
 # it lasts or MAX_ORDERS; each play timed.
 "$P" new "$T/game" --american "A <a@example.org>" --british "B <b@example.org>" \
-	--seed 00000000000000000000000000000000000000000000000000000000000000a1 >/dev/null
+	--seed 00000000000000000000000000000000000000000000000000000000000000a1 \
+	--mail-mode british=digest >/dev/null
 i=0 total=0 timed=0
 while [ $i -lt "$MAX_ORDERS" ]; do
 	"$P" options "$T/game" --plain >"$T/opts"
@@ -166,6 +171,50 @@ for cut in $cuts $orders; do
 | audit of $cut orders (a player's clone, no seed) | $(((t1 - t0) / 1000)) ms | $(((t1 - t0) / cut)) us per order |"
 done
 
+# The weight of the reports: every report of the game, its parts.
+first=$(git -C "$T/game" rev-list --max-parents=0 HEAD)
+last=$(git -C "$T/game" rev-parse HEAD)
+/usr/bin/python3 - "$T/game/.git/postrider/outbox/new" "$first" >"$T/sizes" <<'EOF'
+import email, os, re, statistics, sys
+from email import policy
+out, first = sys.argv[1], sys.argv[2]
+rows = []
+for name in sorted(os.listdir(out)):
+    m = re.match(r"([0-9a-f]{40})-(\d{4})-(american|british)\.", name)
+    if not m:
+        continue
+    raw = open(os.path.join(out, name), "rb").read()
+    msg = email.message_from_bytes(raw, policy=policy.default)
+    parts = {p.get_content_type(): len(p.get_payload(decode=False)) for p in msg.walk() if not p.is_multipart()}
+    rows.append((m.group(3), len(raw), parts, m.group(1) == first,
+                 "your move" in msg["Subject"]))
+def kb(v): return "%.1f KB" % (v / 1024)
+sizes = [r[1] for r in rows]
+print("reports", len(rows))
+print("largest", kb(max(sizes)))
+print("median", kb(statistics.median(sizes)))
+print("mean", kb(statistics.mean(sizes)))
+for side, mode in (("american", "every"), ("british", "digest")):
+    s = [r[1] for r in rows if r[0] == side]
+    print("side %s (%s) %d reports, %.2f MB in all" % (side, mode, len(s), sum(s) / 1048576))
+for t, what in (("text/plain", "the text"), ("text/x-patch", "the patch"), ("image/png", "the map (PNG)")):
+    v = [r[2][t] for r in rows if t in r[2]]
+    print("part %s: in %d reports, median %s as sent" % (what, len(v), kb(statistics.median(v))))
+first_patch = [r[2]["text/x-patch"] for r in rows if r[3]]
+print("firstpatch", first_patch[0] if first_patch else 0)
+nomap = [r for r in rows if "image/png" not in r[2]]
+png = [r[2]["image/png"] for r in rows if "image/png" in r[2]]
+print("nomap %d %d" % (len(nomap), len(nomap) * statistics.mean(png) if png else 0))
+print("decisions %d %d" % (sum(1 for r in rows if r[4]), sum(1 for r in rows if r[4] and "image/png" in r[2])))
+EOF
+whole_patch=$(git -C "$T/game" format-patch --root -1 --stdout "$first" | wc -c)
+"$(pwd)/$BUILD/bench-map" "$T/game" "$first" "$last" >"$T/maps"
+sz() { sed -n "s/^$1 //p" "$T/sizes"; }
+map_rows=$(awk -v n="$(grep -c . "$T/maps")" '
+	NR <= n / 2 { a[NR] = $0; next }
+	{ split(a[NR - n / 2], f, " ")
+	  printf "| %s | %.1f KB, %.1f ms | %.1f KB, %.1f ms |\n", f[1], f[2] / 1024, f[3], $2 / 1024, $3 }' "$T/maps")
+
 # One provable die (fairness version 2): a proof and its verification.
 vrf=$("$(pwd)/$BUILD/bench-vrf" 500)
 dice=$(grep -c '^draw [0-9]*: ' "$T/game/log.txt" || true)
@@ -197,7 +246,7 @@ ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
 	echo
 	echo "What a turn does beyond the floor: reading and checking the state and"
 	echo "the data (YAML, parsed at every run), adjudicating, sealing the private"
-	echo "state, writing two reports with the map as SVG and PNG (cairo, zlib), the"
+	echo "state, writing two reports with the map as a PNG (cairo, zlib), the"
 	echo "patch for \`git am\`, and the outbox. Profiles: \`perf record\` on"
 	echo "\`postrider play\`; see docs/robustness.md for where the time went before."
 	if [ -s "$T/trace" ]; then
@@ -214,5 +263,47 @@ ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
 		echo
 		echo "A turn's samples by library (perf): $profile"
 	fi
+	echo
+	echo "## The weight of a report (issue 29)"
+	echo
+	echo "The reports of the same game, the American mailed every turn and the"
+	echo "British in digest mode (a report when he must decide). Targets: no"
+	echo "report over 120 KB, the median under 60 KB, the map in every report"
+	echo "that asks for a decision; before issue 29 a report weighed 250 KB"
+	echo "on average and 330 KB at the start."
+	echo
+	echo "| what | figure |"
+	echo "|---|---|"
+	echo "| reports | $(sz reports) |"
+	echo "| the largest | $(sz largest) (target at most 120 KB) |"
+	echo "| the median | $(sz median) (target under 60 KB) |"
+	echo "| the mean | $(sz mean) |"
+	sed -n 's/^side \([a-z]*\) (\([a-z]*\)) \(.*\)$/| the \1 (mode \2) | \3 |/p' "$T/sizes"
+	sed -n 's/^part \([^:]*\): \(.*\)$/| \1 | \2 |/p' "$T/sizes"
+	echo "| reports asking for a decision, with the map | $(sz decisions | awk '{ print $2 " of " $1 }') |"
+	echo
+	echo "The choices measured (the map of the opening and of the game's last"
+	echo "position, painted and written by bench/map.c; CPU time, the least of"
+	echo "three):"
+	echo
+	echo "| the map's PNG | the opening | the last position |"
+	echo "|---|---|---|"
+	printf '%s\n' "$map_rows"
+	echo
+	echo "- Chosen: a palette of 16 colours (4 bits a pixel; the colours the map"
+	echo "  names kept exact), zlib's best level with chains of 512, at scale 0.75."
+	echo "  24-bit RGB as mailed before (rgb-fastest) is four times the weight;"
+	echo "  32 or 64 colours add a fifth to a third for no visible gain; zlib's"
+	echo "  best level saves 3% more for twice the time. A smaller scale is"
+	echo "  lighter, but its letters fall under 7.5 pixels: not taken."
+	echo "- The map only when the board changed since the player's last report:"
+	echo "  $(sz nomap | awk '{ print $1 }') reports that ask nothing went without it,"
+	echo "  $(sz nomap | awk '{ printf "%.0f KB", $2 / 1024 }') in all; a report that asks for a decision always has it."
+	echo "- The first commit's patch without what the player already has: its"
+	echo "  component data (data/, the same in every copy of postrider) as deflated"
+	echo "  git binary patches, which \`git am\` applies to the same commit:"
+	echo "  $(sz firstpatch | awk '{ printf "%.1f KB", $1 / 1024 }') in the first report (base64), against $(awk -v b="$whole_patch" 'BEGIN { printf "%.1f KB", b * 4 / 3 / 1024 }') whole."
+	echo "- The SVG is no longer attached (it weighed 33 KB in base64, as much"
+	echo "  as the PNG): \`postrider show DIR --svg\` draws it from any copy."
 } >"$OUT"
 cat "$OUT"

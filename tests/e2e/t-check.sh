@@ -57,8 +57,11 @@ awk '
 ' "$TRASH/bad.err" >"$TRASH/caret"
 expect_eq "check of an illegal order: the caret is under the bad name" \
 	aligned "$(cat "$TRASH/caret")"
-expect_grep "check of an illegal order: legal orders are suggested" \
-	"^  $order2\$" "$TRASH/bad.err"
+# the orders at the failing prompt, grouped: the form, then its values
+expect_grep "check of an illegal order: the legal form is suggested" \
+	"^  ${order2%% *} SPACE " "$TRASH/bad.err"
+expect_fixed "check of an illegal order: a legal space is listed" \
+	"${order2#* }" "$TRASH/bad.err"
 expect_eq "check of an illegal order: nothing on stdout" "" \
 	"$(cat "$TRASH/out")"
 expect_unchanged "check of an illegal order: the game is unchanged" "$G" before

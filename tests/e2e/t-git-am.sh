@@ -78,6 +78,16 @@ while read -r c; do
 	n=$((n + 1))
 done <"$TRASH/commits"
 
+# --- the first patch is lighter: the component data deflated ---
+first=$(head -n 1 "$TRASH/commits")
+patch_of "$first" american
+expect_grep "the first patch gives data/ as git binary patches" \
+	'^ data/cards.yaml *| Bin 0 -> [0-9]* bytes$' "$TRASH/patch.american"
+expect_eq "... every file of it" 9 "$(grep -c '^ data/.*| Bin 0 -> ' "$TRASH/patch.american")"
+expect_grep "... and the game's own files as text" '^+players:$' "$TRASH/patch.american"
+expect_eq "... under half the whole patch's weight" 1 \
+	"$([ "$(wc -c <"$TRASH/patch.american")" -lt "$(( $(git -C "$G" format-patch --root -1 --stdout "$first" | wc -c) / 2 ))" ] && echo 1)"
+
 # --- the whole history from the patches alone ---
 E=$TRASH/from-mail
 git init -q "$E"

@@ -184,8 +184,10 @@ expect_eq "illegal: the caret points at the bad name" "        ^" \
 	"$(cat "$TRASH/caret")"
 expect_fixed "illegal: the rejection mail gives line and column" \
 	"line 2, column 7: unknown space 'Bostn MA'" "$TRASH/rejection.txt"
-expect_fixed "illegal: the rejection mail lists legal orders" \
-	"$order" "$TRASH/rejection.txt"
+expect_fixed "illegal: the rejection mail lists the legal form" \
+	"${order%% *} SPACE" "$TRASH/rejection.txt"
+expect_fixed "illegal: the rejection mail lists a legal space" \
+	"${order#* }" "$TRASH/rejection.txt"
 
 # the player to move with the subject (and token, if any) of the other
 # player's report

@@ -1,16 +1,19 @@
 #!/usr/bin/python3
 """png-matches-svg.py SVG PNG SCALE: the PNG decoded here, independently of
-postrider (every chunk's CRC, the zlib stream, the five row filters), and
+postrider (every chunk's CRC, the zlib stream, the five row filters, the
+palette), and
 compared with the SVG it was painted beside: the pixels inside each
 space (a circle or square of the map) must have the space's fill colour, the panel and the background theirs. Prints each problem and
 exits 1, or prints 'ok N' with the number of spaces checked."""
 import re, struct, sys, zlib
 
 def decode(path):
+    """The PNG's pixels as rows of RGB bytes: 8-bit RGB or RGBA, or a
+    palette of 1, 2, 4 or 8 bits a pixel."""
     data = open(path, "rb").read()
     if data[:8] != b"\x89PNG\r\n\x1a\n":
         sys.exit("not a PNG signature")
-    pos, idat, ihdr, seen_end = 8, b"", None, False
+    pos, idat, ihdr, plte, seen_end = 8, b"", None, None, False
     while pos < len(data):
         n, = struct.unpack(">I", data[pos:pos + 4])
         kind, body = data[pos + 4:pos + 8], data[pos + 8:pos + 8 + n]
@@ -19,6 +22,8 @@ def decode(path):
             sys.exit("bad CRC in chunk %r" % kind)
         if kind == b"IHDR":
             ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"PLTE":
+            plte = body
         elif kind == b"IDAT":
             idat += body
         elif kind == b"IEND":
@@ -27,10 +32,13 @@ def decode(path):
     if not ihdr or not seen_end:
         sys.exit("no IHDR or no IEND")
     w, h, depth, ctype, _, _, interlace = ihdr
-    if depth != 8 or ctype not in (2, 6) or interlace:
+    if interlace or not ((depth == 8 and ctype in (2, 6)) or (ctype == 3 and depth in (1, 2, 4, 8))):
         sys.exit("unexpected format %r" % (ihdr,))
-    bpp = 3 if ctype == 2 else 4
-    raw, stride = zlib.decompress(idat), w * bpp
+    if ctype == 3 and (not plte or len(plte) % 3 or len(plte) // 3 > 1 << depth):
+        sys.exit("a palette image without a fitting PLTE")
+    bits = {2: 24, 6: 32, 3: depth}[ctype]
+    stride, bpp = (w * bits + 7) // 8, max(bits // 8, 1)
+    raw = zlib.decompress(idat)
     if len(raw) != (stride + 1) * h:
         sys.exit("image data of %d bytes, not %d" % (len(raw), (stride + 1) * h))
     rows, prev = [], bytearray(stride)
@@ -48,9 +56,19 @@ def decode(path):
                 r[x] = (r[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
             elif f != 0:
                 sys.exit("filter %d" % f)
-        rows.append(r)
         prev = r
-    return w, h, bpp, rows
+        if ctype == 3:
+            out = bytearray()
+            for x in range(w):
+                i = (r[x * depth // 8] >> (8 - depth - (x * depth) % 8)) & ((1 << depth) - 1)
+                if 3 * i >= len(plte):
+                    sys.exit("pixel %d,%d: colour %d is not in the palette" % (x, y, i))
+                out += plte[3 * i:3 * i + 3]
+            r = out
+        elif ctype == 6:
+            r = bytearray(b for x in range(w) for b in r[4 * x:4 * x + 3])
+        rows.append(r)
+    return w, h, 3, rows
 
 def rgb(hexcolour):
     v = int(hexcolour[1:], 16)
@@ -72,9 +90,9 @@ def near(a, b):
     return all(abs(p - q) <= 2 for p, q in zip(a, b))
 
 spaces = [(float(x), float(y), f) for x, y, f in re.findall(
-    r'<circle cx="([\d.]+)" cy="([\d.]+)" r="9" fill="(#[0-9a-f]{6})"', svg)]
+    r'<circle class="space"[^>]* cx="([\d.]+)" cy="([\d.]+)" r="9" fill="(#[0-9a-f]{6})"', svg)]
 spaces += [(float(x) + 9, float(y) + 9, f) for x, y, f in re.findall(
-    r'<rect x="([\d.]+)" y="([\d.]+)" width="18" height="18" fill="(#[0-9a-f]{6})"', svg)]
+    r'<rect class="space"[^>]* x="([\d.]+)" y="([\d.]+)" width="18" height="18" fill="(#[0-9a-f]{6})"', svg)]
 # eight points inside each space (a leader line or an arrow may cross
 # one or two of them): at least six must have its colour
 ring = [(4, 4), (-4, 4), (4, -4), (-4, -4), (5, 0), (-5, 0), (0, 5), (0, -5)]
@@ -89,9 +107,9 @@ if len(bad) > 2:
 bg = re.search(r'<rect x="0" y="0" [^>]*fill="(#[0-9a-f]{6})"', svg).group(1)
 if not near(pixel(3, 3), rgb(bg)):
     problems.append("background not %s" % bg)
-panel = re.search(r'<rect x="(\d+)" y="0" width="250" [^>]*fill="(#[0-9a-f]{6})"', svg)
-if not near(pixel(float(panel.group(1)) + 125, 4), rgb(panel.group(2))):
-    problems.append("panel not %s" % panel.group(2))
+panel = re.search(r'<rect x="([\d.]+)" y="([\d.]+)" width="250" [^>]*fill="(#[0-9a-f]{6})"', svg)
+if not near(pixel(float(panel.group(1)) + 125, float(panel.group(2)) + 4), rgb(panel.group(3))):
+    problems.append("panel not %s" % panel.group(3))
 if not spaces:
     problems.append("no space found in the SVG")
 print("\n".join(problems) if problems else "ok %d" % len(spaces))
