@@ -69,6 +69,7 @@ static int exec_new(int argc, char **argv)
 	struct strbuf yaml = STRBUF_INIT, subject = STRBUF_INIT, proofs = STRBUF_INIT;
 	struct strbuf files_text[DATA_MAX_FILES];
 	struct repo_file extra[DATA_MAX_FILES + 1];
+	char *data_paths[DATA_MAX_FILES] = { NULL };
 	struct notify n = { 0 };
 	char *datadir = NULL, commit[41];
 	int c, ret = 1, n_extra = 0, made = 0;
@@ -152,7 +153,7 @@ static int exec_new(int argc, char **argv)
 	}
 	g.module = xstrdup("washingtons-war");
 	datadir = game_data_dir(data_opt, g.module);
-	g.data = data_load(datadir, &err);
+	g.data = g.data_owned = data_load(datadir, &err);
 	if (!g.data) {
 		fprintf(stderr, "error: the component data in '%s' does not load:\n%s", datadir, err.buf);
 		goto out;
@@ -225,8 +226,8 @@ static int exec_new(int argc, char **argv)
 			error("cannot read '%s': %s", g.data->files[i], strerror(errno));
 			goto out;
 		}
-		char *p = xstrfmt("data/%s", g.data_files[i]);
-		extra[n_extra++] = (struct repo_file){ p, files_text[i].buf, files_text[i].len };
+		data_paths[i] = xstrfmt("data/%s", g.data_files[i]);
+		extra[n_extra++] = (struct repo_file){ data_paths[i], files_text[i].buf, files_text[i].len };
 	}
 	/* the host's clock, before the first reports show it */
 	clock_init(&g.clock, game_now());
@@ -265,8 +266,8 @@ static int exec_new(int argc, char **argv)
 		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
 	publish_after_commit(g.repo, &cfg);
 out:
-	for (int i = 1; i < n_extra; i++)
-		free((char *)extra[i].path);
+	for (int i = 0; i < DATA_MAX_FILES; i++)
+		free(data_paths[i]);
 	for (int i = 0; i < DATA_MAX_FILES; i++)
 		strbuf_release(&files_text[i]);
 	notify_release(&n);

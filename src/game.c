@@ -45,7 +45,7 @@ void game_close(struct game *g)
 	if (!g)
 		return;
 	repo_free(g->repo);
-	data_free(g->data);
+	data_free(g->data_owned);
 	free(g->dir);
 	free(g->id);
 	free(g->module);
@@ -182,8 +182,8 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		g->player[side].name = dup_scalar(&t, p, "name", err, &errors);
 		g->player[side].addr = dup_scalar(&t, p, "address", err, &errors);
 		if ((n = ytree_get(&t, p, "mail"))) {
-			const char *v = ytree_scalar(n);
-			int mode = v ? mail_mode_parse(v) : -1;
+			const char *mode_text = ytree_scalar(n);
+			int mode = mode_text ? mail_mode_parse(mode_text) : -1;
 			if (mode < 0) {
 				ytree_error(&t, n, err, "bad 'mail': every, my-move or digest");
 				errors++;
@@ -384,7 +384,7 @@ static int load_data(struct game *g, struct strbuf *err)
 			goto out;
 		}
 	}
-	g->data = data_load_texts("data", g->module, texts, &errs);
+	g->data = g->data_owned = data_load_texts("data", g->module, texts, &errs);
 	if (!g->data) {
 		strbuf_addstr(err, "the game's data does not load:\n");
 		strbuf_add(err, errs.buf, errs.len);

@@ -49,7 +49,9 @@ struct game_player {
 struct game {
 	char *dir;
 	struct repo *repo;
-	struct data *data;
+	const struct data *data;
+	struct data *data_owned;	/* what game_close frees: data, or NULL
+					   where the data is borrowed */
 	char head[41];			/* the commit the state was read from */
 
 	/* game.yaml */
