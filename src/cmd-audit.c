@@ -689,7 +689,8 @@ static int check_changes(struct auditor *a, const struct record *cur,
 	return 0;
 }
 
-/* "words mixed: american H british H": the words' hashes, or 0. */
+/* "words mixed: american H british H": the words' hashes, or 0 (words
+ * may then be half written). */
 static int mix_line(const char *p, const char *end, unsigned char words[64])
 {
 	static const char *const side[2] = { "words mixed: american ", " british " };
@@ -701,8 +702,8 @@ static int mix_line(const char *p, const char *end, unsigned char words[64])
 			memset(words + 32 * i, 0, 32);
 		} else {
 			char hex[65];
-			if (end - p < 64)
-				return 0;
+			if (end - p < 64 || strspn(p, "0123456789abcdef") < 64)
+				return 0;	/* lower case only (section 20.2) */
 			memcpy(hex, p, 64);
 			hex[64] = '\0';
 			if (hex_decode(hex, words + 32 * i, 32) < 0)
@@ -899,8 +900,10 @@ static int check_draws(struct auditor *a, const struct record *prev,
 		if (k > 0 && d.forced && !fixed)
 			return fail(a, "log.txt line %d: a fixed die in a commit that does not say it used fixed dice",
 				    line);
-		if (k == 0 && vrf)
-			mix_line(p, eol, words);
+		if (k == 0 && vrf && eol - p >= 13 && !memcmp(p, "words mixed: ", 13) &&
+		    !mix_line(p, eol, words))
+			return fail(a, "log.txt line %d is a malformed words line: %.*s", line,
+				    (int)(eol - p), p);
 		if (k > 0 && vrf && !d.shuffle && check_proof(a, &d, line, words, &o, &pp, pend) < 0)
 			return -1;
 		if (k > 0 && d.shuffle)

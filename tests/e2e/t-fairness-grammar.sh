@@ -18,6 +18,8 @@ DRAWS=tests/verify/verify_draws.py
 
 G=$TRASH/game
 new_game "$G"
+printf 'words to be mixed in\n' >"$TRASH/words"
+expect_exit 0 postrider play "$G" --as american "$TRASH/words"
 x=4 k=0
 while [ $k -lt 100 ]; do
 	postrider options "$G" --plain >"$TRASH/opts" 2>/dev/null || die "options"
@@ -86,5 +88,23 @@ expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/log-cr" --vrf3 "$id"
 expect_grep "a CR in a draw line: verify_draws.py refuses it" '^mismatch: .*malformed' "$TRASH/out"
 fault logupper log.txt "sed '${last}s/^draw \\([0-9]*\\): d6/draw \\1: D6/'"
 refused logupper "an upper-case kind in a draw line" 'is a malformed draw line'
+
+# the words line (its hashes in upper case), rewritten in every commit
+# from the one that added it
+git clone -q "$G" "$TRASH/mixupper"
+FILTER_BRANCH_SQUELCH_WARNING=1 git -C "$TRASH/mixupper" filter-branch --tree-filter \
+	"sed -i 's/^\\(words mixed: american \\)\\([0-9a-f]*\\)/\\1\\U\\2/' log.txt" \
+	HEAD >"$TRASH/fb.out" 2>&1 || { cat "$TRASH/fb.out"; die "filter-branch"; }
+expect_grep "the words line is in upper case now" '^words mixed: american [0-9A-F]*[A-F]' \
+	"$TRASH/mixupper/log.txt"
+expect_exit 1 postrider audit "$TRASH/mixupper"
+expect_grep "upper-case hex in the words line: the audit refuses it" \
+	'is a malformed words line' "$TRASH/out"
+expect_exit 1 "$PY" "$VRF" game "$TRASH/mixupper"
+expect_grep "upper-case hex in the words line: verify_vrf.py refuses it" \
+	'^fails: .*malformed words line' "$TRASH/out"
+expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/mixupper/log.txt" --vrf3 "$id"
+expect_grep "upper-case hex in the words line: verify_draws.py refuses it" \
+	'^mismatch: .*malformed words line' "$TRASH/out"
 
 test_done

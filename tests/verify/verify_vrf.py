@@ -368,6 +368,8 @@ def check_game(game_id, pk, log, proofs, version=2):
             side = None     # a commit of the host: no order, no draw
             continue
         m = MIX.fullmatch(line)
+        if not m and line.startswith("words mixed: "):
+            raise ValueError("log.txt line %d is a malformed words line" % no)
         if m:
             words = b"".join(bytes(32) if h == "-" else bytes.fromhex(h)
                              for h in m.groups())
@@ -393,6 +395,8 @@ def check_game(game_id, pk, log, proofs, version=2):
             n, shown = 6, int(m.group(3) or m.group(2))
         else:
             n, shown = int(m.group(4)), int(m.group(5))
+            if n < 1 or shown >= n:
+                raise ValueError("log.txt line %d is a malformed draw line" % no)
         if index not in table:
             raise ValueError("log.txt line %d: draw %d has no proof" % (no, index))
         if version == 3:
@@ -431,6 +435,19 @@ DOC_VECTOR = {
 }
 
 
+# docs/fairness.md section 19.5: the same key, the input of version 3 for
+# the American's order n = 4, place 0; the dice at places 0-2 of that order
+# and of the new game's commit (side 0, n 0).
+DOC_VECTOR3 = {
+    "pi": "0252cfe97ba66b79839e75d243410c49b7b11ff93ad3eff1e6ea00411c4ce62634"
+          "db1e2761499c5c7ebf5c7a232f9297e37a8bdb41009b9e07512d48a6517da9452f"
+          "e73f3ffa9fd212d5efa7e794da5e8d",
+    "beta": "91209bf4d1c9542c81bb1f13806311e6afff1117f1b70a8434bca6cb6f727c10",
+    "dice": [6, 4, 3],
+    "new_game_dice": [1, 3, 5],
+}
+
+
 def check_doc_vector():
     """None when DOC_VECTOR is reproduced, else a sentence."""
     t = DOC_VECTOR
@@ -443,6 +460,15 @@ def check_doc_vector():
         return "17.8: the proof or beta differs"
     if verify(bytes.fromhex(t["pk"]), pi, alpha) != beta:
         return "17.8: the proof does not verify"
+    t3 = DOC_VECTOR3
+    pi, beta = prove(sk, draw_alpha3("ww-test", bytes(64), 1, 4, 0))
+    if pi.hex() != t3["pi"] or beta.hex() != t3["beta"]:
+        return "19.5: the proof or beta differs"
+    for side, n, dice in ((1, 4, t3["dice"]), (0, 0, t3["new_game_dice"])):
+        got = [value_from_beta(prove(sk, draw_alpha3("ww-test", bytes(64), side, n, k))[1],
+                               k, 6) + 1 for k in range(3)]
+        if got != dice:
+            return "19.5: the dice of side %d, order %d differ: %s" % (side, n, got)
     return None
 
 
@@ -462,7 +488,7 @@ def main(argv):
         if wrong:
             print("mismatch:", wrong)
             return 1
-        print("ok: %d vectors, and the vector of docs/fairness.md 17.8"
+        print("ok: %d vectors, and the vectors of docs/fairness.md 17.8 and 19.5"
               % len(RFC_VECTORS))
         return 0
     if len(argv) in (3, 4) and argv[0] in ("verify", "prove"):
