@@ -210,7 +210,7 @@ static int vrf_draw(struct rng *r, uint64_t index, int n)
 	return (int)rng_vrf_value(beta, at, (uint64_t)n);
 }
 
-/* The value of a public draw: from the VRF (version 2) or the stream. */
+/* The value of a public draw: from the VRF (versions 2, 3) or the stream. */
 static int public_value(struct rng *r, uint64_t index, int n)
 {
 	return r->vrf ? vrf_draw(r, index, n) : rng_value_at(r->key, index, n);
