@@ -69,9 +69,10 @@ static int exec_reveal(int argc, char **argv)
 	fair_seed_format(g.seed, hex);
 	game_write_yaml(&g, &yaml);
 	if (!engine_game_over(&g.state)) {
-		engine_abandon(&g.state);
-		strbuf_addf(&happened, "\n-- The host abandons the game in %d and reveals the seed: %s --\n"
-			    "The game is over: nobody wins.\n", g.state.year, hex);
+		strbuf_addf(&happened, "\n-- The host abandons the game in %d and reveals the seed: %s --\n",
+			    g.state.year, hex);
+		engine_abandon(g.data, &g.state, &happened);
+		strbuf_addstr(&happened, "The game is over: nobody wins.\n");
 		strbuf_addf(&subject, "Abandon game %s and reveal the seed", g.id);
 	} else {
 		strbuf_addf(&happened, "\n-- The host reveals the seed: %s --\n", hex);
@@ -259,8 +260,13 @@ static int replay(struct auditor *a, bool *fixed)
 			/* a commit of the host that plays no order: the reveal,
 			 * which ends a running game as abandoned */
 			struct strbuf got = STRBUF_INIT;
-			if (!engine_game_over(&s) && committed_abandoned(a))
-				engine_abandon(&s);
+			if (!engine_game_over(&s) && committed_abandoned(a)) {
+				/* what the abandon says is in the committed
+				 * log, read below */
+				struct strbuf said = STRBUF_INIT;
+				engine_abandon(d, &s, &said);
+				strbuf_release(&said);
+			}
 			if (repo_read(a->g->repo, a->history[a->at], "log.txt", &got) != 0 ||
 			    got.len < log.len || memcmp(got.buf, log.buf, log.len)) {
 				strbuf_release(&got);
