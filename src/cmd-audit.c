@@ -274,6 +274,6 @@ const struct cmd_entry cmd_audit_entry = {
 	"  --turn N       then explain order N for a dispute: the order, what\n"
 	"                 happened, each die with its proof checked and its rule\n"
 	"exit status: 0 verified and fair, 1 a commit does not match (it is named),\n"
-	"3 every commit verifies but the game is not fair (a seed given to new, fixed dice)\n",
+	"4 every commit verifies but the game is not fair (a seed given to new, fixed dice)\n",
 	exec_audit,
 };

@@ -40,7 +40,7 @@ finished() {
 	expect_eq "$_what: the winner" "$3" "$(sed -n 's/^  winner: //p' "$_g/state.yaml")"
 	expect_exit 0 postrider show "$_g" --as american
 	expect_fixed "$_what: show tells the end" "The game is over" "$TRASH/out"
-	expect_exit 3 postrider audit "$_g"
+	expect_exit 4 postrider audit "$_g"
 	expect_grep "$_what: the history audits before the reveal" "^verified: " "$TRASH/out"
 	if ! git -C "$_g" log -1 --format=%s | grep -q "seed"; then
 		expect_exit 0 postrider reveal "$_g"
@@ -48,11 +48,11 @@ finished() {
 	fi
 	expect_exit 1 postrider reveal "$_g"
 	expect_fixed "$_what: a second reveal is refused" "already public" "$TRASH/err"
-	expect_exit 3 postrider audit "$_g"
+	expect_exit 4 postrider audit "$_g"
 	expect_grep "$_what: the history audits with the seed" "^verified: $(commit_count "$_g") commits" "$TRASH/out"
 	expect_exit 0 postrider archive "$_g" "$TRASH/$_what.archive"
 	expect_fixed "$_what: the archive says how it ended" "$4" "$TRASH/$_what.archive/result.txt"
-	expect_exit 3 postrider audit "$TRASH/$_what.archive/game.bundle"
+	expect_exit 4 postrider audit "$TRASH/$_what.archive/game.bundle"
 	# a later mail, with the token of the last report to the British
 	_c=$(commit_count "$_g")
 	_r=$(report_for "$_g" british) || die "$_what: no report to the British"

@@ -240,6 +240,16 @@ static void first_commit(void **state)
 	assert_int_equal(r.dice, 0);
 	assert_int_equal(r.why.len, 0);
 	audit_report_release(&r);
+
+	/* the command: verified, but a seed given to new is not fair, with
+	 * a status of its own (3 is mail not sent; issue 31) */
+	char *argv[] = { "audit", dir, NULL };
+	assert_int_not_equal(EXIT_NOT_FAIR, EXIT_UNSENT);
+	assert_int_equal(run(&cmd_audit_entry, 2, argv), 4);
+	char *out = output();
+	assert_non_null(strstr(out, "verified: 1 commits\n"));
+	assert_non_null(strstr(out, "not a fair game: the seed was given by the host"));
+	free(out);
 }
 
 static void plain_turn(void **state)
