@@ -61,7 +61,7 @@ $(BUILD)/lsan-supp.h: tests/lsan.supp
 	  sed -n 's/^\(leak:[^ ]*\)$$/\t"\1\\n"/p' $<; echo '\t"";'; } >$@
 $(BUILD)/src/main.o: $(BUILD)/lsan-supp.h
 
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libpostrider.a
+$(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libpostrider.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS) $(TEST_LIBS)
 

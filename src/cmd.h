@@ -8,8 +8,10 @@
  * A command's exec() gets argv with argv[0] the command name and returns
  * the process exit status: 0 success, 1 rejected (an illegal order, a
  * failed check), 2 usage, 3 done (a turn committed) but mail could not
- * be sent and waits in the outbox, 75 temporary failure (nothing changed;
- * retry), 78 permanent failure the host must fix (EXIT_CONFIG).
+ * be sent and waits in the outbox, 4 (audit only) every commit verifies
+ * but the game is not fair, 75 temporary failure (nothing changed;
+ * retry), 78 permanent failure the host must fix (EXIT_CONFIG). Each
+ * status has one meaning, listed in docs/postrider.1 (EXIT STATUS).
  * Only main and the cmd- files exit or print usage.
  */
 #ifndef POSTRIDER_CMD_H
@@ -20,11 +22,12 @@
 
 #define EXIT_REJECTED 1
 #define EXIT_USAGE 2
+/* play, new and the other commands that mail: the turn is committed but
+ * its mail could not be sent */
+#define EXIT_UNSENT 3
 /* audit: every commit verifies, but the game is not fair by construction
  * (a seed chosen by the host, or fixed dice) */
-#define EXIT_NOT_FAIR 3
-/* play and new: the turn is committed but its mail could not be sent */
-#define EXIT_UNSENT 3
+#define EXIT_NOT_FAIR 4
 #define EXIT_TEMPFAIL 75
 /*
  * A permanent failure that only the host can mend: a wrong configuration,

@@ -262,9 +262,11 @@ bool engine_game_over(const struct state *s);
 /*
  * Ends a running game as abandoned (nobody wins): what the host does when
  * he reveals the seed before the end, since after a reveal every hand and
- * every future die is known. BUG() if the game is already over.
+ * every future die is known. A move, battle or campaign in progress stops
+ * there, as at 13.1 (held battle cards go to the discards; what that
+ * says is appended to log). BUG() if the game is already over.
  */
-void engine_abandon(struct state *s);
+void engine_abandon(const struct data *d, struct state *s, struct strbuf *log);
 
 /*
  * Takes back side's last order (README.md, "Undo"): prev is the state

@@ -364,9 +364,9 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 	if (engine_check(d, s, a, why) != ENGINE_OK)
 		return ENGINE_ILLEGAL;
 	if (a->kind == ACT_RESIGN) {
-		victory_resign(s, a->side);
 		elog(log, "The %s resigns: the %s wins the game.", side_title(a->side),
 		     side_title(OTHER_SIDE(a->side)));
+		victory_resign(d, s, a->side, log);
 		return ENGINE_OK;
 	}
 	if (a->kind == ACT_REACT) {

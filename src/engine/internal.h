@@ -239,8 +239,10 @@ void alliance_war_describe(const struct data *d, const struct state *s,
  * holds, whatever is in progress (a move, battle or campaign is closed). */
 bool victory_automatic(const struct data *d, struct state *s,
 		       struct strbuf *log);
-/* side resigns: the game is over, the other side wins. */
-void victory_resign(struct state *s, enum side side);
+/* side resigns: what is in progress stops (its lines in log), the game is
+ * over, the other side wins. */
+void victory_resign(const struct data *d, struct state *s, enum side side,
+		    struct strbuf *log);
 void victory_final(const struct data *d, struct state *s, enum game_end how,
 		   struct strbuf *log);
 

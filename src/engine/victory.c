@@ -48,28 +48,31 @@ static void game_over(struct state *s, enum side winner, enum game_end how)
 	s->prompt.left = 0;
 }
 
-void victory_resign(struct state *s, enum side side)
-{
-	if (s->end != END_NONE)
-		BUG("resigning a game that is over");
-	game_over(s, OTHER_SIDE(side), END_RESIGNED);
-}
-
-void engine_abandon(struct state *s)
-{
-	if (s->end != END_NONE)
-		BUG("abandoning a game that is over");
-	game_over(s, SIDE_NONE, END_ABANDONED);
-}
-
-/* The instant of 13.1 may fall in the middle of a card: what is in
- * progress stops there. */
+/* The instant of 13.1, a resignation or an abandon may fall in the middle
+ * of a card: what is in progress stops there (docs/rulings.md). */
 static void stop_in_progress(const struct data *d, struct state *s,
 			     struct strbuf *log)
 {
 	battle_abandon(d, s, log);
 	memset(&s->move, 0, sizeof(s->move));
 	memset(&s->campaign, 0, sizeof(s->campaign));
+}
+
+void victory_resign(const struct data *d, struct state *s, enum side side,
+		    struct strbuf *log)
+{
+	if (s->end != END_NONE)
+		BUG("resigning a game that is over");
+	stop_in_progress(d, s, log);
+	game_over(s, OTHER_SIDE(side), END_RESIGNED);
+}
+
+void engine_abandon(const struct data *d, struct state *s, struct strbuf *log)
+{
+	if (s->end != END_NONE)
+		BUG("abandoning a game that is over");
+	stop_in_progress(d, s, log);
+	game_over(s, SIDE_NONE, END_ABANDONED);
 }
 
 bool victory_automatic(const struct data *d, struct state *s,

@@ -43,7 +43,7 @@ expect_grep "summary.yaml gives the result" "^result: {winner: $winner, " "$A/su
 git clone -q "$A/game.bundle" "$TRASH/from-bundle" 2>"$TRASH/clone.err"
 expect_eq "git clone of the bundle gives the whole history" \
 	"$(git -C "$G" rev-parse HEAD)" "$(git -C "$TRASH/from-bundle" rev-parse HEAD 2>&1)"
-expect_exit 3 postrider audit "$A/game.bundle"
+expect_exit 4 postrider audit "$A/game.bundle"
 expect_grep "audit from the bundle replays every commit" \
 	"^verified: $(commit_count "$G") commits" "$TRASH/out"
 printf 'not a bundle\n' >"$TRASH/junk.bundle"

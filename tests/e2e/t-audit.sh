@@ -30,15 +30,15 @@ expect_grep "the draws are logged with their indices" '^draws* [0-9]' "$G/log.tx
 commits=$(commit_count "$G")
 
 # The game was made with --seed (tests need it): it replays, but it is
-# not fair, and the audit says so with exit 3 (issue 12.4).
-expect_exit 3 postrider audit "$G"
+# not fair, and the audit says so with exit 4 (issue 12.4; issue 31: 3 means mail not sent).
+expect_exit 4 postrider audit "$G"
 expect_grep "the host's audit replays every commit" "^verified: $commits commits" "$TRASH/out"
 expect_grep "before the reveal it says so" "not public yet" "$TRASH/out"
 expect_grep "a given seed is not fair, said plainly" "^not a fair game: the seed was given by the host" "$TRASH/out"
 
 # Without the secret (a player's clone) before the reveal: what needs no seed.
 git clone -q "$G" "$TRASH/clone0"
-expect_exit 3 postrider audit "$TRASH/clone0"
+expect_exit 4 postrider audit "$TRASH/clone0"
 expect_grep "a clone is verified without the seed" "^verified without the seed: $commits commits" "$TRASH/out"
 expect_grep "a clone also says the seed was given" "^not a fair game: the seed was given" "$TRASH/out"
 
@@ -188,7 +188,7 @@ seed=$(sed -n 's/^ *revealed_seed: //p' "$G/game.yaml")
 expect_eq "the revealed seed is the game's secret" "$(cat "$G/.git/postrider/secret")" "$seed"
 
 git clone -q "$G" "$TRASH/clone"
-expect_exit 3 postrider audit "$TRASH/clone"
+expect_exit 4 postrider audit "$TRASH/clone"
 expect_grep "anyone with the history verifies after the reveal" "^verified: $commits commits" "$TRASH/out"
 expect_exit 0 postrider show "$TRASH/clone" --as british
 expect_grep "after the reveal the hands can be read" "^The British hand:" "$TRASH/out"
@@ -255,7 +255,7 @@ postrider options "$F" --plain | sed -n 2p >"$TRASH/order"
 expect_exit 0 postrider play "$F" --as american --fix-dice 1,2,3 "$TRASH/order"
 expect_grep "game.yaml marks fixed dice" "fixed_dice: true" "$F/game.yaml"
 expect_grep "the commit says which" "^Postrider-Fixed-Dice: 1,2,3" "$(git -C "$F" log -1 --format=%B >"$TRASH/msg"; echo "$TRASH/msg")"
-expect_exit 3 postrider audit "$F"
+expect_exit 4 postrider audit "$F"
 expect_grep "the audit says the game is not fair" "not a fair game: fixed dice" "$TRASH/out"
 
 # The same seed and orders give byte-identical commits.

@@ -14,7 +14,7 @@ expect_grep "the demo says where the outbox is" "outbox/new\$" "$TRASH/out"
 expect_grep "players answered by mail" "replies by mail" "$TRASH/out"
 expect_eq "the game has its commits" yes "$([ "$(commit_count "$D")" -ge 10 ] && echo yes || echo no)"
 expect_fsck "$D"
-expect_exit 3 postrider audit "$D"
+expect_exit 4 postrider audit "$D"
 expect_grep "the demo's given seed is not called fair" "^not a fair game: the seed was given" "$TRASH/out"
 
 test_done

@@ -40,7 +40,7 @@ id=$(sed -n 's/^id: //p' "$G/game.yaml")
 
 # The game as played passes all three.
 git clone -q "$G" "$TRASH/clean"
-expect_exit 3 postrider audit "$TRASH/clean"
+expect_exit 4 postrider audit "$TRASH/clean"
 expect_grep "the game as played passes the audit" '^verified [1-9][0-9]* di' "$TRASH/out"
 expect_exit 0 "$PY" "$VRF" game "$TRASH/clean"
 expect_exit 0 "$PY" "$DRAWS" "$SEED" "$G/log.txt" --vrf3 "$id"

@@ -45,7 +45,7 @@ git clone -q "$G" "$TRASH/clone"
 git -C "$TRASH/clone" log -p >"$TRASH/clone-log"
 expect_no_grep "nor the American's clone, anywhere" 'discard 80' "$TRASH/clone-log"
 expect_grep "the British's own report shows it" '^  discard 80' "$br"
-expect_exit 3 postrider audit "$TRASH/clone"
+expect_exit 4 postrider audit "$TRASH/clone"
 expect_grep "the clone audits with the line held" '^verified without the seed' "$TRASH/out"
 
 # The American answers; the British line runs in the same commit.
@@ -57,10 +57,10 @@ expect_grep "the British report says it was applied" 'held-over order was applie
 expect_no_grep "that note is the British's alone" 'held-over order was applied' "$(report_for "$G" american)"
 
 # The host's audit replays the held line from the sealed state.
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_grep "the replay with the seed verifies every commit" '^verified: ' "$TRASH/out"
 git -C "$TRASH/clone" pull -q --ff-only
-expect_exit 3 postrider audit "$TRASH/clone"
+expect_exit 4 postrider audit "$TRASH/clone"
 expect_grep "and a player's clone checks all it can" '^verified without the seed' "$TRASH/out"
 
 # Conditional standing orders are sealed the same way until used.
@@ -77,7 +77,7 @@ expect_grep "the American's report lists them" '^  if battle: discard 107' "$(re
 printf 'move 23 Howe\nto Lexington\ndiscard 80\n' >"$TRASH/attack"
 expect_exit 0 postrider play "$S" --as british "$TRASH/attack"
 expect_grep "the standing orders answer in the British's commit" 'The Americans discard #107 Robert Morris' "$S/log.txt"
-expect_exit 3 postrider audit "$S"
+expect_exit 4 postrider audit "$S"
 expect_grep "the host's replay puts the sealed lines back" '^verified: ' "$TRASH/out"
 
 test_done

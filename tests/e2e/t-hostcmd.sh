@@ -26,11 +26,11 @@ expect_exit 1 postrider play "$G" "$TRASH/old.eml"
 expect_fixed "the old address is no player" "is not a player" "$TRASH/err"
 reply_mail "$AM" "$NEW" "$(postrider options "$G" --plain | sed -n 2p)" >"$TRASH/new.eml"
 expect_exit 0 postrider play "$G" "$TRASH/new.eml"
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_fixed "the audit accepts the address change" "verified: 3 commits" "$TRASH/out"
 # a player's clone audits it too, without the seed
 git clone -q "$G" "$TRASH/clone" || die "clone"
-expect_exit 3 postrider audit "$TRASH/clone"
+expect_exit 4 postrider audit "$TRASH/clone"
 expect_fixed "and so does a player's clone" "verified" "$TRASH/out"
 # an address change that slips in another change is caught
 git clone -q "$G" "$TRASH/forged" || die "clone"
@@ -69,7 +69,7 @@ expect_fixed "the default order is said" "the default order for the" "$TRASH/out
 git -C "$G" log -1 --format=%B >"$TRASH/msg"
 expect_grep "the commit says the host played it for a late side" \
 	"^Postrider-Via: host (play --as [a-z]* --default, the side being late)" "$TRASH/msg"
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_fixed "and it audits" "verified" "$TRASH/out"
 
 test_done

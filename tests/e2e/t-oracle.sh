@@ -101,7 +101,7 @@ postrider show "$B" --as british >"$TRASH/hand-b"
 expect_ne "and the deal is another" \
 	"$(grep -A1 '^The British hand' "$TRASH/hand-a")" \
 	"$(grep -A1 '^The British hand' "$TRASH/hand-b")"
-expect_exit 3 postrider audit "$B"
+expect_exit 4 postrider audit "$B"
 expect_grep "the audit replays words taken first" "^verified: " "$TRASH/out"
 
 test_done

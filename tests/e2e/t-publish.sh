@@ -208,7 +208,7 @@ GIT_SSL_CAINFO=$T/ca.pem git clone -q \
 	"https://referee:s3cret-push@localhost:$HPORT/git/club.git" "$TRASH/clone-h" \
 	>"$TRASH/clone.log" 2>&1 || fail "https: git clone" "$(cat "$TRASH/clone.log")"
 # (exit 3: verified, but the test's seed was given, so not a fair game)
-expect_exit 3 postrider audit "$TRASH/clone-h"
+expect_exit 4 postrider audit "$TRASH/clone-h"
 expect_fixed "https: the clone audits" "verified without the seed" "$TRASH/out"
 
 # The server goes down: the turn is played and committed, the push fails
@@ -271,7 +271,7 @@ expect_eq "ssh: send pushes what is missing" "$(git -C "$G2" rev-parse HEAD)" \
 	"$(remote_head "$S/repos/club.git")"
 git clone -q "$S/repos/club.git" "$TRASH/clone-s" 2>"$TRASH/clone.log" ||
 	fail "ssh: clone" "$(cat "$TRASH/clone.log")"
-expect_exit 3 postrider audit "$TRASH/clone-s"
+expect_exit 4 postrider audit "$TRASH/clone-s"
 expect_fixed "ssh: the clone audits" "verified without the seed" "$TRASH/out"
 
 # A remote that has moved on its own is never overwritten.

@@ -57,7 +57,7 @@ done
 expect_eq "digest reports leave the board's text out and say so" "" \
 	"$(cat "$TRASH/digest.bad" 2>/dev/null)"
 postrider audit "$M" >"$TRASH/audit.out" 2>&1
-expect_eq "the audit accepts a game with mail modes (exit 3: a given seed)" 3 "$?"
+expect_eq "the audit accepts a game with mail modes (exit 4: a given seed)" 4 "$?"
 
 # the British, mailed only at his decisions, reads the American orders in
 # between in the story of his next report

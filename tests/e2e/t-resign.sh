@@ -23,7 +23,7 @@ expect_eq "the American wins" american "$(sed -n 's/^  winner: //p' "$G/state.ya
 AM=$(report_for "$G" american) || die "no report to the American"
 expect_grep "the American is told" "resigns" "$AM"
 expect_exit 1 postrider play "$G" --as american "$TRASH/resign.eml"
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_fixed "the history audits" "verified" "$TRASH/out"
 expect_exit 0 postrider reveal "$G"
 expect_exit 0 postrider archive "$G" "$TRASH/archive"

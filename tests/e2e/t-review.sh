@@ -52,7 +52,7 @@ expect_grep "the greeting and the sign-off were set aside" "Set aside, not order
 expect_grep "the table talk reached the log" 'American says: "Good luck, General!"' "$G/log.txt"
 expect_grep "the standing order answered" "The American's standing order answers." "$G/log.txt"
 expect_grep "the held-over battle card was played" 'The British discard #80' "$G/log.txt"
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_grep "the game audits" '^verified: ' "$TRASH/out"
 
 test_done

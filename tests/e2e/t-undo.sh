@@ -122,7 +122,7 @@ expect_fixed "after a die the order stands" "rolled a die or shuffled cards" "$T
 expect_eq "and nothing is committed" "$n" "$(commit_count "$G")"
 
 # --- the audit replays the undo ------------------------------------------------
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_fixed "the history with an undo audits" "verified: $n commits" "$TRASH/out"
 # a forged undo (one a die forbids, committed by hand) is caught; the
 # rule itself is pinned by test_engine's test_undo_rules

@@ -77,7 +77,7 @@ forge v2-shuffle "$V2" --shuffle 5
 set -- $(dice "$TRASH/v2-shuffle.dice")
 expect_ne "version 2: an undue shuffle moves the battle onto other dice ($*)" \
 	"$(echo "$*" | sed 's| / .*||')" "$(echo "$*" | sed 's|.* / ||')"
-expect_exit 3 postrider audit "$TRASH/v2-shuffle"
+expect_exit 4 postrider audit "$TRASH/v2-shuffle"
 expect_grep "version 2: the audit without the seed says verified" \
 	'^verified without the seed' "$TRASH/out"
 expect_grep "version 2: and counts the shifted dice as proved" \
@@ -88,7 +88,7 @@ git -C "$TRASH/v2-shuffle" show HEAD:log.txt >"$TRASH/v2.log"
 expect_exit 0 "$PY" "$DRAWS" "$SEED" "$TRASH/v2.log" --vrf "$id2"
 expect_grep "version 2: verify_draws.py, even with the seed, says verified" \
 	'^verified: ' "$TRASH/out"
-expect_exit 3 postrider audit "$V2"
+expect_exit 4 postrider audit "$V2"
 expect_grep "version 2: the honest game still replays under its version" '^verified: ' "$TRASH/out"
 with_secret "$TRASH/v2-shuffle" "$V2"
 expect_exit 1 postrider audit "$TRASH/v2-shuffle"
@@ -102,7 +102,7 @@ new_game "$TRASH/default"
 expect_grep "a new game is of version 3 by default" '^  version: 3$' "$TRASH/default/game.yaml"
 id3=$(sed -n 's/^id: //p' "$V3/game.yaml")
 git clone -q "$V3" "$TRASH/v3-honest"
-expect_exit 3 postrider audit "$TRASH/v3-honest"
+expect_exit 4 postrider audit "$TRASH/v3-honest"
 expect_grep "version 3: the honest game passes the audit without the seed" \
 	'^verified [0-9]* dice without any secret' "$TRASH/out"
 expect_exit 0 "$PY" "$VRF" game "$TRASH/v3-honest"
@@ -110,7 +110,7 @@ expect_grep "version 3: and verify_vrf.py" '^verified ' "$TRASH/out"
 git -C "$V3" show HEAD:log.txt >"$TRASH/v3.log"
 expect_exit 0 "$PY" "$DRAWS" "$SEED" "$TRASH/v3.log" --vrf3 "$id3"
 expect_grep "version 3: and verify_draws.py with the seed" '^verified: ' "$TRASH/out"
-expect_exit 3 postrider audit "$V3"
+expect_exit 4 postrider audit "$V3"
 expect_grep "version 3: and the host's replay" '^verified: ' "$TRASH/out"
 
 # The same undue shuffle, every die proved anew for its input: no die moves.
@@ -118,7 +118,7 @@ forge v3-shuffle "$V3" --shuffle 5
 set -- $(dice "$TRASH/v3-shuffle.dice")
 expect_eq "version 3: an undue shuffle moves no die" \
 	"$(echo "$*" | sed 's| / .*||')" "$(echo "$*" | sed 's|.* / ||')"
-expect_exit 3 postrider audit "$TRASH/v3-shuffle"
+expect_exit 4 postrider audit "$TRASH/v3-shuffle"
 expect_grep "version 3: the dice are the due ones, so the proofs pass" \
 	'^verified [0-9]* dice without any secret' "$TRASH/out"
 with_secret "$TRASH/v3-shuffle" "$V3"
@@ -160,7 +160,7 @@ expect_grep "version 3: verify_vrf.py refuses another order's dice" '^fails: ' "
 # An undue die: in the log for all to see, and the later dice of the same
 # order take the next places; the replay with the seed names it.
 forge v3-die "$V3" --die
-expect_exit 3 postrider audit "$TRASH/v3-die"
+expect_exit 4 postrider audit "$TRASH/v3-die"
 expect_grep "version 3: an undue die is proved like any die without the seed" \
 	'^verified [0-9]* dice without any secret' "$TRASH/out"
 with_secret "$TRASH/v3-die" "$V3"

@@ -21,7 +21,7 @@ expect_grep "the Python verifier passes RFC 9381's examples" '^ok: 3 vectors' "$
 
 G=$TRASH/game
 # the tests' fixed seed, so every run plays the same game; the audits say
-# "not a fair game" for it (exit 3) after verifying everything
+# "not a fair game" for it (exit 4) after verifying everything
 new_game "$G"
 expect_grep "game.yaml says fairness version 3 (the default)" '^  version: 3$' "$G/game.yaml"
 expect_grep "game.yaml publishes the VRF public key" '^  vrf_public_key: 0[23][0-9a-f]\{64\}$' "$G/game.yaml"
@@ -60,7 +60,7 @@ while [ $n -lt 110 ]; do
 	git -C "$C" pull -q --ff-only || die "pull"
 	postrider audit "$C" >"$TRASH/audit" 2>&1
 	rc=$?
-	if [ $rc != 3 ] || ! grep -q '^verified without the seed' "$TRASH/audit"; then
+	if [ $rc != 4 ] || ! grep -q '^verified without the seed' "$TRASH/audit"; then
 		bad=$((bad + 1))
 		show_file "$TRASH/audit"
 	fi
@@ -79,13 +79,13 @@ shuffles=$(grep -c '^draws [0-9]*-[0-9]*: shuffle' "$G/log.txt")
 expect_grep "battles rolled dice" 'combat roll (9.2)' "$G/log.txt"
 expect_eq "one proof per public draw" "$dice" "$(wc -l <"$C/proofs.txt")"
 
-expect_exit 3 postrider audit "$C"
+expect_exit 4 postrider audit "$C"
 expect_grep "the clone's audit counts every die, with no secret" \
 	"^verified $dice dice without any secret; $shuffles shuffles wait for the end" "$TRASH/out"
 expect_exit 0 python3 "$VERIFY" game "$C"
 expect_grep "the Python verifier agrees" \
 	"^verified $dice dice without any secret; $shuffles shuffles wait for the end" "$TRASH/out"
-expect_exit 3 postrider audit "$G"
+expect_exit 4 postrider audit "$G"
 expect_grep "the host's audit checks the proofs too" "^verified $dice dice without any secret$" "$TRASH/out"
 expect_grep "and replays every commit with the seed" '^verified: ' "$TRASH/out"
 
@@ -98,7 +98,7 @@ done | tail -n 1)
 seq=$(git -C "$G" show "$target:state.yaml" | sed -n 's/^seq: //p')
 
 # audit --turn: the order, what happened, each die checked with its rule.
-expect_exit 3 postrider audit "$C" --turn "$seq"
+expect_exit 4 postrider audit "$C" --turn "$seq"
 expect_grep "--turn names the order and its commit" "^order $seq of game .*commit $(echo "$target" | cut -c1-12)" "$TRASH/out"
 expect_grep "--turn shows the order as given" '^  | ' "$TRASH/out"
 expect_grep "--turn checks each die's proof and names its rule" \

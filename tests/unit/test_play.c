@@ -24,56 +24,24 @@
 #include "engine/engine.h"
 #include "play.h"
 #include "replies.h"
+#include "game_fixture.h"
 
-#define AMERICAN "Abigail <abigail@example.org>"
-#define BRITISH "Banastre <banastre@example.org>"
-#define SEED "1111111111111111111111111111111111111111111111111111111111111111"
-
-static char *tmp_root, *dir;
+#define AMERICAN FIXTURE_AMERICAN
+#define BRITISH FIXTURE_BRITISH
 
 /* A new game in a fresh folder, its mail kept in the outbox. */
 static int setup(void **state)
 {
-	char tmpl[] = "/tmp/test_play.XXXXXX";
 	(void)state;
-
-	tmp_root = xstrdup(mkdtemp(tmpl));
-	char *cfg = xstrfmt("%s/config.yaml", tmp_root);
-	FILE *f = fopen(cfg, "w");
-	fputs("transport: outbox\n", f);
-	fclose(f);
-	setenv("POSTRIDER_CONFIG", cfg, 1);
-	setenv("POSTRIDER_NOW", "1700000000", 1);
-	/* run from the repository root (tests/run-all sets these too) */
-	char cwd[4096];
-	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	char *games = xstrfmt("%s/games", cwd), *templates = xstrfmt("%s/templates", cwd);
-	setenv("POSTRIDER_GAMES", games, 0);
-	setenv("POSTRIDER_TEMPLATES", templates, 0);
-	free(games);
-	free(templates);
-	free(cfg);
-	dir = xstrfmt("%s/game", tmp_root);
-	char *argv[] = { (char[]){"new"}, dir, (char[]){"--american"}, (char[]){AMERICAN}, (char[]){"--british"}, (char[]){BRITISH},
-			 (char[]){"--host"}, (char[]){"Referee <ref@example.org>"}, (char[]){"--seed"}, (char[]){SEED}, NULL };
-	int saved = dup(1);
-	freopen("/dev/null", "w", stdout);
-	int ret = cmd_new_entry.exec(10, argv);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	assert_int_equal(ret, 0);
+	fixture_begin("test_play");
+	assert_int_equal(fixture_new_game(NULL), 0);
 	return 0;
 }
 
 static int teardown(void **state)
 {
 	(void)state;
-	char *cmd = xstrfmt("rm -rf '%s'", tmp_root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(tmp_root);
-	free(dir);
+	fixture_end();
 	return 0;
 }
 
@@ -82,7 +50,7 @@ static void open_game(struct game *g)
 	struct strbuf err = STRBUF_INIT;
 
 	memset(g, 0, sizeof(*g));
-	if (game_open(dir, g, GAME_NEED_SECRET, &err) < 0)
+	if (game_open(fixture_dir, g, GAME_NEED_SECRET, &err) < 0)
 		fail_msg("cannot open the game: %s", err.buf);
 	strbuf_release(&err);
 }
@@ -139,7 +107,7 @@ static int play_as(enum side side, const char *text)
 	struct play_request rq = { .input = text, .len = strlen(text), .as = side };
 
 	memset(&g, 0, sizeof(g));
-	assert_int_equal(game_open(dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err), 0);
+	assert_int_equal(game_open(fixture_dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err), 0);
 	assert_int_equal(config_load(NULL, &cfg, &err), 0);
 	notify_init(&n, &g, &cfg);
 	play_outcome_init(&out);
@@ -166,7 +134,7 @@ static void play_mail(const char *input, struct play_outcome *out)
 	struct play_request rq = { .input = input, .len = strlen(input), .as = -1 };
 
 	memset(&g, 0, sizeof(g));
-	assert_int_equal(game_open(dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err), 0);
+	assert_int_equal(game_open(fixture_dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err), 0);
 	assert_int_equal(config_load(NULL, &cfg, &err), 0);
 	notify_init(&n, &g, &cfg);
 	play_outcome_init(out);
