@@ -107,17 +107,116 @@ static bool game_id_ok(const char *id)
 	return true;
 }
 
+/* The players and the host: name, address, mail mode; the count of
+ * errors it found. */
+static int read_players(struct game *g, struct ytree *t, yaml_node_t *root,
+			struct strbuf *err)
+{
+	static const char *const player_keys[] = { "name", "address", "mail", NULL };
+	yaml_node_t *n, *m;
+	int errors = 0;
+
+	m = ytree_get(t, root, "players");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		yaml_node_t *p = ytree_get(t, m, side_name(side));
+		if (!p) {
+			ytree_error(t, m ? m : root, err, "missing player '%s'", side_name(side));
+			errors++;
+			continue;
+		}
+		errors += ytree_check_keys(t, p, player_keys, err);
+		g->player[side].name = dup_scalar(t, p, "name", err, &errors);
+		g->player[side].addr = dup_scalar(t, p, "address", err, &errors);
+		if ((n = ytree_get(t, p, "mail"))) {
+			const char *mode_text = ytree_scalar(n);
+			int mode = mode_text ? mail_mode_parse(mode_text) : -1;
+			if (mode < 0) {
+				ytree_error(t, n, err, "bad 'mail': every, my-move or digest");
+				errors++;
+			} else {
+				g->player[side].mail = (enum mail_mode)mode;
+			}
+		}
+	}
+	if ((m = ytree_get(t, root, "host"))) {
+		errors += ytree_check_keys(t, m, player_keys, err);
+		g->player[0].name = dup_scalar(t, m, "name", err, &errors);
+		g->player[0].addr = dup_scalar(t, m, "address", err, &errors);
+	} else {
+		ytree_error(t, root, err, "missing 'host'");
+		errors++;
+	}
+	return errors;
+}
+
+/* The fairness block m: the seed's commitment and source, the version,
+ * its public key, fixed dice and a revealed seed; the count of errors. */
+static int read_fairness(struct game *g, struct ytree *t, yaml_node_t *m,
+			 struct strbuf *err)
+{
+	static const char *const fair_keys[] = {
+		"seed_commitment", "seed_source", "fixed_dice", "revealed_seed",
+		"version", "vrf_public_key", NULL
+	};
+	yaml_node_t *n;
+	int errors = 0;
+	long v;
+
+	const char *c;
+	errors += ytree_check_keys(t, m, fair_keys, err);
+	c = ytree_scalar(ytree_get(t, m, "seed_commitment"));
+	if (!c || strlen(c) != 64) {
+		ytree_error(t, m, err, "missing or bad 'seed_commitment'");
+		errors++;
+	} else {
+		memcpy(g->commitment, c, 65);
+	}
+	g->seed_source = dup_scalar(t, m, "seed_source", err, &errors);
+	g->fairness = 1;
+	if ((n = ytree_get(t, m, "version"))) {
+		if (ytree_int(t, n, 1, 3, &v, err) < 0)
+			errors++;
+		else
+			g->fairness = (int)v;
+	}
+	n = ytree_get(t, m, "vrf_public_key");
+	if (game_proves(g)) {
+		const char *k = ytree_scalar(n);
+		if (!k || strlen(k) != 66 || hex_decode(k, g->vrf_pk, 33) < 0 ||
+		    (g->vrf_pk[0] != 2 && g->vrf_pk[0] != 3)) {
+			ytree_error(t, n ? n : m, err, "fairness version %d needs 'vrf_public_key' (66 hex digits, a compressed P-256 point)",
+				    g->fairness);
+			errors++;
+		}
+	} else if (n) {
+		ytree_error(t, n, err, "'vrf_public_key' belongs to fairness versions 2 and 3");
+		errors++;
+	}
+	if ((n = ytree_get(t, m, "fixed_dice")) &&
+	    ytree_bool(t, n, &g->fixed_dice, err) < 0)
+		errors++;
+	if ((n = ytree_get(t, m, "revealed_seed"))) {
+		unsigned char seed[FAIR_SEED_BYTES];
+		const char *s = ytree_scalar(n);
+		if (!s || fair_seed_parse(s, seed) < 0 ||
+		    !fair_commitment_matches(seed, g->commitment)) {
+			ytree_error(t, n, err, "the revealed seed does not match the commitment");
+			errors++;
+		} else {
+			g->revealed = true;
+			memcpy(g->seed, seed, sizeof(seed));
+			g->have_seed = true;
+		}
+	}
+	return errors;
+}
+
 static int read_game_yaml(struct game *g, const char *text, size_t len,
 			  struct strbuf *err)
 {
 	static const char *const keys[] = {
 		"postrider", "id", "game", "data_name", "data_hash", "data_files", "players",
 		"host", "options", "fairness", NULL
-	};
-	static const char *const player_keys[] = { "name", "address", "mail", NULL };
-	static const char *const fair_keys[] = {
-		"seed_commitment", "seed_source", "fixed_dice", "revealed_seed",
-		"version", "vrf_public_key", NULL
 	};
 	static const char *const opt_keys[] = { "tournament_rule", NULL };
 	struct ytree t;
@@ -170,36 +269,7 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		ytree_error(&t, root, err, "no data_files");
 		errors++;
 	}
-	m = ytree_get(&t, root, "players");
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-		yaml_node_t *p = ytree_get(&t, m, side_name(side));
-		if (!p) {
-			ytree_error(&t, m ? m : root, err, "missing player '%s'", side_name(side));
-			errors++;
-			continue;
-		}
-		errors += ytree_check_keys(&t, p, player_keys, err);
-		g->player[side].name = dup_scalar(&t, p, "name", err, &errors);
-		g->player[side].addr = dup_scalar(&t, p, "address", err, &errors);
-		if ((n = ytree_get(&t, p, "mail"))) {
-			const char *mode_text = ytree_scalar(n);
-			int mode = mode_text ? mail_mode_parse(mode_text) : -1;
-			if (mode < 0) {
-				ytree_error(&t, n, err, "bad 'mail': every, my-move or digest");
-				errors++;
-			} else {
-				g->player[side].mail = (enum mail_mode)mode;
-			}
-		}
-	}
-	if ((m = ytree_get(&t, root, "host"))) {
-		errors += ytree_check_keys(&t, m, player_keys, err);
-		g->player[0].name = dup_scalar(&t, m, "name", err, &errors);
-		g->player[0].addr = dup_scalar(&t, m, "address", err, &errors);
-	} else {
-		ytree_error(&t, root, err, "missing 'host'");
-		errors++;
-	}
+	errors += read_players(g, &t, root, err);
 	if ((m = ytree_get(&t, root, "options"))) {
 		errors += ytree_check_keys(&t, m, opt_keys, err);
 		if ((n = ytree_get(&t, m, "tournament_rule")) &&
@@ -207,52 +277,7 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 			errors++;
 	}
 	if ((m = ytree_get(&t, root, "fairness"))) {
-		const char *c;
-		errors += ytree_check_keys(&t, m, fair_keys, err);
-		c = ytree_scalar(ytree_get(&t, m, "seed_commitment"));
-		if (!c || strlen(c) != 64) {
-			ytree_error(&t, m, err, "missing or bad 'seed_commitment'");
-			errors++;
-		} else {
-			memcpy(g->commitment, c, 65);
-		}
-		g->seed_source = dup_scalar(&t, m, "seed_source", err, &errors);
-		g->fairness = 1;
-		if ((n = ytree_get(&t, m, "version"))) {
-			if (ytree_int(&t, n, 1, 3, &v, err) < 0)
-				errors++;
-			else
-				g->fairness = (int)v;
-		}
-		n = ytree_get(&t, m, "vrf_public_key");
-		if (game_proves(g)) {
-			const char *k = ytree_scalar(n);
-			if (!k || strlen(k) != 66 || hex_decode(k, g->vrf_pk, 33) < 0 ||
-			    (g->vrf_pk[0] != 2 && g->vrf_pk[0] != 3)) {
-				ytree_error(&t, n ? n : m, err, "fairness version %d needs 'vrf_public_key' (66 hex digits, a compressed P-256 point)",
-					    g->fairness);
-				errors++;
-			}
-		} else if (n) {
-			ytree_error(&t, n, err, "'vrf_public_key' belongs to fairness versions 2 and 3");
-			errors++;
-		}
-		if ((n = ytree_get(&t, m, "fixed_dice")) &&
-		    ytree_bool(&t, n, &g->fixed_dice, err) < 0)
-			errors++;
-		if ((n = ytree_get(&t, m, "revealed_seed"))) {
-			unsigned char seed[FAIR_SEED_BYTES];
-			const char *s = ytree_scalar(n);
-			if (!s || fair_seed_parse(s, seed) < 0 ||
-			    !fair_commitment_matches(seed, g->commitment)) {
-				ytree_error(&t, n, err, "the revealed seed does not match the commitment");
-				errors++;
-			} else {
-				g->revealed = true;
-				memcpy(g->seed, seed, sizeof(seed));
-				g->have_seed = true;
-			}
-		}
+		errors += read_fairness(g, &t, m, err);
 	} else {
 		ytree_error(&t, root, err, "missing 'fairness'");
 		errors++;
