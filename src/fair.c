@@ -239,31 +239,20 @@ static void seal_aad(int fmt, uint64_t seq,
 	put_be64(aad + SEAL_LABEL_BYTES, seq);
 }
 
-size_t fair_seal_padded_size(size_t len)
+/* Format v3's plain text: u32be(len) || plain || zero bytes, size bytes
+ * in all (allocated). */
+static unsigned char *seal_pad(const char *plain, size_t len, size_t size)
 {
-	size_t size = FAIR_SEAL_FLOOR;
-
-	while (size - 4 < len)
-		size *= 2;
-	return size;
-}
-
-/* Format v3's plain text: u32be(len) || plain || zero bytes, in all
- * fair_seal_padded_size(len) bytes (allocated, *out_len). */
-static unsigned char *seal_pad(const char *plain, size_t len, size_t *out_len)
-{
-	size_t size = fair_seal_padded_size(len);
 	unsigned char *p = xcalloc(1, size);
 
 	put_be32(p, (uint32_t)len);
 	if (len)
 		memcpy(p + 4, plain, len);
-	*out_len = size;
 	return p;
 }
 
-/* The inverse: the text inside a v3 plain text, if the padding is exactly
- * what seal_pad() writes (its length, the size class, zero bytes). */
+/* The inverse: the text inside a v3 plain text, if the padding is what
+ * seal_pad() writes (a length that fits, zero bytes after the text). */
 static bool seal_unpad(const unsigned char *p, size_t size,
 		       const unsigned char **text, size_t *len)
 {
@@ -272,7 +261,7 @@ static bool seal_unpad(const unsigned char *p, size_t size,
 	if (size < 4)
 		return false;
 	n = ((size_t)p[0] << 24) | ((size_t)p[1] << 16) | ((size_t)p[2] << 8) | p[3];
-	if (n > size - 4 || fair_seal_padded_size(n) != size)
+	if (n > size - 4)
 		return false;
 	for (size_t i = 4 + n; i < size; i++)
 		if (p[i])
@@ -319,13 +308,14 @@ static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 }
 
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
-	      const char *plain, size_t len, struct strbuf *out)
+	      const char *plain, size_t len, size_t size, struct strbuf *out)
 {
-	return fair_seal_as(seed, seq, FAIR_SEAL_V3, plain, len, out);
+	return fair_seal_as(seed, seq, FAIR_SEAL_V3, plain, len, size, out);
 }
 
 int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
-		 int fmt, const char *plain, size_t len, struct strbuf *out)
+		 int fmt, const char *plain, size_t len, size_t size,
+		 struct strbuf *out)
 {
 	unsigned char key[32], aad[SEAL_LABEL_BYTES + 8], nonce[12];
 	unsigned char *ct, *padded = NULL;
@@ -338,8 +328,14 @@ int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 		return error("private state of %zu bytes is too large to seal",
 			     len);
 	if (fmt == FAIR_SEAL_V3) {
-		padded = seal_pad(plain, len, &len);
+		if (!size)
+			size = len + 4;
+		if (size < len + 4 || size > SEAL_MAX_PLAIN)
+			return error("cannot pad a private state of %zu bytes "
+				     "to %zu", len, size);
+		padded = seal_pad(plain, len, size);
 		plain = (const char *)padded;
+		len = size;
 	}
 	ct = xmalloc(SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES);
 	derive_key(seed, seal_key_label, key);

@@ -576,7 +576,8 @@ int game_state_files_as(const struct game *g, const struct state *s,
 		game_hand_salt(g, s, side, salt[side], hash[side]);
 	state_write_public(s, g->data, commit, state_yaml);
 	state_write_private(s, g->data, &priv);
-	ret = fair_seal_as(g->seed, s->seq, seal_fmt, priv.buf, priv.len, sealed);
+	ret = fair_seal_as(g->seed, s->seq, seal_fmt, priv.buf, priv.len,
+			   state_private_padded_size(s, g->data), sealed);
 	strbuf_release(&priv);
 	return ret;
 }

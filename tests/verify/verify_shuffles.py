@@ -179,35 +179,27 @@ def gcm_decrypt(key, nonce, aad, ct, tag):
 
 # --- section 9: sealing ----------------------------------------------------
 
-FLOOR = 4096
-
-
-def padded_size(n):
-    """Format v3's size class: 4096 bytes, or the smallest power of two
-    above it that holds the length prefix and n bytes of text."""
-    size = FLOOR
-    while size - 4 < n:
-        size *= 2
-    return size
-
-
-def pad(text):
-    return (len(text).to_bytes(4, "big") + text).ljust(padded_size(len(text)), b"\0")
+def pad(text, size):
+    """Format v3's plain text: u32be(len) || text || zero bytes, size
+    bytes (the host chooses size from public facts, section 9b)."""
+    if size < len(text) + 4:
+        raise ValueError("a size of %d cannot hold %d bytes" % (size, len(text)))
+    return (len(text).to_bytes(4, "big") + text).ljust(size, b"\0")
 
 
 def unpad(padded):
     n = int.from_bytes(padded[:4], "big")
-    if (len(padded) < 4 or n > len(padded) - 4 or padded_size(n) != len(padded)
-            or padded[4 + n:].strip(b"\0")):
+    if len(padded) < 4 or n > len(padded) - 4 or padded[4 + n:].strip(b"\0"):
         raise Mismatch("the sealed state is not padded as section 9 says")
     return padded[4:4 + n]
 
 
-def seal(seed, seq, plaintext, fmt=3):
-    """The sealed text of section 9 in format fmt (3, padded, or the older
-    2), used by the tests to forge states."""
+def seal(seed, seq, plaintext, fmt=3, size=None):
+    """The sealed text of section 9 in format fmt (3, padded to size bytes,
+    by default 4 more than the text; or the older 2), used by the tests to
+    forge states."""
     if fmt == 3:
-        plaintext = pad(plaintext)
+        plaintext = pad(plaintext, len(plaintext) + 4 if size is None else size)
     k = vd.keys(seed)
     k_nonce = vd.hmac256(seed, b"postrider-key-seal-nonce")
     nonce = vd.hmac256(k_nonce, vd.u64be(seq) + plaintext)[:12]
@@ -240,9 +232,10 @@ def unseal(seed, seq, text):
     pt = gcm_decrypt(vd.keys(seed)["seal"], nonce, aad, ct, tag)
     if pt is None:
         raise Mismatch("the sealed state does not open (GCM tag)")
+    size = len(pt)
     if fmt == 3:
         pt = unpad(pt)
-    if seal(seed, seq, pt, fmt) != text:
+    if seal(seed, seq, pt, fmt, size) != text:
         raise Mismatch("the sealed state is not what sealing its "
                        "plaintext writes (nonce or encoding)")
     return pt.decode("utf-8")
@@ -511,7 +504,7 @@ def self_test():
     seed = bytes(range(32))
     plain = (b"deck: [3, 1, 2]\nhands:\n  american: [12, 45]\n"
              b"  british: [7, 88, 101]\n")
-    v3 = seal(seed, 12, plain)
+    v3 = seal(seed, 12, plain, 3, 4096)
     assert len(v3) == 5600 and hashlib.sha256(v3).hexdigest() == (
         "45f80c9602d62ce4a09957733630431786a0cf3be647779faccd3f483f9493c7")
     assert seal(seed, 12, plain, 2) == (
