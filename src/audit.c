@@ -26,6 +26,7 @@ struct auditor {
 	struct strbuf why;
 	unsigned long dice;	/* version 2: public draws whose proofs verified */
 	unsigned long shuffles;	/* shuffles, checked only with the seed */
+	bool padded;		/* a sealed state of format v3 was seen */
 };
 
 /* Records the first difference; returns -1 so callers can `return fail()`. */
@@ -72,10 +73,21 @@ static int same_file(struct auditor *a, const char *path, const char *want,
 static int check_state(struct auditor *a, const struct state *s,
 		       const char *log, size_t log_len)
 {
-	struct strbuf yaml = STRBUF_INIT, sealed = STRBUF_INIT;
-	int ret;
+	struct strbuf yaml = STRBUF_INIT, sealed = STRBUF_INIT, got = STRBUF_INIT;
+	int ret, fmt = FAIR_SEAL_V3;
 
-	if (game_state_files(a->g, s, &yaml, &sealed) < 0)
+	/* A game begun before the padding holds sealed states of format v2
+	 * up to its first commit of this version: the replay reproduces
+	 * each in its own format, and a v2 after a v3 is an error. */
+	if (repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &got) == 0 &&
+	    fair_seal_format(got.buf, got.len) == FAIR_SEAL_V2)
+		fmt = FAIR_SEAL_V2;
+	strbuf_release(&got);
+	if (fmt == FAIR_SEAL_V2 && a->padded)
+		return fail(a, "private/state.sealed is in the unpadded format v2 "
+			    "after a padded one (v3)");
+	a->padded = a->padded || fmt == FAIR_SEAL_V3;
+	if (game_state_files_as(a->g, s, fmt, &yaml, &sealed) < 0)
 		return fail(a, "cannot seal the replayed state");
 	ret = same_file(a, "state.yaml", yaml.buf, yaml.len);
 	if (!ret)

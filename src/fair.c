@@ -29,9 +29,13 @@ static const char vrf_key_label[] = "postrider-key-vrf";
 static const char token_label[] = "postrider-token";
 static const char hand_label[] = "postrider-hand-salt";
 static const char seal_nonce_label[] = "postrider-key-seal-nonce";
-static const char seal_header[] = "postrider-sealed v2 seq ";
-static const char seal_aad_label[] = "postrider-sealed v2";
-_Static_assert(sizeof(seal_aad_label) - 1 == 19, "AAD label length");
+/* The sealed formats (docs/fairness.md section 9): v3, padded to a size
+ * class, is written; v2, unpadded, is still opened and, for the audit of
+ * an older game, reproduced. The labels differ only in the digit. */
+static const char seal_header_fmt[] = "postrider-sealed v%d seq ";
+static const char seal_aad_fmt[] = "postrider-sealed v%d";
+#define SEAL_LABEL_BYTES 19	/* "postrider-sealed vN" */
+#define SEAL_HEADER_BYTES 24	/* "postrider-sealed vN seq " */
 static const char base32_alphabet[] = "abcdefghijklmnopqrstuvwxyz234567";
 
 
@@ -214,19 +218,69 @@ bool fair_token_equal(const char *a, const char *b)
 	return CRYPTO_memcmp(na, nb, sizeof(na)) == 0;
 }
 
-/* Appends the canonical sealed text of seq and the bytes data[0..len-1]. */
-static void seal_render(uint64_t seq, const unsigned char *data, size_t len,
-			struct strbuf *out)
+/* Appends the canonical sealed text of seq in format fmt and the bytes
+ * data[0..len-1]. */
+static void seal_render(int fmt, uint64_t seq, const unsigned char *data,
+			size_t len, struct strbuf *out)
 {
-	strbuf_addf(out, "%s%" PRIu64 "\n", seal_header, seq);
+	strbuf_addf(out, seal_header_fmt, fmt);
+	strbuf_addf(out, "%" PRIu64 "\n", seq);
 	codec_base64_lines(data, len, "\n", out);
 }
 
-/* The AAD of seq (docs/fairness.md, "Sealing"). */
-static void seal_aad(uint64_t seq, unsigned char aad[19 + 8])
+/* The AAD of seq in format fmt (docs/fairness.md, "Sealing"). */
+static void seal_aad(int fmt, uint64_t seq,
+		     unsigned char aad[SEAL_LABEL_BYTES + 8])
 {
-	memcpy(aad, seal_aad_label, sizeof(seal_aad_label) - 1);
-	put_be64(aad + sizeof(seal_aad_label) - 1, seq);
+	char label[SEAL_LABEL_BYTES + 1];
+
+	snprintf(label, sizeof(label), seal_aad_fmt, fmt);
+	memcpy(aad, label, SEAL_LABEL_BYTES);
+	put_be64(aad + SEAL_LABEL_BYTES, seq);
+}
+
+/* Format v3's plain text: u32be(len) || plain || zero bytes, size bytes
+ * in all (allocated). */
+static unsigned char *seal_pad(const char *plain, size_t len, size_t size)
+{
+	unsigned char *p = xcalloc(1, size);
+
+	put_be32(p, (uint32_t)len);
+	if (len)
+		memcpy(p + 4, plain, len);
+	return p;
+}
+
+/* The inverse: the text inside a v3 plain text, if the padding is what
+ * seal_pad() writes (a length that fits, zero bytes after the text). */
+static bool seal_unpad(const unsigned char *p, size_t size,
+		       const unsigned char **text, size_t *len)
+{
+	size_t n;
+
+	if (size < 4)
+		return false;
+	n = ((size_t)p[0] << 24) | ((size_t)p[1] << 16) | ((size_t)p[2] << 8) | p[3];
+	if (n > size - 4)
+		return false;
+	for (size_t i = 4 + n; i < size; i++)
+		if (p[i])
+			return false;
+	*text = p + 4;
+	*len = n;
+	return true;
+}
+
+int fair_seal_format(const char *sealed, size_t len)
+{
+	char head[SEAL_HEADER_BYTES + 1];
+
+	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V3; fmt++) {
+		snprintf(head, sizeof(head), seal_header_fmt, fmt);
+		if (len >= SEAL_HEADER_BYTES && !memcmp(sealed, head, SEAL_HEADER_BYTES))
+			return fmt;
+	}
+	return 0;
 }
 
 /*
@@ -254,19 +308,38 @@ static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 }
 
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
-	      const char *plain, size_t len, struct strbuf *out)
+	      const char *plain, size_t len, size_t size, struct strbuf *out)
 {
-	unsigned char key[32], aad[sizeof(seal_aad_label) - 1 + 8], nonce[12];
-	unsigned char *ct;
+	return fair_seal_as(seed, seq, FAIR_SEAL_V3, plain, len, size, out);
+}
+
+int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
+		 int fmt, const char *plain, size_t len, size_t size,
+		 struct strbuf *out)
+{
+	unsigned char key[32], aad[SEAL_LABEL_BYTES + 8], nonce[12];
+	unsigned char *ct, *padded = NULL;
 	EVP_CIPHER_CTX *ctx;
 	int outl = 0, ok;
 
+	if (fmt != FAIR_SEAL_V2 && fmt != FAIR_SEAL_V3)
+		BUG("no sealed format v%d", fmt);
 	if (len > SEAL_MAX_PLAIN)
 		return error("private state of %zu bytes is too large to seal",
 			     len);
+	if (fmt == FAIR_SEAL_V3) {
+		if (!size)
+			size = len + 4;
+		if (size < len + 4 || size > SEAL_MAX_PLAIN)
+			return error("cannot pad a private state of %zu bytes "
+				     "to %zu", len, size);
+		padded = seal_pad(plain, len, size);
+		plain = (const char *)padded;
+		len = size;
+	}
 	ct = xmalloc(SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES);
 	derive_key(seed, seal_key_label, key);
-	seal_aad(seq, aad);
+	seal_aad(fmt, seq, aad);
 	seal_nonce(seed, seq, plain, len, nonce);
 	memcpy(ct, nonce, SEAL_NONCE_BYTES);
 	ct += SEAL_NONCE_BYTES;
@@ -287,12 +360,16 @@ int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 					 SEAL_TAG_BYTES, ct + len);
 	EVP_CIPHER_CTX_free(ctx);
 	OPENSSL_cleanse(key, sizeof(key));
+	if (padded) {
+		OPENSSL_cleanse(padded, len);
+		free(padded);
+	}
 	ct -= SEAL_NONCE_BYTES;
 	if (!ok) {
 		free(ct);
 		return error("cannot seal the private state: AES-256-GCM failed");
 	}
-	seal_render(seq, ct, SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES, out);
+	seal_render(fmt, seq, ct, SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES, out);
 	free(ct);
 	return 0;
 }
@@ -354,18 +431,19 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	      const char *sealed, size_t len, struct strbuf *plain,
 	      struct strbuf *err)
 {
-	size_t hlen = sizeof(seal_header) - 1, ctlen, datalen = 0;
-	unsigned char key[32], aad[sizeof(seal_aad_label) - 1 + 8], nonce[12];
+	size_t hlen = SEAL_HEADER_BYTES, ctlen, datalen = 0, textlen = 0;
+	unsigned char key[32], aad[SEAL_LABEL_BYTES + 8], nonce[12];
 	unsigned char *data = NULL, *pt;
+	const unsigned char *text = NULL;
 	struct strbuf canon = STRBUF_INIT;
 	const char *nl;
 	EVP_CIPHER_CTX *ctx;
 	uint64_t hseq;
-	int outl = 0, ok;
+	int outl = 0, ok, fmt = fair_seal_format(sealed, len);
 
-	if (len < hlen || memcmp(sealed, seal_header, hlen)) {
+	if (!fmt) {
 		strbuf_addf(err, "not a sealed private state (expected a "
-			    "'postrider-sealed v2' header)");
+			    "'postrider-sealed v3' or 'v2' header)");
 		return -1;
 	}
 	nl = memchr(sealed + hlen, '\n', len - hlen);
@@ -387,7 +465,7 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	if (seal_decode(nl, len - (size_t)(nl - sealed), &data, &datalen,
 			err) < 0)
 		return -1;
-	seal_render(seq, data, datalen, &canon);
+	seal_render(fmt, seq, data, datalen, &canon);
 	if (canon.len != len || memcmp(canon.buf, sealed, len)) {
 		strbuf_release(&canon);
 		free(data);
@@ -406,7 +484,7 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	ctlen = datalen - SEAL_NONCE_BYTES - SEAL_TAG_BYTES;
 	pt = xmalloc(ctlen + 1);
 	derive_key(seed, seal_key_label, key);
-	seal_aad(seq, aad);
+	seal_aad(fmt, seq, aad);
 	memcpy(nonce, data, SEAL_NONCE_BYTES);
 	ctx = EVP_CIPHER_CTX_new();
 	ok = ctx &&
@@ -439,7 +517,16 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 			    "under another seed", seq);
 		return -1;
 	}
-	strbuf_add(plain, pt, ctlen);
+	text = pt;
+	textlen = ctlen;
+	if (fmt == FAIR_SEAL_V3 && !seal_unpad(pt, ctlen, &text, &textlen)) {
+		OPENSSL_cleanse(pt, ctlen + 1);
+		free(pt);
+		strbuf_addf(err, "sealed private state for seq %" PRIu64
+			    " is not padded as sealing pads it", seq);
+		return -1;
+	}
+	strbuf_add(plain, text, textlen);
 	OPENSSL_cleanse(pt, ctlen + 1);
 	free(pt);
 	return 0;

@@ -73,27 +73,49 @@ void fair_token(const unsigned char seed[FAIR_SEED_BYTES], const char *game_id,
 bool fair_token_equal(const char *a, const char *b);
 
 /*
+ * The sealed formats (docs/fairness.md section 9). v3 pads the private
+ * state before sealing it, so that the size of the sealed file says
+ * nothing about a sealed choice: the plain text is u32be(len) || text ||
+ * zero bytes, size bytes in all (the caller chooses size from public
+ * facts: game_state_files(), state_private_padded_size()). v2, unpadded,
+ * is what games sealed before it hold: still opened, and reproduced by
+ * the audit of such a commit.
+ */
+enum { FAIR_SEAL_V2 = 2, FAIR_SEAL_V3 = 3 };
+/* The format a sealed text's header names (FAIR_SEAL_V2 or _V3), or 0. */
+int fair_seal_format(const char *sealed, size_t len);
+
+/*
  * Seals the host's private state (plain, len bytes) for sequence number
- * seq: AES-256-GCM under a key derived from the seed, with a nonce derived
- * from seq and the plain text (a keyed hash), and appends the ASCII text (a
- * header line "postrider-sealed v2 seq <seq>" and base64 lines of the
- * nonce, the cipher text and the tag) to out. The output is a function of
- * (seed, seq, plain) only, so commits are reproducible; two different
- * plain texts never share a nonce, even under one seq after a host rewinds
- * a turn and plays another order (docs/fairness.md, "Sealing").
+ * seq: padded to size bytes (format v3; size >= len + 4, or 0 for no
+ * padding beyond the length), then AES-256-GCM under a key derived from
+ * the seed, with a nonce derived from seq and the padded text (a keyed
+ * hash); appends the ASCII text (a header line "postrider-sealed v3 seq
+ * <seq>" and base64 lines of the nonce, the cipher text and the tag) to
+ * out. The output's length depends on size, never on len. It is a
+ * function of (seed, seq, plain, size) only, so commits are
+ * reproducible; two different plain texts never share a nonce, even under
+ * one seq after a host rewinds a turn and plays another order
+ * (docs/fairness.md, "Sealing").
  *
- * Returns 0, or -1 after printing an error (a libcrypto failure, or more
- * than 1 GiB of input).
+ * Returns 0, or -1 after printing an error (a libcrypto failure, a size
+ * too small for the text, or more than 1 GiB).
  */
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
-	      const char *plain, size_t len, struct strbuf *out);
+	      const char *plain, size_t len, size_t size, struct strbuf *out);
+/* The same in format fmt (FAIR_SEAL_V2, which ignores size, for the audit
+ * of an older commit). */
+int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
+		 int fmt, const char *plain, size_t len, size_t size,
+		 struct strbuf *out);
 /*
- * Opens what fair_seal() produced for the same seed and seq, appending the
- * private state to plain (which gains a NUL after its len, as always).
+ * Opens what fair_seal_as() produced (either format) for the same seed and
+ * seq, appending the private state (without v3's padding) to plain (which
+ * gains a NUL after its len, as always).
  * Returns 0, or -1 with a one-line message (lowercase, no final stop)
  * appended to err and plain unchanged: the text is not byte for byte what
- * fair_seal() writes, was sealed for another seq, or does not authenticate
- * (tampered with, or sealed under another seed).
+ * fair_seal_as() writes, was sealed for another seq, or does not
+ * authenticate (tampered with, or sealed under another seed).
  */
 int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	      const char *sealed, size_t len, struct strbuf *plain,

@@ -600,6 +600,13 @@ void game_hand_salt(const struct game *g, const struct state *s, enum side side,
 int game_state_files(const struct game *g, const struct state *s,
 		     struct strbuf *state_yaml, struct strbuf *sealed)
 {
+	return game_state_files_as(g, s, FAIR_SEAL_V3, state_yaml, sealed);
+}
+
+int game_state_files_as(const struct game *g, const struct state *s,
+			int seal_fmt, struct strbuf *state_yaml,
+			struct strbuf *sealed)
+{
 	char salt[3][FAIR_SALT_HEX], hash[3][FAIR_HASH_HEX];
 	const char *commit[3] = { NULL, hash[1], hash[2] };
 	struct strbuf priv = STRBUF_INIT;
@@ -611,7 +618,8 @@ int game_state_files(const struct game *g, const struct state *s,
 		game_hand_salt(g, s, side, salt[side], hash[side]);
 	state_write_public(s, g->data, commit, state_yaml);
 	state_write_private(s, g->data, &priv);
-	ret = fair_seal(g->seed, s->seq, priv.buf, priv.len, sealed);
+	ret = fair_seal_as(g->seed, s->seq, seal_fmt, priv.buf, priv.len,
+			   state_private_padded_size(s, g->data), sealed);
 	strbuf_release(&priv);
 	return ret;
 }

@@ -161,9 +161,15 @@ void game_write_yaml(const struct game *g, struct strbuf *out);
  * The files of a commit for state s: state.yaml (with hand commitments),
  * private/state.sealed. Appends them to files (paths and contents owned by
  * the caller's bufs). Needs the seed. Returns 0 or -1 (error printed).
+ * The private state is sealed in the current format (fair_seal(), padded);
+ * game_state_files_as() seals it in format seal_fmt (FAIR_SEAL_V2 for the
+ * audit of a commit made before the padding).
  */
 int game_state_files(const struct game *g, const struct state *s,
 		     struct strbuf *state_yaml, struct strbuf *sealed);
+int game_state_files_as(const struct game *g, const struct state *s,
+			int seal_fmt, struct strbuf *state_yaml,
+			struct strbuf *sealed);
 
 /* The hand commitment salt of side for state s (mailed to that player). */
 void game_hand_salt(const struct game *g, const struct state *s, enum side side,

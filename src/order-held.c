@@ -27,9 +27,17 @@ void order_seal_line(struct state *s, enum side side, int lineno, const char *t)
 		dst[have] = '\0';	/* no room: the line stays out of both */
 }
 
+/* Whether a line has anything but blanks (a comment counts). */
+static bool order_line_blank(const char *t)
+{
+	return !t[strspn(t, " \t\r")];
+}
+
 /* Keeps for side the line t and the lines from p on (up to line `last`
  * of the order, 0 for all; lineno is t's), in order, without blanks and
- * comments. */
+ * comments. Every line but a blank one leaves the public order file: a
+ * comment of its own line is sealed as "#" (it may speak of the held
+ * lines), and so is a line there is no room to hold. */
 void order_hold_rest(struct state *s, enum side side, const char *t,
 		      const char *p, int last, int lineno, struct order_result *res)
 {
@@ -46,6 +54,8 @@ void order_hold_rest(struct state *s, enum side side, const char *t,
 			strbuf_addf(&held, "%s%s", held.len ? "\n" : "", b);
 			n++;
 			order_seal_line(s, side, lineno, b);
+		} else if (!order_line_blank(t)) {
+			order_seal_line(s, side, lineno, "#");
 		}
 		free(line);
 		if (!*p || (last && lineno >= last))

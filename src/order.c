@@ -308,11 +308,15 @@ static void drop_rest(struct run *run, int lineno, const char *t, const char *p,
 	order_seal_line(s, run->side, lineno, t);
 	n++;
 	while (*p) {
+		/* a comment of its own line leaves the public file too */
+		bool comment = p[strspn(p, " \t\r")] == '#';
 		char *u, *line = next_line(&p, &u);
 		lineno++;
 		if (*u && !(run->first && lineno > run->last)) {
 			order_seal_line(s, run->side, lineno, u);
 			n++;
+		} else if (comment && !*u && !(run->first && lineno > run->last)) {
+			order_seal_line(s, run->side, lineno, "#");
 		}
 		free(line);
 	}
@@ -545,12 +549,26 @@ out:
 	return ret;
 }
 
+/* Seals the comments of their own lines among lines from..to-1 of text:
+ * those just before a line held over or dropped may speak of it. */
+static void seal_comments(struct run *run, const char *text, int from, int to)
+{
+	const char *p = text;
+
+	for (int lineno = 1; *p && lineno < to; lineno++) {
+		size_t len = strcspn(p, "\n");
+		if (lineno >= from && p[strspn(p, " \t\r")] == '#')
+			order_seal_line(run->s, run->side, lineno, "#");
+		p += len + (p[len] == '\n');
+	}
+}
+
 void order_run(const struct data *d, struct state *s, struct rng *r,
 	       enum side side, const char *text, struct order_result *res)
 {
 	struct run run = { .d = d, .s = s, .r = r, .side = side, .res = res };
 	const char *p = text;
-	int lineno = 0, go = 1;
+	int lineno = 0, go = 1, after = 1;	/* the line after the last that ran */
 
 	strbuf_init(&run.unreadable_why);
 	order_span(d, side, text, &run.first, &run.last);
@@ -570,6 +588,9 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 			strbuf_addf(&res->set_aside, "%s\n", t);
 		} else {
 			go = run_line(&run, lineno, line, t, p);
+			if (go == 0)
+				seal_comments(&run, text, after, lineno);
+			after = lineno + 1;
 		}
 		free(line);
 	}

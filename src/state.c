@@ -457,6 +457,46 @@ void state_write_private(const struct state *s, const struct data *d,
 	}
 }
 
+/* STATE_CARD_DIGITS less the digits of each card of cards[0..n-1]. */
+static size_t digits_short(const int *cards, int n)
+{
+	size_t k = 0;
+
+	for (int i = 0; i < n; i++) {
+		int w = cards[i] >= 100 ? 3 : cards[i] >= 10 ? 2 : 1;
+		if (cards[i] > 999 || cards[i] < 0)
+			BUG("card number %d in the private state", cards[i]);
+		k += (size_t)(STATE_CARD_DIGITS - w);
+	}
+	return k;
+}
+
+size_t state_private_padded_size(const struct state *s, const struct data *d)
+{
+	struct strbuf full = STRBUF_INIT, bare = STRBUF_INIT;
+	struct state *b = xmalloc(sizeof(*b));
+	size_t room = STATE_SEALED_ROOM, secret, size;
+
+	*b = *s;
+	for (size_t k = 0; k < ARRAY_SIZE(private_texts); k++)
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
+			private_text_mut(b, k, side)[0] = '\0';
+	state_write_private(s, d, &full);
+	state_write_private(b, d, &bare);
+	secret = full.len - bare.len;
+	while (room < secret)
+		room *= 2;
+	size = 4 + bare.len + room + digits_short(s->deck, s->n_deck) +
+	       digits_short(s->hand[SIDE_AMERICAN], s->n_hand[SIDE_AMERICAN]) +
+	       digits_short(s->hand[SIDE_BRITISH], s->n_hand[SIDE_BRITISH]);
+	for (int i = 0; i < s->n_shuffles; i++)
+		size += digits_short(s->shuffles[i].items, s->shuffles[i].n);
+	strbuf_release(&full);
+	strbuf_release(&bare);
+	free(b);
+	return size;
+}
+
 /* ---- reading ---- */
 
 struct reader {

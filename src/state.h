@@ -307,6 +307,19 @@ struct rng;
 /* Mixes the words recorded in s into r's key (rng_mix; fairness.md 6.8). */
 void state_mix_words(const struct state *s, struct rng *r);
 
+/*
+ * The size the private part of s is padded to before it is sealed
+ * (docs/fairness.md section 9b), a function of public facts only: the
+ * length prefix (4), plus the length of the private text without the
+ * side's sealed texts (held, held_notes, standing, sealed_lines) as if
+ * every card number had STATE_CARD_DIGITS digits, plus the room for those
+ * texts: STATE_SEALED_ROOM bytes, or the smallest power of two above that
+ * holds them (so only which of these classes they need can show).
+ */
+#define STATE_CARD_DIGITS 3
+#define STATE_SEALED_ROOM 1024
+size_t state_private_padded_size(const struct state *s, const struct data *d);
+
 /* Appends the private part (deck order, hands) as YAML. */
 void state_write_private(const struct state *s, const struct data *d,
 			 struct strbuf *out);

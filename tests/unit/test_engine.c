@@ -4805,11 +4805,65 @@ static void test_undo_rules(void **state)
 #undef UNDO_REFUSED
 }
 
+/*
+ * Issue 28.4: the size a private state is padded to before it is sealed
+ * depends only on what is public: the hand, deck and shuffle counts,
+ * never the card numbers (their digits) nor the length of a side's
+ * sealed texts below STATE_SEALED_ROOM; and it always holds the text.
+ */
+static void test_private_padded_size(void **state)
+{
+	static struct state a, b;
+	struct strbuf ta = STRBUF_INIT, tb = STRBUF_INIT;
+	size_t sa, sb;
+
+	(void)state;
+	a = S;
+	a.n_hand[SIDE_AMERICAN] = 2;
+	a.hand[SIDE_AMERICAN][0] = 5;
+	a.hand[SIDE_AMERICAN][1] = 7;
+	a.n_hand[SIDE_BRITISH] = 1;
+	a.hand[SIDE_BRITISH][0] = 9;
+	snprintf(a.standing[SIDE_AMERICAN], STATE_NOTE_MAX, "if battle: none");
+	b = a;
+	b.hand[SIDE_AMERICAN][0] = 105;
+	b.hand[SIDE_AMERICAN][1] = 107;
+	b.hand[SIDE_BRITISH][0] = 99;
+	snprintf(b.standing[SIDE_AMERICAN], STATE_NOTE_MAX,
+		 "if battle: discard 107\nif attacked at Boston MA: retreat Lexington and Concord MA");
+	snprintf(b.sealed_lines[SIDE_AMERICAN], STATE_HELD_MAX, "1\tif battle: discard 107\n");
+	state_write_private(&a, D, &ta);
+	state_write_private(&b, D, &tb);
+	assert_true(tb.len > ta.len + 100);
+	sa = state_private_padded_size(&a, D);
+	sb = state_private_padded_size(&b, D);
+	assert_int_equal(sa, sb);
+	assert_true(sb >= tb.len + 4);
+	/* a count is public: one card more in a hand is another size */
+	b.hand[SIDE_BRITISH][b.n_hand[SIDE_BRITISH]++] = 1;
+	assert_int_not_equal(state_private_padded_size(&b, D), sa);
+	/* sealed texts beyond the room (1,000 bytes and more here) take
+	 * the next power of two, 2048 */
+	b = a;
+	memset(b.held[SIDE_BRITISH], 'x', 500);
+	b.held[SIDE_BRITISH][500] = '\0';
+	memset(b.sealed_lines[SIDE_BRITISH], 'y', 500);
+	b.sealed_lines[SIDE_BRITISH][500] = '\0';
+	strbuf_reset(&tb);
+	state_write_private(&b, D, &tb);
+	assert_int_equal(state_private_padded_size(&b, D),
+			 sa + STATE_SEALED_ROOM);
+	assert_true(state_private_padded_size(&b, D) >= tb.len + 4);
+	strbuf_release(&ta);
+	strbuf_release(&tb);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup(f, new_game)
 	const struct CMUnitTest tests[] = {
 		T(test_undo_rules),
+		T(test_private_padded_size),
 		/* 4.0 */
 		T(test_setup_starts_with_committees),
 		T(test_cc_one_per_colony),

@@ -20,6 +20,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "codec.h"
 #include "fair.h"
 #include "rng.h"
 
@@ -31,6 +32,15 @@ static void vector_seed(unsigned char seed[32])
 
 static const char seal_vector_plain[] =
 	"deck: [3, 1, 2]\nhands:\n  american: [12, 45]\n  british: [7, 88, 101]\n";
+/* Format v3 (padded to 4096 bytes): 5600 bytes in 74 lines, computed
+ * independently with Python's cryptography package (docs/fairness.md 11). */
+static const char seal_v3_first_lines[] =
+	"postrider-sealed v3 seq 12\n"
+	"G5fcl2ExFRTOYI8LCFTsTpDd7OdZC0eVM4anV4geuUUUck8giEUdRfAQKBFi2GtVmjdWLIpS4jEu\n";
+static const char seal_v3_last_line[] = "O1rCoXgH6rtKZWVL9BbkKvog8rY=\n";
+static const char seal_v3_sha256[] =
+	"45f80c9602d62ce4a09957733630431786a0cf3be647779faccd3f483f9493c7";
+/* Format v2 (unpadded), as games sealed before the padding hold it. */
 static const char seal_vector_text[] =
 	"postrider-sealed v2 seq 12\n"
 	"sX/UpnauBheN7irpoWQJtvhBinhs7p2/el8EK677Dl/u6VLtsZqz98Y4hVCSkNE4Ldd+Wqse3rH1\n"
@@ -48,6 +58,16 @@ static void sha256_hex(const void *a, size_t alen, const void *b, size_t blen,
 	memcpy(buf + alen, b, blen);
 	assert_int_equal(EVP_Digest(buf, alen + blen, h, &len, EVP_sha256(),
 				    NULL), 1);
+	hex_encode(h, 32, hex);
+}
+
+/* SHA-256 of any text in hex (sha256_hex takes short inputs only). */
+static void sha256_text_hex(const char *t, size_t len, char hex[65])
+{
+	unsigned char h[32];
+	unsigned int n = 0;
+
+	assert_int_equal(EVP_Digest(t, len, h, &n, EVP_sha256(), NULL), 1);
 	hex_encode(h, 32, hex);
 }
 
@@ -229,16 +249,38 @@ static void test_hand_salts_differ(void **state)
 	assert_string_equal(h1, h2);
 }
 
+static void assert_open_fails(const unsigned char seed[32], uint64_t seq,
+			      const char *text, size_t len,
+			      const char *expect_in_message);
+
 static void test_seal_vector(void **state)
 {
 	unsigned char seed[32];
 	struct strbuf out = STRBUF_INIT, plain = STRBUF_INIT, err = STRBUF_INIT;
+	char hex[65];
 
 	(void)state;
 	vector_seed(seed);
+	/* v3, what fair_seal() writes */
 	assert_int_equal(fair_seal(seed, 12, seal_vector_plain,
-				   strlen(seal_vector_plain), &out), 0);
+				   strlen(seal_vector_plain), 4096, &out), 0);
+	assert_int_equal(out.len, 5600);
+	assert_memory_equal(out.buf, seal_v3_first_lines, strlen(seal_v3_first_lines));
+	assert_string_equal(out.buf + out.len - strlen(seal_v3_last_line), seal_v3_last_line);
+	sha256_text_hex(out.buf, out.len, hex);
+	assert_string_equal(hex, seal_v3_sha256);
+	assert_int_equal(fair_seal_format(out.buf, out.len), FAIR_SEAL_V3);
+	assert_int_equal(fair_open(seed, 12, out.buf, out.len, &plain, &err),
+			 0);
+	assert_string_equal(strbuf_str(&plain), seal_vector_plain);
+	assert_int_equal(err.len, 0);
+	/* v2, still opened and reproduced */
+	strbuf_reset(&out);
+	strbuf_reset(&plain);
+	assert_int_equal(fair_seal_as(seed, 12, FAIR_SEAL_V2, seal_vector_plain,
+				      strlen(seal_vector_plain), 0, &out), 0);
 	assert_string_equal(strbuf_str(&out), seal_vector_text);
+	assert_int_equal(fair_seal_format(out.buf, out.len), FAIR_SEAL_V2);
 	assert_int_equal(fair_open(seed, 12, out.buf, out.len, &plain, &err),
 			 0);
 	assert_string_equal(strbuf_str(&plain), seal_vector_plain);
@@ -246,6 +288,95 @@ static void test_seal_vector(void **state)
 	strbuf_release(&out);
 	strbuf_release(&plain);
 	strbuf_release(&err);
+}
+
+/*
+ * Issue 28.4: the size of a sealed state follows the size it is padded
+ * to, never the length of its text; a size too small is refused.
+ */
+static void test_seal_sizes(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 655, 669, 1500, 4091, 4092 };
+	unsigned char seed[32];
+	char *text = xmalloc(5000);
+	size_t first = 0;
+
+	(void)state;
+	vector_seed(seed);
+	memset(text, 'x', 5000);
+	for (size_t k = 0; k < ARRAY_SIZE(sizes); k++) {
+		struct strbuf s = STRBUF_INIT, plain = STRBUF_INIT, err = STRBUF_INIT;
+		assert_int_equal(fair_seal(seed, 7, text, sizes[k], 4096, &s), 0);
+		if (!k)
+			first = s.len;
+		assert_int_equal(s.len, first);
+		assert_int_equal(fair_open(seed, 7, s.buf, s.len, &plain, &err), 0);
+		assert_int_equal(plain.len, sizes[k]);
+		strbuf_release(&s);
+		strbuf_release(&plain);
+		strbuf_release(&err);
+	}
+	{
+		struct strbuf s = STRBUF_INIT, t = STRBUF_INIT;
+		/* no room for the text and its length: refused, nothing written */
+		assert_int_equal(fair_seal(seed, 7, text, 4093, 4096, &s), -1);
+		assert_int_equal(s.len, 0);
+		/* size 0: the text and its length, no more */
+		assert_int_equal(fair_seal(seed, 7, text, 10, 0, &s), 0);
+		assert_int_equal(fair_seal(seed, 7, text, 10, 14, &t), 0);
+		assert_string_equal(s.buf, t.buf);
+		strbuf_release(&s);
+		strbuf_release(&t);
+	}
+	free(text);
+}
+
+/* A v3 text whose padding is not what sealing writes does not open,
+ * even with a valid tag (sealed here by hand with the real key). */
+static void test_seal_bad_padding(void **state)
+{
+	unsigned char seed[32], key[32], nonce[12], knonce[32], mac[32];
+	unsigned char pt[4096], msg[8 + 4096], ct[12 + 4096 + 16], aad[27];
+	const char *bad[] = { "length", "nonzero" };
+
+	(void)state;
+	vector_seed(seed);
+	HMAC(EVP_sha256(), seed, 32, (const unsigned char *)"postrider-key-seal", 18, key, NULL);
+	HMAC(EVP_sha256(), seed, 32, (const unsigned char *)"postrider-key-seal-nonce", 24,
+	     knonce, NULL);
+	for (size_t b = 0; b < ARRAY_SIZE(bad); b++) {
+		struct strbuf s = STRBUF_INIT;
+		size_t n = 4096;
+		int outl = 0;
+		EVP_CIPHER_CTX *ctx = EVP_CIPHER_CTX_new();
+
+		memset(pt, 0, sizeof(pt));
+		pt[3] = 5;
+		memcpy(pt + 4, "hello", 5);
+		if (b == 0)
+			pt[2] = 0x10;	/* a length beyond the text */
+		if (b == 1)
+			pt[4000] = 1;	/* a byte of padding not zero */
+		memset(msg, 0, 8);
+		msg[7] = 9;
+		memcpy(msg + 8, pt, n);
+		HMAC(EVP_sha256(), knonce, 32, msg, 8 + n, mac, NULL);
+		memcpy(nonce, mac, 12);
+		memcpy(aad, "postrider-sealed v3", 19);
+		memset(aad + 19, 0, 8);
+		aad[26] = 9;
+		memcpy(ct, nonce, 12);
+		assert_true(EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), NULL, key, nonce));
+		assert_true(EVP_EncryptUpdate(ctx, NULL, &outl, aad, 27));
+		assert_true(EVP_EncryptUpdate(ctx, ct + 12, &outl, pt, (int)n));
+		assert_true(EVP_EncryptFinal_ex(ctx, ct + 12 + n, &outl));
+		assert_true(EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, ct + 12 + n));
+		EVP_CIPHER_CTX_free(ctx);
+		strbuf_addstr(&s, "postrider-sealed v3 seq 9\n");
+		codec_base64_lines(ct, 12 + n + 16, "\n", &s);
+		assert_open_fails(seed, 9, s.buf, s.len, "not padded");
+		strbuf_release(&s);
+	}
 }
 
 /* Decodes the base64 body of a sealed text into out; returns its length. */
@@ -277,7 +408,8 @@ static size_t sealed_bytes(const struct strbuf *s, unsigned char *out, size_t ma
  */
 static void test_seal_rewind_shares_no_keystream(void **state)
 {
-	unsigned char seed[32], a[512], b[512];
+	static unsigned char a[8192], b[8192];
+	unsigned char seed[32];
 	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
 	const char *pa = "deck: [5, 9, 77, 31, 2, 64]\nhands: {american: [1], british: [8]}\n";
 	const char *pb = "deck: [9, 5, 77, 31, 2, 64]\nhands: {american: [8], british: [1]}\n";
@@ -286,22 +418,28 @@ static void test_seal_rewind_shares_no_keystream(void **state)
 	(void)state;
 	vector_seed(seed);
 	assert_int_equal(strlen(pb), n);
-	assert_int_equal(fair_seal(seed, 40, pa, n, &sa), 0);
-	assert_int_equal(fair_seal(seed, 40, pb, n, &sb), 0);
+	assert_int_equal(fair_seal(seed, 40, pa, n, 4096, &sa), 0);
+	assert_int_equal(fair_seal(seed, 40, pb, n, 4096, &sb), 0);
 	la = sealed_bytes(&sa, a, sizeof(a));
 	lb = sealed_bytes(&sb, b, sizeof(b));
-	assert_int_equal(la, 12 + n + 16);
+	/* the nonce, the padded text (its length, the text, zero bytes to
+	 * 4096) and the tag */
+	assert_int_equal(la, 12 + 4096 + 16);
 	assert_int_equal(lb, la);
 	/* the nonces differ, and so do the keystreams (cipher XOR plain) */
 	assert_memory_not_equal(a, b, 12);
 	int same = 0;
 	for (size_t i = 0; i < n; i++)
-		same += (a[12 + i] ^ (unsigned char)pa[i]) ==
-			(b[12 + i] ^ (unsigned char)pb[i]);
-	assert_true(same < (int)n / 4);
+		same += (a[12 + 4 + i] ^ (unsigned char)pa[i]) ==
+			(b[12 + 4 + i] ^ (unsigned char)pb[i]);
+	/* the padding too: equal zero bytes, other keystreams */
+	for (size_t i = 12 + 4 + n; i < 12 + 4096; i++)
+		same += a[i] == b[i];
+	/* one keystream would make all 4092 bytes equal; two give about 16 */
+	assert_true(same < 4096 / 32);
 	/* sealing the same text again gives the same bytes (reproducible) */
 	strbuf_reset(&sb);
-	assert_int_equal(fair_seal(seed, 40, pa, n, &sb), 0);
+	assert_int_equal(fair_seal(seed, 40, pa, n, 4096, &sb), 0);
 	assert_string_equal(sa.buf, sb.buf);
 	strbuf_release(&sa);
 	strbuf_release(&sb);
@@ -323,8 +461,8 @@ static void test_seal_round_trip(void **state)
 		struct strbuf plain = STRBUF_INIT, err = STRBUF_INIT;
 		size_t n = sizes[k];
 
-		assert_int_equal(fair_seal(seed, 1000 + k, text, n, &a), 0);
-		assert_int_equal(fair_seal(seed, 1000 + k, text, n, &b), 0);
+		assert_int_equal(fair_seal(seed, 1000 + k, text, n, n + 4 + k, &a), 0);
+		assert_int_equal(fair_seal(seed, 1000 + k, text, n, n + 4 + k, &b), 0);
 		/* deterministic: byte-identical commits */
 		assert_int_equal(a.len, b.len);
 		assert_memory_equal(a.buf, b.buf, a.len);
@@ -382,9 +520,16 @@ static void test_seal_every_byte_tamper(void **state)
 
 	(void)state;
 	vector_seed(seed);
-	assert_int_equal(fair_seal(seed, 12, plain, strlen(plain), &s), 0);
+	/* every byte of a v2 text; for v3 (the same code but for the
+	 * padding, and 5600 bytes) every byte of its first lines and its
+	 * last, and every 17th in between */
+	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V3; fmt++) {
+	strbuf_reset(&s);
+	assert_int_equal(fair_seal_as(seed, 12, fmt, plain, strlen(plain), 4096, &s), 0);
 	char *copy = xmalloc(s.len + 2);
 	for (size_t i = 0; i < s.len; i++) {
+		if (fmt == FAIR_SEAL_V3 && i > 200 && i + 100 < s.len && i % 17)
+			continue;
 		/* flipped bits */
 		for (size_t f = 0; f < ARRAY_SIZE(flips); f++) {
 			memcpy(copy, s.buf, s.len);
@@ -419,8 +564,9 @@ static void test_seal_every_byte_tamper(void **state)
 	assert_open_fails(seed, 12, copy, s.len + 1, "damaged");
 	assert_open_fails(seed, 12, s.buf, s.len - 1, "damaged");
 	assert_open_fails(seed, 12, "", 0, "not a sealed");
-	assert_true(tried > 1000);
 	free(copy);
+	}
+	assert_true(tried > 1000);
 	strbuf_release(&s);
 }
 
@@ -432,13 +578,13 @@ static void test_seal_wrong_seq_and_seed(void **state)
 
 	(void)state;
 	vector_seed(seed);
-	assert_int_equal(fair_seal(seed, 12, plain, strlen(plain), &s), 0);
+	assert_int_equal(fair_seal(seed, 12, plain, strlen(plain), 0, &s), 0);
 	assert_open_fails(seed, 13, s.buf, s.len,
 			  "sealed text is for seq 12, expected seq 13");
 	assert_open_fails(seed, 0, s.buf, s.len, "expected seq 0");
 
 	/* the header rewritten to another seq: the AAD and nonce differ */
-	strbuf_addstr(&forged, "postrider-sealed v2 seq 13\n");
+	strbuf_addstr(&forged, "postrider-sealed v3 seq 13\n");
 	strbuf_addstr(&forged, strchr(s.buf, '\n') + 1);
 	assert_open_fails(seed, 13, forged.buf, forged.len,
 			  "does not authenticate");
@@ -452,6 +598,11 @@ static void test_seal_wrong_seq_and_seed(void **state)
 			  "malformed header");
 	assert_open_fails(seed, 12, "postrider-sealed v1 seq 12\nAAAA\n", 32,
 			  "not a sealed");
+	/* a v3 text relabelled v2 (and back): the AAD differs */
+	strbuf_reset(&forged);
+	strbuf_addstr(&forged, "postrider-sealed v2 seq 12\n");
+	strbuf_addstr(&forged, strchr(s.buf, '\n') + 1);
+	assert_open_fails(seed, 12, forged.buf, forged.len, "does not authenticate");
 	/* too short for a nonce and a tag, though well-formed base64 */
 	assert_open_fails(seed, 12, "postrider-sealed v2 seq 12\nAAAA\n", 32,
 			  "truncated");
@@ -466,8 +617,8 @@ static void test_seal_large_seq(void **state)
 
 	(void)state;
 	vector_seed(seed);
-	assert_int_equal(fair_seal(seed, UINT64_MAX, "x", 1, &s), 0);
-	assert_true(strncmp(s.buf, "postrider-sealed v2 seq "
+	assert_int_equal(fair_seal(seed, UINT64_MAX, "x", 1, 0, &s), 0);
+	assert_true(strncmp(s.buf, "postrider-sealed v3 seq "
 			    "18446744073709551615\n", 45) == 0);
 	assert_int_equal(fair_open(seed, UINT64_MAX, s.buf, s.len, &plain,
 				   &err), 0);
@@ -540,14 +691,33 @@ static int print_vectors(void)
 	return 0;
 }
 
+/* Prints the sealing vectors of docs/fairness.md section 11: v3 by its
+ * first two lines, its last line and its SHA-256; v2 whole. */
 static int print_seal_vector(void)
 {
 	unsigned char seed[32];
 	struct strbuf s = STRBUF_INIT;
+	char hex[65];
+	const char *second, *last;
+	int lines = 0;
 
 	vector_seed(seed);
 	if (fair_seal(seed, 12, seal_vector_plain, strlen(seal_vector_plain),
-		      &s) < 0)
+		      4096, &s) < 0)
+		return 1;
+	for (size_t i = 0; i < s.len; i++)
+		lines += s.buf[i] == '\n';
+	second = strchr(s.buf, '\n') + 1;
+	last = s.buf + s.len - 1;
+	while (last > s.buf && last[-1] != '\n')
+		last--;
+	sha256_text_hex(s.buf, s.len, hex);
+	printf("%.*s", (int)(strchr(second, '\n') + 1 - s.buf), s.buf);
+	printf("(%d lines more)\n%s", lines - 3, last);
+	printf("v3: %zu bytes in %d lines, SHA-256 %s\n", s.len, lines, hex);
+	strbuf_reset(&s);
+	if (fair_seal_as(seed, 12, FAIR_SEAL_V2, seal_vector_plain,
+			 strlen(seal_vector_plain), 0, &s) < 0)
 		return 1;
 	fputs(s.buf, stdout);
 	strbuf_release(&s);
@@ -571,6 +741,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_hand_vector),
 		cmocka_unit_test(test_hand_salts_differ),
 		cmocka_unit_test(test_seal_vector),
+		cmocka_unit_test(test_seal_sizes),
+		cmocka_unit_test(test_seal_bad_padding),
 		cmocka_unit_test(test_seal_rewind_shares_no_keystream),
 		cmocka_unit_test(test_seal_round_trip),
 		cmocka_unit_test(test_seal_every_byte_tamper),

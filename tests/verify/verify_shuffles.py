@@ -6,8 +6,9 @@ standard library only, not from the C code. It reads the game's history
 with git(1), opens every sealed private state with the revealed seed
 (AES-256-GCM, written out below), and checks, commit by commit:
 
-  - each sealed state opens: header, sequence number, tag, synthetic
-    nonce, and byte-exact encoding (section 9);
+  - each sealed state opens: header (format v3, padded, or the older v2),
+    sequence number, tag, synthetic nonce, the padding, and byte-exact
+    encoding (section 9);
   - each shuffle the log names (`draws A-B: shuffle of n (purpose)`) is
     recorded, with the list it permuted, in the private state of the
     commit that made it, and each record is in the log (version 2 states);
@@ -178,25 +179,48 @@ def gcm_decrypt(key, nonce, aad, ct, tag):
 
 # --- section 9: sealing ----------------------------------------------------
 
-def seal(seed, seq, plaintext):
-    """The sealed text of section 9 (used by the tests to forge states)."""
+def pad(text, size):
+    """Format v3's plain text: u32be(len) || text || zero bytes, size
+    bytes (the host chooses size from public facts, section 9b)."""
+    if size < len(text) + 4:
+        raise ValueError("a size of %d cannot hold %d bytes" % (size, len(text)))
+    return (len(text).to_bytes(4, "big") + text).ljust(size, b"\0")
+
+
+def unpad(padded):
+    n = int.from_bytes(padded[:4], "big")
+    if len(padded) < 4 or n > len(padded) - 4 or padded[4 + n:].strip(b"\0"):
+        raise Mismatch("the sealed state is not padded as section 9 says")
+    return padded[4:4 + n]
+
+
+def seal(seed, seq, plaintext, fmt=3, size=None):
+    """The sealed text of section 9 in format fmt (3, padded to size bytes,
+    by default 4 more than the text; or the older 2), used by the tests to
+    forge states."""
+    if fmt == 3:
+        plaintext = pad(plaintext, len(plaintext) + 4 if size is None else size)
     k = vd.keys(seed)
     k_nonce = vd.hmac256(seed, b"postrider-key-seal-nonce")
     nonce = vd.hmac256(k_nonce, vd.u64be(seq) + plaintext)[:12]
-    aad = b"postrider-sealed v2" + vd.u64be(seq)
+    aad = b"postrider-sealed v%d" % fmt + vd.u64be(seq)
     ct, tag = gcm_encrypt(k["seal"], nonce, aad, plaintext)
     raw = nonce + ct + tag
     lines = [base64.b64encode(raw[i:i + 57]).decode()
              for i in range(0, len(raw), 57)]
-    return ("postrider-sealed v2 seq %d\n" % seq
+    return ("postrider-sealed v%d seq %d\n" % (fmt, seq)
             + "".join(line + "\n" for line in lines)).encode()
 
 
 def unseal(seed, seq, text):
+    """The private state's text from a sealed state of format 3 or 2."""
     head, sep, body = text.partition(b"\n")
-    if not sep or head != b"postrider-sealed v2 seq %d" % seq:
+    for fmt in (3, 2):
+        if head == b"postrider-sealed v%d seq %d" % (fmt, seq):
+            break
+    else:
         raise Mismatch("the sealed state's header is not "
-                       "'postrider-sealed v2 seq %d'" % seq)
+                       "'postrider-sealed v3 seq %d' (or v2)" % seq)
     try:
         raw = base64.b64decode(body.replace(b"\n", b""), validate=True)
     except ValueError:
@@ -204,11 +228,14 @@ def unseal(seed, seq, text):
     if len(raw) < 28:
         raise Mismatch("the sealed state is too short")
     nonce, ct, tag = raw[:12], raw[12:-16], raw[-16:]
-    aad = b"postrider-sealed v2" + vd.u64be(seq)
+    aad = b"postrider-sealed v%d" % fmt + vd.u64be(seq)
     pt = gcm_decrypt(vd.keys(seed)["seal"], nonce, aad, ct, tag)
     if pt is None:
         raise Mismatch("the sealed state does not open (GCM tag)")
-    if seal(seed, seq, pt) != text:
+    size = len(pt)
+    if fmt == 3:
+        pt = unpad(pt)
+    if seal(seed, seq, pt, fmt, size) != text:
         raise Mismatch("the sealed state is not what sealing its "
                        "plaintext writes (nonce or encoding)")
     return pt.decode("utf-8")
@@ -473,7 +500,20 @@ def self_test():
     assert tag.hex() == "d0d1c8a799996bf0265b98b5d48ab919", tag.hex()
     assert gcm_decrypt(k, bytes(12), b"", ct, tag) == bytes(16)
     assert gcm_decrypt(k, bytes(12), b"x", ct, tag) is None
-    print("self-test: AES-256 (FIPS 197 C.3) and GCM (test cases 13, 14) ok")
+    # section 11's sealing vectors: v3 by its SHA-256, v2 whole
+    seed = bytes(range(32))
+    plain = (b"deck: [3, 1, 2]\nhands:\n  american: [12, 45]\n"
+             b"  british: [7, 88, 101]\n")
+    v3 = seal(seed, 12, plain, 3, 4096)
+    assert len(v3) == 5600 and hashlib.sha256(v3).hexdigest() == (
+        "45f80c9602d62ce4a09957733630431786a0cf3be647779faccd3f483f9493c7")
+    assert seal(seed, 12, plain, 2) == (
+        b"postrider-sealed v2 seq 12\n"
+        b"sX/UpnauBheN7irpoWQJtvhBinhs7p2/el8EK677Dl/u6VLtsZqz98Y4hVCSkNE4Ldd+Wqse3rH1\n"
+        b"9NDuQM3ujBy+5kydkRnbMvilHAiKf9dEcyGBsfFa0XlkDhUjjTsS\n")
+    assert unseal(seed, 12, v3) == plain.decode()
+    print("self-test: AES-256 (FIPS 197 C.3), GCM (test cases 13, 14) and "
+          "the sealing vectors (v3, v2) ok")
     return 0
 
 

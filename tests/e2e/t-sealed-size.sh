@@ -1,0 +1,176 @@
+#!/bin/sh
+#
+# Issue 28, item 4: a sealed choice does not show in the size of anything
+# the other side sees. Two games are played alike except for one side's
+# sealed lines: held-over lines of different lengths (`discard 80` or
+# `discard paul revere`), and a standing order (`if battle: none` or `if battle:
+# discard robert morris`). After the order, the other side's view of each
+# game is weighed: every blob of the commit, the commit object, the patch
+# of the commit, and every mail the order put in the outbox for the other
+# side (whole, its text and its patch). The two lists of sizes must be
+# equal, while the games did differ (their sealed files and the sender's
+# own report are not the same bytes). docs/fairness.md, "Sizes".
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+# setup_to_battle DIR: the golden case's way to the first battle
+setup_to_battle() {
+	awk -v dir="$TRASH" '
+		/^--- / { n++; side[n] = $2; next }
+		{ print > (dir "/block." n) }
+		END { for (i = 1; i <= n; i++) print side[i] > (dir "/sides") }
+	' tests/golden/held-over-wait/setup
+	_i=0
+	while read -r _side; do
+		_i=$((_i + 1))
+		touch "$TRASH/block.$_i"
+		postrider play "$1" --as "$_side" "$TRASH/block.$_i" >/dev/null 2>"$TRASH/err" ||
+			die "setup order $_i: $(cat "$TRASH/err")"
+	done <"$TRASH/sides"
+}
+
+# weigh DIR SIDE BEFORE: what SIDE can see of the game's last commit, one
+# "what size" a line: the blobs, the commit object, its patch, and the
+# mails for SIDE added to the outbox since the list BEFORE was taken
+weigh() {
+	git -C "$1" ls-tree -r -l HEAD | awk '{ print "blob " $5 " " $4 }'
+	echo "commit $(git -C "$1" cat-file commit HEAD | wc -c)"
+	echo "patch $(git -C "$1" format-patch -1 --stdout HEAD | wc -c)"
+	outbox_added "$1" "$3" >"$TRASH/added"
+	_k=0
+	while read -r _f; do
+		case $_f in
+		*-"$2".*) ;;
+		*) continue ;;
+		esac
+		_k=$((_k + 1))
+		_m=$(outbox "$1")/new/$_f
+		echo "mail $_k $(wc -c <"$_m")"
+		echo "mail $_k text $(mail_part "$_m" text/plain | wc -c)"
+		echo "mail $_k patch $(mail_part "$_m" text/x-patch 2>/dev/null | wc -c)"
+	done <"$TRASH/added"
+	echo "mails $_k"
+}
+
+# play_both ORDER-A ORDER-B SIDE OTHER: plays ORDER-A in game A and ORDER-B
+# in game B as SIDE, and weighs what OTHER sees of each
+play_both() {
+	for _g in A B; do
+		outbox_list "$TRASH/$_g" >"$TRASH/before.$_g"
+		[ $_g = A ] && _o=$1 || _o=$2
+		printf '%s\n' "$_o" >"$TRASH/order.$_g"
+		postrider play "$TRASH/$_g" --as "$3" "$TRASH/order.$_g" >/dev/null 2>"$TRASH/err" ||
+			die "game $_g, the $3's order: $(cat "$TRASH/err")"
+		weigh "$TRASH/$_g" "$4" "$TRASH/before.$_g" >"$TRASH/sizes.$_g"
+	done
+}
+
+# differ WHAT: the two games did not play the same sealed lines
+differ() {
+	expect_ne "$1: the sealed files differ" \
+		"$(git -C "$TRASH/A" rev-parse HEAD:private/state.sealed)" \
+		"$(git -C "$TRASH/B" rev-parse HEAD:private/state.sealed)"
+}
+
+# fresh_pair: games A and B, alike, at the first battle
+fresh_pair() {
+	rm -rf "$TRASH/A" "$TRASH/B"
+	new_golden_game "$TRASH/A"
+	new_golden_game "$TRASH/B"
+	setup_to_battle "$TRASH/A"
+	setup_to_battle "$TRASH/B"
+}
+
+fresh_pair
+
+# 1. held-over lines of different lengths: the American sees the same sizes
+play_both "$(printf 'move 23 Howe\nto Lexington\ndiscard 80')" \
+	"$(printf 'move 23 Howe\nto Lexington\ndiscard paul revere')" british american
+differ "held-over lines"
+expect_grep "the held line waits in game A" "discard 80" "$(report_for "$TRASH/A" british)"
+expect_grep "the held line waits in game B" "discard paul revere" "$(report_for "$TRASH/B" british)"
+expect_grep "the American is mailed" '^mails [1-9]' "$TRASH/sizes.A"
+expect_file_eq "held-over lines: every size the American sees is the same" \
+	"$TRASH/sizes.A" "$TRASH/sizes.B"
+
+# 1b. a comment of its own line in the held-over part is sealed with it
+# (it may speak of the held lines): neither its text nor its length shows
+fresh_pair
+play_both "$(printf 'move 23 Howe\nto Lexington\n# short\ndiscard 80')" \
+	"$(printf 'move 23 Howe\nto Lexington\n# keep Paul Revere: he will stand\ndiscard 80')" \
+	british american
+git -C "$TRASH/B" show HEAD >"$TRASH/commit-b"
+expect_no_grep "the comment is not in the commit" 'Paul Revere: he will' "$TRASH/commit-b"
+expect_no_grep "nor in the American's mail" 'Paul Revere: he will' "$(report_for "$TRASH/B" american)"
+expect_eq "the order file marks it sealed" 2 \
+	"$(git -C "$TRASH/B" show HEAD:orders/0005-british.txt | grep -c '^# (a line sealed until it runs')"
+expect_file_eq "a held-over comment: every size the American sees is the same" \
+	"$TRASH/sizes.A" "$TRASH/sizes.B"
+printf 'stand\n' >"$TRASH/stand"
+expect_exit 0 postrider play "$TRASH/B" --as american "$TRASH/stand"
+expect_exit 4 postrider audit "$TRASH/B"
+expect_grep "the replay puts the sealed comment back" '^verified: ' "$TRASH/out"
+
+# 2. standing orders of different lengths: the British sees the same sizes
+fresh_pair
+play_both "$(printf 'if attacked at lexington: stand\nif battle: none')" \
+	"$(printf 'if attacked at lexington: stand\nif battle: discard robert morris')" \
+	american british
+differ "standing orders"
+expect_grep "the American's own report lists game A's order" '^  if battle: none' \
+	"$(report_for "$TRASH/A" american)"
+expect_grep "and game B's" '^  if battle: discard 107' "$(report_for "$TRASH/B" american)"
+expect_grep "the British is mailed" '^mails [1-9]' "$TRASH/sizes.A"
+expect_file_eq "standing orders: every size the British sees is the same" \
+	"$TRASH/sizes.A" "$TRASH/sizes.B"
+
+# 3. the audit still replays both (the padding is reproduced byte for byte)
+for _g in A B; do
+	expect_exit 4 postrider audit "$TRASH/$_g"
+	expect_grep "game $_g: the host's replay verifies every commit" '^verified: ' "$TRASH/out"
+done
+
+# 4. a game sealed before the padding (format v2, tests/fixtures/sealed-v2:
+# made by the postrider of commit 271c1b5) loads, plays on in v3, audits
+# and verifies; its last v2 commit holds a standing order and a held line
+OLD_SEED=676f6c64656e2063617365732068617665206669786564207365656473212121
+O=$TRASH/old
+git clone -q -b main tests/fixtures/sealed-v2/game.bundle "$O" || die "clone the old game"
+mkdir -p "$O/.git/postrider"
+(umask 077 && echo "$OLD_SEED" >"$O/.git/postrider/secret")
+expect_eq "the old game is sealed in v2" "postrider-sealed v2 seq 6" "$(head -n 1 "$O/private/state.sealed")"
+expect_exit 4 postrider audit "$O"
+expect_grep "the old game audits as it was written" '^verified: 7 commits' "$TRASH/out"
+expect_exit 0 postrider show "$O" --as british
+expect_grep "its sealed hand opens" '#80 Paul Revere' "$TRASH/out"
+printf 'stand\n' >"$TRASH/stand"
+expect_exit 0 postrider play "$O" --as american "$TRASH/stand"
+expect_grep "the sealed standing order and held line run" \
+	'The Americans discard #107 Robert Morris' "$O/log.txt"
+expect_eq "the new commit is sealed in v3" "postrider-sealed v3 seq 7" "$(head -n 1 "$O/private/state.sealed")"
+expect_exit 4 postrider audit "$O"
+expect_grep "v2 then v3 audits" '^verified: 8 commits' "$TRASH/out"
+expect_exit 0 postrider reveal --abandon "$O"
+expect_exit 0 "$PY" tests/verify/verify_shuffles.py "$O"
+expect_grep "the independent verifier opens both formats" '^verified: 1 shuffles in 9 commits' "$TRASH/out"
+
+# 5. a v2 state after a v3 one is an error of the audit: the last order
+# of game A sealed again in v2 (the same text, by the Python verifier)
+git -C "$TRASH/A" show HEAD:private/state.sealed >"$TRASH/v3"
+"$PY" - "$OLD_SEED" "$(state_field "$TRASH/A" seq)" "$TRASH/v3" >"$TRASH/v2" <<'PYEOF' || die "resealing"
+import sys
+sys.path.insert(0, "tests/verify")
+import verify_shuffles as v
+seed, seq = bytes.fromhex(sys.argv[1]), int(sys.argv[2])
+text = v.unseal(seed, seq, open(sys.argv[3], "rb").read())
+sys.stdout.buffer.write(v.seal(seed, seq, text.encode(), 2))
+PYEOF
+cp "$TRASH/v2" "$TRASH/A/private/state.sealed"
+git -C "$TRASH/A" commit -q --amend -a --no-edit || die "amend"
+expect_exit 0 postrider show "$TRASH/A" --as american
+expect_exit 1 postrider audit "$TRASH/A"
+cat "$TRASH/err" >>"$TRASH/out"
+expect_grep "the audit names the step back to v2" 'unpadded format v2 after a padded one' "$TRASH/out"
+
+test_done
