@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "transport.h"
 #include "config.h"
 #include "data.h"
 #include "game.h"
@@ -121,30 +122,16 @@ static void check_transport(struct doctor *dr, const struct mail_config *cfg)
 {
 	struct strbuf err = STRBUF_INIT;
 
-	switch (cfg->transport) {
-	case TRANSPORT_SMTP:
-		if (smtp_probe(cfg, &err) == 0)
-			say(dr, 'o', "SMTP server %s answers%s", cfg->smtp_url,
-			    cfg->username ? " and takes the login" : "");
-		else
-			say(dr, 'f', "SMTP server %s: %s", cfg->smtp_url, err.buf);
-		break;
-	case TRANSPORT_SENDMAIL: {
-		const char *prog = cfg->sendmail ? cfg->sendmail : "/usr/sbin/sendmail";
-		if (access(prog, X_OK) == 0)
-			say(dr, 'o', "sendmail program '%s' is there", prog);
-		else
-			say(dr, 'f', "sendmail program '%s': %s (install an MTA, or set sendmail:)",
-			    prog, strerror(errno));
-		break;
-	}
-	case TRANSPORT_OUTBOX:
-		say(dr, 'o', "transport: outbox (mail waits for 'postrider send' or the host)");
-		break;
-	case TRANSPORT_NONE:
+	const struct transport *t = transport_of(cfg);
+	struct strbuf ok = STRBUF_INIT;
+
+	if (!t)
 		say(dr, 'w', "no mail transport: every turn's mail waits in the outbox, and play exits 3");
-		break;
-	}
+	else if (t->probe(cfg, &ok, &err) == 0)
+		say(dr, 'o', "%s", ok.buf);
+	else
+		say(dr, 'f', "%s", err.buf);
+	strbuf_release(&ok);
 	if (cfg->outbox)
 		writable_dir(dr, "the outbox", cfg->outbox);
 	if (cfg->log) {

@@ -1,5 +1,6 @@
 #include "config.h"
 #include "mail.h"
+#include "transport.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -33,30 +34,6 @@ char *config_default_path(void)
 	if (home)
 		return xstrfmt("%s/.config/postrider/config.yaml", home);
 	return NULL;
-}
-
-bool config_can_send(const struct mail_config *cfg)
-{
-	/* a struct filled by hand with only smtp_url sends by SMTP */
-	return cfg && (cfg->transport == TRANSPORT_SMTP ||
-		       cfg->transport == TRANSPORT_SENDMAIL ||
-		       (cfg->transport == TRANSPORT_NONE && cfg->smtp_url));
-}
-
-const char *config_describe(const struct mail_config *cfg)
-{
-	if (!cfg)
-		return "no mail transport";
-	switch (cfg->transport) {
-	case TRANSPORT_SMTP: return "transport: smtp";
-	case TRANSPORT_SENDMAIL: return "transport: sendmail";
-	case TRANSPORT_OUTBOX: return "transport: outbox";
-	case TRANSPORT_NONE:
-		if (cfg->smtp_url)
-			return "transport: smtp";
-		break;
-	}
-	return "no mail transport is configured";
 }
 
 void config_release(struct mail_config *cfg)
@@ -268,6 +245,7 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	};
 	yaml_node_t *root = ytree_root(t), *n;
 	char *transport = NULL;
+	const struct transport *tr;
 	int bad = 0;
 
 	cfg->transport = TRANSPORT_OUTBOX;	/* a file, even empty */
@@ -332,21 +310,17 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	if ((n = ytree_get(t, root, "transport"))) {
 		if (read_string(t, n, "transport", &transport, err) < 0) {
 			bad = -1;
-		} else if (!strcmp(transport, "smtp")) {
-			cfg->transport = TRANSPORT_SMTP;
-			if (!cfg->smtp_url && !bad) {
-				ytree_error(t, n, err, "transport: smtp needs "
-					    "smtp_url");
+		} else if (!(tr = transport_named(transport))) {
+			ytree_error(t, n, err, "transport '%s' must be %s",
+				    transport, transport_names());
+			bad = -1;
+		} else {
+			const char *why = tr->missing ? tr->missing(cfg) : NULL;
+			cfg->transport = tr->kind;
+			if (why && !bad) {
+				ytree_error(t, n, err, "%s", why);
 				bad = -1;
 			}
-		} else if (!strcmp(transport, "sendmail")) {
-			cfg->transport = TRANSPORT_SENDMAIL;
-		} else if (!strcmp(transport, "outbox")) {
-			cfg->transport = TRANSPORT_OUTBOX;
-		} else {
-			ytree_error(t, n, err, "transport '%s' must be smtp, "
-				    "sendmail or outbox", transport);
-			bad = -1;
 		}
 		free(transport);
 	} else {

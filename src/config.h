@@ -40,6 +40,7 @@
 #include <stdbool.h>
 #include "util.h"
 
+/* The kinds of transport; what each does and needs: transport.h. */
 enum mail_transport {
 	TRANSPORT_NONE,		/* nothing configured: mail waits, loudly */
 	TRANSPORT_OUTBOX,	/* mail waits in the outbox, by choice */
@@ -92,11 +93,5 @@ char *config_default_path(void);
 
 /* The system-wide file, read when the user has none. */
 #define CONFIG_SYSTEM_PATH "/etc/postrider/config.yaml"
-
-/* Can mail be handed to a mail system (SMTP or sendmail)? */
-bool config_can_send(const struct mail_config *cfg);
-
-/* "transport: smtp" etc., or a sentence for TRANSPORT_NONE, for messages. */
-const char *config_describe(const struct mail_config *cfg);
 
 #endif

@@ -3,6 +3,7 @@
  * outbox around the commit (stage, publish the commit, publish the mail).
  */
 #include "notify.h"
+#include "transport.h"
 #include "mail.h"
 #include "outbox.h"
 #include "map.h"
@@ -592,10 +593,12 @@ void notify_prune(struct notify *n)
 
 int notify_send(struct notify *n, const struct mail_config *cfg)
 {
+	const struct transport *t = transport_of(cfg);
 	struct strbuf report = STRBUF_INIT;
 	int r, perm = 0;
 
-	if (cfg && cfg->transport == TRANSPORT_OUTBOX && !config_can_send(cfg))
+	/* mail kept in the outbox by choice: nothing to say */
+	if (t && !t->send)
 		return 0;
 	r = outbox_send(n->outbox, cfg, &report, &perm);
 	notify_prune(n);
@@ -610,7 +613,7 @@ int notify_send(struct notify *n, const struct mail_config *cfg)
 			if (*p)
 				p++;
 		}
-		if (!config_can_send(cfg))
+		if (!transport_can_send(cfg))
 			fprintf(stderr, "postrider: MAIL NOT SENT: no mail "
 				"transport is configured (no configuration "
 				"file was found: --config, $POSTRIDER_CONFIG, "
