@@ -52,6 +52,7 @@ void config_release(struct mail_config *cfg)
 	free(cfg->from);
 	free(cfg->outbox);
 	free(cfg->log);
+	free(cfg->host_mail);
 	free(cfg->password_file);
 	free(cfg->publish.password_file);
 	free(cfg->sendmail);
@@ -201,6 +202,45 @@ static int read_path(struct ytree *t, yaml_node_t *n, const char *key,
 	return 0;
 }
 
+/*
+ * host_mail: a Maildir (a path ending in '/'), an mbox file (another
+ * path) or an address, which must not be the host address itself (the
+ * mail would come back to postrider).
+ */
+static int read_host_mail(struct ytree *t, yaml_node_t *n,
+			  struct mail_config *cfg, struct strbuf *err)
+{
+	char *s = NULL, *name = NULL, *addr = NULL, *own = NULL;
+	int ret = 0;
+
+	if (read_string(t, n, "host_mail", &s, err) < 0)
+		return -1;
+	if (s[0] == '/' || s[0] == '~') {
+		cfg->host_mail = expand_home(s);
+		free(s);
+		return 0;
+	}
+	if (mail_parse_address(s, &name, &addr) < 0) {
+		ytree_error(t, n, err, "host_mail '%s' must be a folder ending "
+			    "in '/' (a Maildir), a file (an mbox) or an address", s);
+		ret = -1;
+	} else if (free(name), name = NULL,
+		   cfg->from && !mail_parse_address(cfg->from, &name, &own) &&
+		   !ascii_strcasecmp(own, addr)) {
+		ytree_error(t, n, err, "host_mail '%s' is the host address of "
+			    "'from': the mail would come back to postrider; give "
+			    "another address or a mailbox", s);
+		ret = -1;
+	} else {
+		cfg->host_mail = xstrdup(addr);
+	}
+	free(s);
+	free(name);
+	free(addr);
+	free(own);
+	return ret;
+}
+
 /* The `publish:` mapping: how to reach the games' remotes (publish.h). */
 static int parse_publish(struct ytree *t, yaml_node_t *map,
 			 struct mail_config *cfg, struct strbuf *err)
@@ -241,7 +281,7 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	static const char *const keys[] = {
 		"smtp_url", "username", "password", "password_file",
 		"starttls", "from", "outbox", "timeout", "transport",
-		"sendmail", "publish", "log", NULL
+		"sendmail", "publish", "log", "host_mail", NULL
 	};
 	yaml_node_t *root = ytree_root(t), *n;
 	char *transport = NULL;
@@ -297,6 +337,9 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 		bad = -1;
 	if ((n = ytree_get(t, root, "timeout")) &&
 	    ytree_int(t, n, 1, 3600, &cfg->timeout, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, root, "host_mail")) &&
+	    read_host_mail(t, n, cfg, err) < 0)
 		bad = -1;
 	if ((n = ytree_get(t, root, "sendmail"))) {
 		if (read_string(t, n, "sendmail", &cfg->sendmail, err) < 0) {

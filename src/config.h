@@ -19,6 +19,8 @@
  *   sendmail: /usr/sbin/sendmail   # for transport: sendmail
  *   log: ~/.local/state/postrider/mail.log   # a line for every message
  *                            # a mail system hands to `play` (hostlog.h)
+ *   host_mail: ~/Maildir/    # mail to the host address that is no order
+ *                            # (hostmail.h): a Maildir, an mbox or an address
  *   publish:                 # pushing games to their remotes (publish.h)
  *     ssh_key: ~/.ssh/id_ecdsa           # private key; the public one
  *                                        # is the same path with .pub
@@ -64,6 +66,9 @@ struct mail_config {
 	char *sendmail;		/* the sendmail program
 				   (/usr/sbin/sendmail) */
 	char *log;		/* the host's log of messages, or NULL */
+	char *host_mail;	/* where mail for the host goes (hostmail.h):
+				   a Maildir ("/"-ended), an mbox or an
+				   address; NULL */
 	char *path;		/* the file read, or NULL if none */
 	struct publish_config {	/* the `publish:` mapping; all optional */
 		char *ssh_key;		/* private key file ("~/" expanded) */
