@@ -129,6 +129,11 @@ static int exec_new(int argc, char **argv)
 	/* DIR, or --games ROOT: the game goes to ROOT/<game id> */
 	if (games ? optind != argc : optind + 1 != argc)
 		return cmd_usage(&cmd_new_entry);
+	if (publish_url && publish_check_url(publish_url, &err) < 0) {
+		fprintf(stderr, "postrider new: --publish: %s (nothing was made)\n", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
 	if (config_load(config_path, &cfg, &err) < 0) {
 		error("%s", err.buf);
 		goto out;

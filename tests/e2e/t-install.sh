@@ -70,4 +70,17 @@ for f in "$H"/games/.failed/incoming.*; do
 done
 expect_eq "mended and fed again: played" 2 "$(commit_count "$G")"
 
+# --- the bare repository a game is published to (contrib/README.md) --------------
+# as on Debian 12: a git whose own default branch is master
+cmd=$(sed -n 's/^    \(git init --bare .*\)$/\1/p' contrib/README.md | head -n 1)
+expect_ne "contrib/README.md says how to make the bare repository" "" "$cmd"
+cmd=$(echo "$cmd" | sed "s|/srv/git/ww-XXXX.git|$TRASH/srv/club.git|")
+env GIT_CONFIG_GLOBAL=/dev/null sh -c "$cmd" >"$TRASH/init.out" 2>&1 ||
+	fail "the bare repository is made as written" "$(cat "$TRASH/init.out")"
+expect_exit 0 env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$H" \
+	postrider publish "$G" --remote "$TRASH/srv/club.git"
+env GIT_CONFIG_GLOBAL=/dev/null git clone -q "$TRASH/srv/club.git" "$TRASH/clone" >"$TRASH/clone.out" 2>&1
+expect_eq "a player's clone checks out the game" "$(git -C "$G" show HEAD:game.yaml)" \
+	"$(cat "$TRASH/clone/game.yaml" 2>&1)"
+
 test_done
