@@ -421,17 +421,18 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	return ret;
 }
 
-int notify_notice(struct notify *n, const struct game *g, enum side side,
+static int notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
-		  const char *in_reply_to)
+		  const char *in_reply_to, bool for_player)
 {
 	struct strbuf subject = STRBUF_INIT, clock = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "";
 	bool over = engine_game_over(&g->state);
 	int ret;
 
-	game_token(g, side, token);
-	if (!over)
+	if (for_player)
+		game_token(g, side, token);
+	if (!over && for_player)
 		clock_describe(&g->clock, g->state.prompt.side, game_now(), &clock);
 	if (*token)
 		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, title, token);
@@ -450,6 +451,19 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 	strbuf_release(&subject);
 	strbuf_release(&clock);
 	return ret;
+}
+
+int notify_notice(struct notify *n, const struct game *g, enum side side,
+		  const char *kind, const char *title, const char *text,
+		  const char *in_reply_to)
+{
+	return notice(n, g, side, kind, title, text, in_reply_to, true);
+}
+
+int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
+			const char *kind, const char *title, const char *text)
+{
+	return notice(n, g, side, kind, title, text, NULL, false);
 }
 
 int notify_reject(struct notify *n, const struct game *g, enum side side,

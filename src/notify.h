@@ -77,6 +77,13 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 		  const char *in_reply_to);
 
 /*
+ * The same without the side's token or clock: for an address that is no
+ * longer the player's (`postrider player`), which may give no order.
+ */
+int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
+			const char *kind, const char *title, const char *text);
+
+/*
  * Writes the reply to a rejected order to the outbox: to the player of
  * side, with reason. in_reply_to may be NULL. Returns 0 or -1.
  */
