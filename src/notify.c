@@ -370,6 +370,40 @@ void notify_discard(struct notify *n)
 }
 
 /*
+ * The References of a reply to in_reply_to whose own References were
+ * thread (may be NULL): thread's ids, then in_reply_to; past 800
+ * characters the first id (the thread's root) and the last ones.
+ */
+static void thread_references(const char *thread, const char *in_reply_to,
+			      struct strbuf *out)
+{
+	size_t room = 800, first;
+
+	while (thread && (*thread == ' ' || *thread == '\t'))
+		thread++;
+	if (!thread || !*thread || strchr(thread, '\n')) {
+		strbuf_addstr(out, in_reply_to);
+		return;
+	}
+	first = strcspn(thread, " \t");
+	if (strlen(thread) <= room) {
+		strbuf_addf(out, "%s %s", thread, in_reply_to);
+		return;
+	}
+	/* the root, then the ids of the tail that fit */
+	strbuf_add(out, thread, first);
+	{
+		const char *tail = thread + strlen(thread) - (room - first);
+		tail += strcspn(tail, " \t");
+		while (*tail == ' ' || *tail == '\t')
+			tail++;
+		if (*tail)
+			strbuf_addf(out, " %s", tail);
+	}
+	strbuf_addf(out, " %s", in_reply_to);
+}
+
+/*
  * Writes a private mail to the player of side, answering in_reply_to
  * (may be NULL): subject and the text of template `tmpl` with vars. kind
  * names it in its Message-ID and outbox file ("rejected", "answer").
@@ -379,6 +413,7 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 			 const char *const *vars, const char *in_reply_to)
 {
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf refs = STRBUF_INIT;
 	char date[40], hint[96];
 	char *from = address(&g->player[0]), *to = address(&g->player[side]);
 	/* Unique per message answered, yet reproducible: the time, and a hash
@@ -395,13 +430,15 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	char *mid = xstrfmt("<postrider.%s.%u.%s.%s.%lld.%s@%s>", g->id,
 			    g->state.seq, side_name(side), kind, game_now(), hex,
 			    host_domain(g));
+	if (in_reply_to)
+		thread_references(n->thread, in_reply_to, &refs);
 	if (!ret) {
 		mail_format_date(game_now(), 0, date);
 		struct mail_out m = {
 			.from = from, .to = to, .subject = subject,
 			.message_id = mid, .in_reply_to = in_reply_to,
-			.references = in_reply_to, .date = date, .game_id = g->id,
-			.text = body.buf,
+			.references = in_reply_to ? refs.buf : NULL, .date = date,
+			.game_id = g->id, .text = body.buf,
 		};
 		ret = mail_compose(&m, &msg, &err);
 	}
@@ -415,6 +452,7 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	free(from);
 	free(to);
 	free(mid);
+	strbuf_release(&refs);
 	strbuf_release(&body);
 	strbuf_release(&msg);
 	strbuf_release(&err);

@@ -17,6 +17,10 @@ struct notify {
 	char *outbox;		/* the outbox folder */
 	int n_staged;
 	char *staged[4];	/* files staged in outbox/tmp/ */
+	/* the References of the message a reply answers (borrowed, or
+	 * NULL): a rejection, an answer or a notice that answers a message
+	 * names them before it in its own References */
+	const char *thread;
 	/* the turn's map, public, drawn once for both reports */
 	bool map_started;
 	struct map_picture map;

@@ -45,6 +45,20 @@ expect_exit 1 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/notoken.em
 expect_fixed "no token: the player is told what is missing" "carries no order token" "$TRASH/err"
 expect_eq "... by a mail" $((before + 1)) "$(outbox_count "$G")"
 
+# a rejection answers in the sender's thread: its References are his
+# (the report he answered) and then his message
+AM=$(report_for "$G" american) || AM=$(report_for "$G" british) || die "no report"
+REPORT_ID=$(header "$AM" Message-ID)
+reply_mail "$AM" "$(header "$AM" To)" "fly to the moon" "<bad.1@example.org>" >"$TRASH/bad.eml"
+outbox_list "$G" >"$TRASH/before"
+expect_exit 1 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/bad.eml"
+R=$(outbox "$G")/new/$(outbox_added "$G" "$TRASH/before" | head -n 1)
+expect_eq "the rejection's In-Reply-To is the sender's message" "<bad.1@example.org>" "$(header "$R" In-Reply-To)"
+expect_eq "its References: the report answered, then the sender's message" \
+	"$REPORT_ID <bad.1@example.org>" "$(header "$R" References)"
+expect_grep "its subject names the token, which stays valid (docs/orders.md)" \
+	"order not accepted (token [a-z0-9-]*)" "$R"
+
 # --- mail for the host ---------------------------------------------------------------
 cat >"$TRASH/cron.eml" <<'MAIL'
 From: root@example.org (Cron Daemon)
