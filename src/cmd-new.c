@@ -15,6 +15,7 @@
 #include "game.h"
 #include "mail.h"
 #include "publish.h"
+#include "transport.h"
 #include "turn.h"
 
 static int parse_player(const char *opt, const char *arg, struct game_player *p)
@@ -255,7 +256,6 @@ static int exec_new(int argc, char **argv)
 	}
 	made = 0;	/* committed: the game stands, mailed or not */
 	printf("created game %s in %s (commit %.12s)\n", g.id, dir, commit);
-	printf("outbox: %s/new\n", n.outbox);
 	printf("now: ");
 	fflush(stdout);
 	{
@@ -266,6 +266,10 @@ static int exec_new(int argc, char **argv)
 	}
 	fflush(stdout);
 	ret = notify_send(&n, &cfg) > 0 ? EXIT_UNSENT : 0;
+	/* where the mail waits, if it waits: not once it is sent */
+	if (ret || !transport_can_send(&cfg))
+		printf("outbox: %s/new\n", n.outbox);
+	fflush(stdout);
 	if (ret)
 		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
 	publish_after_commit(g.repo, &cfg);

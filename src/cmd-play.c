@@ -181,6 +181,8 @@ static int run(struct play_opts *o)
 		o->dir = routed_dir;
 	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
+	while (err.len && err.buf[err.len - 1] == '\n')
+		err.buf[--err.len] = '\0';	/* one line (issue 30) */
 	if (r == GAME_BUSY) {
 		fail(&res, EXIT_TEMPFAIL, "postrider: %s; try again later (nothing was changed)", err.buf);
 		goto out;
@@ -189,7 +191,7 @@ static int run(struct play_opts *o)
 		/* not a game, a missing seed, a corrupt file: the host must
 		 * look; a mail system that retried would only fail again */
 		fail(&res, EXIT_CONFIG,
-		     "error: %s(the game cannot be opened: nothing was changed; the host must fix it)",
+		     "error: %s (the game cannot be opened: nothing was changed; the host must fix it)",
 		     err.buf);
 		goto out;
 	}

@@ -128,6 +128,13 @@ printf 'transport: outbox\n' >"$TRASH/none.yaml"
 expect_exit 1 postrider play --games "$ROOTG" --config "$TRASH/none.yaml" "$TRASH/prose.eml"
 expect_fixed "no host_mail: names no game" "names no game" "$TRASH/err"
 
+# --- a busy game: one line -----------------------------------------------------------
+flock "$G/.git/postrider.lock" sh -c 'echo pass | postrider play "$1" --as american' sh "$G" \
+	>"$TRASH/out" 2>"$TRASH/err"
+expect_eq "busy: exit 75" 75 "$?"
+expect_eq "busy: the message is one line" 1 "$(grep -c . "$TRASH/err")"
+expect_grep "busy: ... saying what to do" "^postrider: the game is busy: .*; try again later" "$TRASH/err"
+
 # --- a 550 refusal says the server's reason ---------------------------------------
 PORT=$("$PY" -c 'import socket
 s = socket.socket()
@@ -165,5 +172,9 @@ expect_exit 3 postrider new "$TRASH/g550" --config "$TRASH/smtp.yaml" --american
 	--british "$BRITISH" --host "$HOST" --seed "$SEED"
 expect_fixed "550: refused for good" "MAIL REFUSED" "$TRASH/err"
 expect_fixed "550: the server's reason is shown" "User unknown in local recipient table" "$TRASH/err"
+expect_fixed "mail left unsent: new says where it waits" "outbox: $TRASH/g550/.git/postrider/outbox/new" "$TRASH/out"
+expect_exit 0 postrider new "$TRASH/gsent" --config "$TRASH/smtp.yaml" --american "$AMERICAN" \
+	--british "Carl <carl@example.org>" --host "$HOST" --seed "$SEED"
+expect_no_fixed "all mail sent: new names no outbox" "outbox:" "$TRASH/out"
 
 test_done

@@ -446,6 +446,8 @@ mkdir -p "$TRASH/root-home"
 expect_exit 75 env HOME="$TRASH/root-home" postrider options "$REF/games/$G1"
 expect_fixed "root on the referee's game: 'belongs to another user'" \
 	"belongs to another user" "$TRASH/err"
+expect_eq "root on the referee's game: the error is said once, on one line" 1 \
+	"$(grep -c . "$TRASH/err")"
 
 # ============ procmail (contrib/procmailrc) ============
 
