@@ -134,6 +134,21 @@ static void check_transport(struct doctor *dr, const struct mail_config *cfg)
 	strbuf_release(&ok);
 	if (cfg->outbox)
 		writable_dir(dr, "the outbox", cfg->outbox);
+	if (cfg->host_mail && cfg->host_mail[0] == '/' &&
+	    cfg->host_mail[strlen(cfg->host_mail) - 1] == '/') {
+		writable_dir(dr, "the host's Maildir (host_mail)", cfg->host_mail);
+	} else if (cfg->host_mail && cfg->host_mail[0] == '/') {
+		int fd = open(cfg->host_mail, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			say(dr, 'f', "the host's mbox '%s' (host_mail) cannot be written: %s",
+			    cfg->host_mail, strerror(errno));
+		} else {
+			close(fd);
+			say(dr, 'o', "the host's mbox '%s' (host_mail) is writable", cfg->host_mail);
+		}
+	} else if (cfg->host_mail) {
+		say(dr, 'o', "mail for no game is forwarded to %s (host_mail)", cfg->host_mail);
+	}
 	if (cfg->log) {
 		int fd = open(cfg->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0) {
