@@ -15,9 +15,11 @@
 #include <unistd.h>
 
 /*
- * A message that names no game: the game of root whose current token for
- * the sender is the message's, else the only game the sender plays.
- * Writes the id to out; returns 1 found, 0 not.
+ * A message that names no game but carries a token: the game of root
+ * whose current token for the sender is the message's, else the only
+ * game the sender plays (which tells him the token is stale). Writes the
+ * id to out; returns 1 found, 0 not. A message without a token (a
+ * question in prose) is for the host, not for a game.
  */
 static int game_by_sender(const char *root, const struct mail_message *m,
 			  char *out, size_t n)
@@ -29,7 +31,7 @@ static int game_by_sender(const char *root, const struct mail_message *m,
 	struct dirent *e;
 	DIR *d;
 
-	if (!m->from_addr || !(d = opendir(root)))
+	if (!have_token || !m->from_addr || !(d = opendir(root)))
 		return 0;
 	while ((e = readdir(d)) && !by_token) {
 		struct strbuf err = STRBUF_INIT;
@@ -46,7 +48,7 @@ static int game_by_sender(const char *root, const struct mail_message *m,
 			plays++;
 			snprintf(played, sizeof(played), "%s", e->d_name);
 			game_token(&g, side, want);
-			if (have_token && fair_token_equal(token, want))
+			if (fair_token_equal(token, want))
 				by_token = 1;
 		}
 		game_close(&g);

@@ -7,8 +7,10 @@
  * subject, or one of our Message-IDs it replies to); a new message that
  * names none is found by its reply token (the `token:` line or the
  * host+TOKEN address), checked against each game's current tokens for
- * its sender; else, if its sender plays exactly one game there, that
- * game (which answers it, as it answers any message of a player).
+ * its sender; else, if it carries a token and its sender plays exactly
+ * one game there, that game (which answers that the token is stale). A
+ * message with no token that names no game (a question in prose) is the
+ * host's.
  * Ids are "ww-" and letters and digits, so a message cannot name a path
  * outside ROOT.
  *

@@ -38,12 +38,17 @@ expect_exit 0 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/new.eml"
 expect_eq "a new message with the token line: played" 2 "$(commit_count "$G")"
 expect_grep "... and logged as accepted" "<new.1@example.org> alice@example.org: exit 0: accepted" "$LOG"
 
-# a new message of a player without a token: answered by the game he plays
-sed 's/^token: .*//; s/new\.1@/new.2@/' "$TRASH/new.eml" >"$TRASH/notoken.eml"
+# the same token again (now stale): answered by the game the sender plays
+sed 's/new\.1@/new.2@/' "$TRASH/new.eml" >"$TRASH/stale.eml"
 before=$(outbox_count "$G")
-expect_exit 1 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/notoken.eml"
-expect_fixed "no token: the player is told what is missing" "carries no order token" "$TRASH/err"
+expect_exit 1 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/stale.eml"
+expect_fixed "a stale token: the player is told" "the token in this message is not valid" "$TRASH/err"
 expect_eq "... by a mail" $((before + 1)) "$(outbox_count "$G")"
+# a player's new message without a token (a question in prose): the host's
+sed 's/^token: .*/when is my next move due?/; s/new\.1@/new.3@/' "$TRASH/new.eml" >"$TRASH/notoken.eml"
+expect_exit 0 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/notoken.eml"
+expect_fixed "a player's prose without a token goes to the host" "handed to the host's Maildir" "$TRASH/err"
+expect_eq "... and not to the game" $((before + 1)) "$(outbox_count "$G")"
 
 # a rejection answers in the sender's thread: its References are his
 # (the report he answered) and then his message
@@ -80,7 +85,7 @@ MAIL
 expect_exit 0 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/cron.eml"
 expect_fixed "cron's mail: said to go to the host" "handed to the host's Maildir" "$TRASH/err"
 expect_exit 0 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/prose.eml"
-expect_eq "both are in the host's Maildir" 2 "$(ls "$TRASH/Maildir/new" | grep -c .)"
+expect_eq "both are in the host's Maildir (and the player's question)" 3 "$(ls "$TRASH/Maildir/new" | grep -c .)"
 expect_eq "unchanged but for one header" "$(cat "$TRASH/prose.eml")" \
 	"$(grep -l 'prose.1@' "$TRASH"/Maildir/new/* | xargs sed 1d)"
 expect_grep "the added header says why" "^X-Postrider-Host-Mail: the message names no game" \
@@ -93,7 +98,7 @@ expect_eq "nothing committed" 2 "$(commit_count "$G")"
 # a copy handed on once is not handed on again (an address that loops)
 cp "$(grep -l 'prose.1@' "$TRASH"/Maildir/new/*)" "$TRASH/again.eml"
 expect_exit 1 postrider play --games "$ROOTG" --config "$CFG" "$TRASH/again.eml"
-expect_eq "a copy that came back is not handed on twice" 2 "$(ls "$TRASH/Maildir/new" | grep -c .)"
+expect_eq "a copy that came back is not handed on twice" 3 "$(ls "$TRASH/Maildir/new" | grep -c .)"
 
 # an mbox
 sed "s|^host_mail: .*|host_mail: $TRASH/mbox|" "$CFG" >"$TRASH/mbox.yaml"
