@@ -39,12 +39,19 @@ while IFS= read -r line; do
 	# the command: the line without its five time fields, /usr/local
 	# being this test's PREFIX (make install PREFIX=/usr/local)
 	cmd=$(echo "$line" | cut -d' ' -f6- | sed "s|/usr/local/|$PREFIX/|g")
+	# an hour in: nothing due, and nothing printed (cron would mail it)
+	env -i PATH=/usr/bin:/bin HOME="$H" SHELL=/bin/sh LOGNAME=referee \
+		POSTRIDER_NOW=$((POSTRIDER_NOW + 3600)) \
+		setsid sh -c "$cmd" </dev/null >"$TRASH/cron.out" 2>&1
+	expect_eq "crontab line $n, nothing due: exit 0" "0" "$?"
+	expect_eq "crontab line $n, nothing due: prints nothing, so cron mails nothing" "" "$(cat "$TRASH/cron.out")"
 	# 60 hours in: 18 hours before the deadline, the reminder is due
 	env -i PATH=/usr/bin:/bin HOME="$H" SHELL=/bin/sh LOGNAME=referee \
 		POSTRIDER_NOW=$((POSTRIDER_NOW + 60 * 3600)) \
 		setsid sh -c "$cmd" </dev/null >"$TRASH/cron.out" 2>&1
 	expect_eq "crontab line $n runs under cron's environment: $line" "0" "$?"
 	expect_no_fixed "crontab line $n: finds postrider" "not found" "$TRASH/cron.out"
+	expect_fixed "crontab line $n: says what it sent (cron mails it to the host)" "reminded the side to move" "$TRASH/cron.out"
 done <"$TRASH/lines"
 expect_eq "the reminder is in the outbox" 1 "$(outbox_list "$G" | grep -c '^remind-')"
 
