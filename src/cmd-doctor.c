@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "publish.h"
 #include "transport.h"
 #include "config.h"
 #include "data.h"
@@ -232,6 +233,16 @@ static void check_game(struct doctor *dr, const char *dir, const struct mail_con
 		    g.id, n, n == 1 ? "" : "s", sub);
 	free(sub);
 	free(outbox);
+	{
+		/* a remote's URL from before postrider refused passwords in it */
+		struct strbuf url = STRBUF_INIT, why = STRBUF_INIT;
+		if (publish_remote_url(g.repo, &url, &why) == 1 &&
+		    publish_check_url(url.buf, &why) < 0)
+			say(dr, 'f', "game %s: %s (postrider publish '%s' --remote URL; then "
+			    "change that password, which .git/config has shown)", g.id, why.buf, dir);
+		strbuf_release(&url);
+		strbuf_release(&why);
+	}
 out:
 	game_close(&g);
 	strbuf_release(&err);
