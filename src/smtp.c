@@ -6,13 +6,8 @@
 #include "mail.h"
 
 #include <curl/curl.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <sysexits.h>
-#include <unistd.h>
 
 struct upload {
 	const char *p;

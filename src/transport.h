@@ -12,7 +12,11 @@
  *   outbox    (none)          nothing: mail waits for `postrider send`
  *
  * Every send function returns 0 (sent), -1 with a one-line reason
- * appended to err (may pass later), or -2 (refused for good).
+ * appended to err (may pass later: no connection, a 4xx reply, a refused
+ * login, sendmail's EX_TEMPFAIL), or -2 (refused for good: a 5xx reply,
+ * with the server's own words; sendmail's EX_NOUSER, EX_NOHOST,
+ * EX_DATAERR, EX_USAGE; no recipient). The message may have CRLF or LF
+ * line endings.
  *
  * Ownership: the table and the strings it returns are static; an
  * envelope only borrows its strings.
