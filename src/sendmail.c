@@ -22,7 +22,7 @@ int sendmail_send(const struct mail_config *cfg,
 {
 	const char *prog = cfg->sendmail ? cfg->sendmail : "/usr/sbin/sendmail";
 	char **rcpts = NULL, *from = NULL;
-	const char **argv = NULL;
+	char **argv = NULL;
 	size_t n = 0, argc = 0;
 	int ret = -2, fds[2] = { -1, -1 }, status;
 	pid_t pid;
@@ -41,13 +41,14 @@ int sendmail_send(const struct mail_config *cfg,
 		goto out;
 	}
 	argv = xcalloc(n + 7, sizeof(*argv));
-	argv[argc++] = prog;
-	argv[argc++] = "-oi";
-	argv[argc++] = "-f";
-	argv[argc++] = *from ? from : "<>";	/* "": the null sender */
-	argv[argc++] = "--";
+	/* copies, so that execv() gets the char * it asks for */
+	argv[argc++] = xstrdup(prog);
+	argv[argc++] = xstrdup("-oi");
+	argv[argc++] = xstrdup("-f");
+	argv[argc++] = xstrdup(*from ? from : "<>");	/* "": the null sender */
+	argv[argc++] = xstrdup("--");
 	for (size_t i = 0; i < n; i++)
-		argv[argc++] = rcpts[i];
+		argv[argc++] = xstrdup(rcpts[i]);
 	argv[argc] = NULL;
 	if (pipe(fds) < 0) {
 		strbuf_addf(err, "cannot run %s: %s", prog, strerror(errno));
@@ -63,7 +64,7 @@ int sendmail_send(const struct mail_config *cfg,
 			_exit(EX_OSERR);
 		close(fds[0]);
 		close(fds[1]);
-		execv(prog, (char *const *)argv);
+		execv(prog, argv);
 		_exit(EX_TEMPFAIL);	/* missing: the host may install it */
 	}
 	close(fds[0]);
@@ -114,6 +115,8 @@ out:
 	for (size_t i = 0; i < n; i++)
 		free(rcpts[i]);
 	free(rcpts);
+	for (size_t i = 0; argv && i < argc; i++)
+		free(argv[i]);
 	free(argv);
 	free(from);
 	return ret;
