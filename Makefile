@@ -194,6 +194,9 @@ install: $(BUILD)/postrider
 	install -m 644 templates/* $(DESTDIR)$(DATADIR)/templates/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 docs/postrider.1 $(DESTDIR)$(PREFIX)/share/man/man1/postrider.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 contrib/postrider.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/postrider
 
 clean:
 	rm -rf build build-san build-fuzz postrider

@@ -107,7 +107,15 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 	}
 	{
 		char from[32], to[32];
-		int best[3] = { 0, 0, 0 };
+		int best[3] = { 0, 0, 0 }, col[3] = { 0, 0, 0 };
+		bool by_13_2 = final.end == END_WAR_ENDS || final.end == END_1783;
+
+		/* the colonies as the board shows them at the end (the map's
+		 * panel, the replay); at a 13.2 ending, those it counted */
+		if (by_13_2)
+			memcpy(col, final.colonies, sizeof(col));
+		else
+			(void)engine_winner_if_ended(g->data, &final, col);
 		utc_format(first_t, from);
 		utc_format(last_t, to);
 		strbuf_addf(&sum, "# The summary of a finished game, written by postrider archive.\n");
@@ -122,7 +130,7 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 			    final.end == END_ABANDONED ? "none" : side_name(final.winner),
 			    game_end_name(final.end), final.year);
 		strbuf_addf(&sum, "colonies_at_end: {american: %d, british: %d}\n",
-			    final.colonies[SIDE_AMERICAN], final.colonies[SIDE_BRITISH]);
+			    col[SIDE_AMERICAN], col[SIDE_BRITISH]);
 		strbuf_addf(&sum, "battles_won: {american: %d, british: %d}\n",
 			    battles[SIDE_AMERICAN], battles[SIDE_BRITISH]);
 		if (alliance_year)
@@ -152,9 +160,8 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 			strbuf_addf(&res, "The %s win in %d (%s).\n",
 				    final.winner == SIDE_AMERICAN ? "Americans" : "British",
 				    final.year, game_end_name(final.end));
-		if (final.end == END_WAR_ENDS || final.end == END_1783)
-			strbuf_addf(&res, "Colonies controlled at the end (13.2, Canada counts): American %d, British %d.\n",
-				    final.colonies[SIDE_AMERICAN], final.colonies[SIDE_BRITISH]);
+		strbuf_addf(&res, "Colonies controlled at the end (%sCanada counts): American %d, British %d.\n",
+			    by_13_2 ? "13.2, " : "", col[SIDE_AMERICAN], col[SIDE_BRITISH]);
 		strbuf_addf(&res, "%u orders from %s to %s; the whole history is game.bundle\n"
 			    "(git clone game.bundle), and replay.html steps through it.\n",
 			    final.seq, from, to);

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "publish.h"
+#include "transport.h"
 #include "config.h"
 #include "data.h"
 #include "game.h"
@@ -121,32 +123,33 @@ static void check_transport(struct doctor *dr, const struct mail_config *cfg)
 {
 	struct strbuf err = STRBUF_INIT;
 
-	switch (cfg->transport) {
-	case TRANSPORT_SMTP:
-		if (smtp_probe(cfg, &err) == 0)
-			say(dr, 'o', "SMTP server %s answers%s", cfg->smtp_url,
-			    cfg->username ? " and takes the login" : "");
-		else
-			say(dr, 'f', "SMTP server %s: %s", cfg->smtp_url, err.buf);
-		break;
-	case TRANSPORT_SENDMAIL: {
-		const char *prog = cfg->sendmail ? cfg->sendmail : "/usr/sbin/sendmail";
-		if (access(prog, X_OK) == 0)
-			say(dr, 'o', "sendmail program '%s' is there", prog);
-		else
-			say(dr, 'f', "sendmail program '%s': %s (install an MTA, or set sendmail:)",
-			    prog, strerror(errno));
-		break;
-	}
-	case TRANSPORT_OUTBOX:
-		say(dr, 'o', "transport: outbox (mail waits for 'postrider send' or the host)");
-		break;
-	case TRANSPORT_NONE:
+	const struct transport *t = transport_of(cfg);
+	struct strbuf ok = STRBUF_INIT;
+
+	if (!t)
 		say(dr, 'w', "no mail transport: every turn's mail waits in the outbox, and play exits 3");
-		break;
-	}
+	else if (t->probe(cfg, &ok, &err) == 0)
+		say(dr, 'o', "%s", ok.buf);
+	else
+		say(dr, 'f', "%s", err.buf);
+	strbuf_release(&ok);
 	if (cfg->outbox)
 		writable_dir(dr, "the outbox", cfg->outbox);
+	if (cfg->host_mail && cfg->host_mail[0] == '/' &&
+	    cfg->host_mail[strlen(cfg->host_mail) - 1] == '/') {
+		writable_dir(dr, "the host's Maildir (host_mail)", cfg->host_mail);
+	} else if (cfg->host_mail && cfg->host_mail[0] == '/') {
+		int fd = open(cfg->host_mail, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			say(dr, 'f', "the host's mbox '%s' (host_mail) cannot be written: %s",
+			    cfg->host_mail, strerror(errno));
+		} else {
+			close(fd);
+			say(dr, 'o', "the host's mbox '%s' (host_mail) is writable", cfg->host_mail);
+		}
+	} else if (cfg->host_mail) {
+		say(dr, 'o', "mail for no game is forwarded to %s (host_mail)", cfg->host_mail);
+	}
 	if (cfg->log) {
 		int fd = open(cfg->log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
 		if (fd < 0) {
@@ -230,6 +233,16 @@ static void check_game(struct doctor *dr, const char *dir, const struct mail_con
 		    g.id, n, n == 1 ? "" : "s", sub);
 	free(sub);
 	free(outbox);
+	{
+		/* a remote's URL from before postrider refused passwords in it */
+		struct strbuf url = STRBUF_INIT, why = STRBUF_INIT;
+		if (publish_remote_url(g.repo, &url, &why) == 1 &&
+		    publish_check_url(url.buf, &why) < 0)
+			say(dr, 'f', "game %s: %s (postrider publish '%s' --remote URL; then "
+			    "change that password, which .git/config has shown)", g.id, why.buf, dir);
+		strbuf_release(&url);
+		strbuf_release(&why);
+	}
 out:
 	game_close(&g);
 	strbuf_release(&err);

@@ -15,6 +15,7 @@
 #include "game.h"
 #include "mail.h"
 #include "publish.h"
+#include "transport.h"
 #include "turn.h"
 
 static int parse_player(const char *opt, const char *arg, struct game_player *p)
@@ -130,6 +131,11 @@ static int exec_new(int argc, char **argv)
 	/* DIR, or --games ROOT: the game goes to ROOT/<game id> */
 	if (games ? optind != argc : optind + 1 != argc)
 		return cmd_usage(&cmd_new_entry);
+	if (publish_url && publish_check_url(publish_url, &err) < 0) {
+		fprintf(stderr, "postrider new: --publish: %s (nothing was made)\n", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
 	if (config_load(config_path, &cfg, &err) < 0) {
 		error("%s", err.buf);
 		goto out;
@@ -251,7 +257,6 @@ static int exec_new(int argc, char **argv)
 	}
 	made = 0;	/* committed: the game stands, mailed or not */
 	printf("created game %s in %s (commit %.12s)\n", g.id, dir, commit);
-	printf("outbox: %s/new\n", n.outbox);
 	printf("now: ");
 	fflush(stdout);
 	{
@@ -262,6 +267,10 @@ static int exec_new(int argc, char **argv)
 	}
 	fflush(stdout);
 	ret = notify_send(&n, &cfg) > 0 ? EXIT_UNSENT : 0;
+	/* where the mail waits, if it waits: not once it is sent */
+	if (ret || !transport_can_send(&cfg))
+		printf("outbox: %s/new\n", n.outbox);
+	fflush(stdout);
 	if (ret)
 		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
 	publish_after_commit(g.repo, &cfg);

@@ -20,6 +20,7 @@
 #include "play.h"
 #include "publish.h"
 #include "report.h"
+#include "route.h"
 
 #define MAX_INPUT (1 << 20)
 
@@ -79,43 +80,8 @@ static int parse_dice(const char *arg, struct play_opts *o)
 	return o->n_dice ? 0 : -1;
 }
 
-/*
- * --games ROOT: the game is ROOT/<id>, the id read from the message
- * (X-Postrider-Game, the subject, or our Message-IDs it replies to). Ids
- * are checked to be "ww-" and letters and digits, so a message cannot
- * name a path outside ROOT.
- */
+/* --games ROOT: the game comes from the message (route.h) */
 static char *routed_dir;
-static int route(struct play_opts *o, const char *raw, size_t len,
-		 struct strbuf *why)
-{
-	struct mail_message m = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	char id[64];
-	int ret = -1;
-
-	if (mail_parse(raw, len, &m, &err) < 0) {
-		strbuf_addf(why, "rejected: the message cannot be read: %s", err.buf);
-	} else if (m.automatic) {
-		strbuf_addf(why, "ignored: an automatic message (%s); no reply sent, nothing changed",
-			    m.automatic);
-		ret = 1;
-	} else if (!mail_find_game(&m, id, sizeof(id)) || !mail_valid_game_id(id)) {
-		strbuf_addstr(why, "rejected: the message names no game (no [ww-...] in the subject); no reply sent");
-	} else {
-		free(routed_dir);
-		routed_dir = xstrfmt("%s/%s", o->games, id);
-		if (access(routed_dir, F_OK) < 0)
-			strbuf_addf(why, "rejected: there is no game %s in '%s'; no reply sent", id, o->games);
-		else {
-			o->dir = routed_dir;
-			ret = 0;
-		}
-	}
-	mail_message_release(&m);
-	strbuf_release(&err);
-	return ret;
-}
 
 /* The templates must be there before a mail is taken: without them no
  * reply can be written, and a retry would fail the same way. */
@@ -205,11 +171,18 @@ static int run(struct play_opts *o)
 		goto out;
 	}
 	strbuf_reset(&err);
-	if (o->games && (r = route(o, input.buf, input.len, &err)) != 0) {
-		fail(&res, r > 0 ? 0 : EXIT_REJECTED, "%s", err.buf);
-		goto out;
+	if (o->games) {
+		free(routed_dir);
+		r = route_message(o->games, &cfg, input.buf, input.len, &routed_dir, &err);
+		if (r != 0) {
+			fail(&res, r > 0 ? 0 : r == -1 ? EXIT_REJECTED : EXIT_TEMPFAIL, "%s", err.buf);
+			goto out;
+		}
+		o->dir = routed_dir;
 	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
+	while (err.len && err.buf[err.len - 1] == '\n')
+		err.buf[--err.len] = '\0';	/* one line (issue 30) */
 	if (r == GAME_BUSY) {
 		fail(&res, EXIT_TEMPFAIL, "postrider: %s; try again later (nothing was changed)", err.buf);
 		goto out;
@@ -218,7 +191,7 @@ static int run(struct play_opts *o)
 		/* not a game, a missing seed, a corrupt file: the host must
 		 * look; a mail system that retried would only fail again */
 		fail(&res, EXIT_CONFIG,
-		     "error: %s(the game cannot be opened: nothing was changed; the host must fix it)",
+		     "error: %s (the game cannot be opened: nothing was changed; the host must fix it)",
 		     err.buf);
 		goto out;
 	}

@@ -4,7 +4,8 @@
  * moved to another mailbox. A commit of its own that changes only the
  * players in game.yaml and appends a line to the log, which the audit
  * accepts as an address change (docs/fairness.md, section 14); both
- * players are mailed the report, the changed one at the new address.
+ * players are mailed the report, the changed one at the new address, and
+ * the old address is told (a typo would cut the player off silently).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +20,34 @@
 #include "publish.h"
 #include "turn.h"
 
+/*
+ * The old address hears of the change too: a mistyped new address would
+ * otherwise cut the player off without a word. The notice goes to the
+ * address the game had (old), while the game itself already has the new.
+ */
+static void tell_old_address(struct notify *n, struct game *g, enum side side,
+			     const struct game_player *old)
+{
+	struct game_player now = g->player[side];
+	struct strbuf text = STRBUF_INIT;
+
+	strbuf_addf(&text, "The host has given the %s of game %s a new address: %s <%s>.\n"
+		    "From now on orders are taken from that address only, and this\n"
+		    "address (%s) gets no more mail of this game.\n"
+		    "If this is a mistake, tell the host at once.\n",
+		    side_title(side), g->id, now.name, now.addr, old->addr);
+	g->player[side] = (struct game_player){ old->name, old->addr, now.mail };
+	if (notify_notice_plain(n, g, side, "address", "your address in this game has changed",
+				text.buf) < 0)
+		warning("the notice to the old address %s could not be written", old->addr);
+	g->player[side] = now;
+	strbuf_release(&text);
+}
+
 static int exec_player(int argc, char **argv)
 {
 	struct game g;
-	struct game_player now = { 0 };
+	struct game_player now = { 0 }, old = { 0 };
 	struct mail_config cfg = { 0 };
 	struct notify n = { 0 };
 	struct strbuf err = STRBUF_INIT, yaml = STRBUF_INIT, happened = STRBUF_INIT;
@@ -71,9 +96,8 @@ static int exec_player(int argc, char **argv)
 	}
 	game_address_change_line(&g, who, now.name, now.addr, &happened);
 	strbuf_addf(&subject, "New address of the %s in game %s", who_name, g.id);
-	free(g.player[who].name);
-	free(g.player[who].addr);
-	g.player[who] = (struct game_player){ now.name, now.addr, g.player[who].mail };
+	old = g.player[who];
+	g.player[who] = (struct game_player){ now.name, now.addr, old.mail };
 	now.name = now.addr = NULL;
 	game_write_yaml(&g, &yaml);
 	notify_init(&n, &g, &cfg);
@@ -85,11 +109,15 @@ static int exec_player(int argc, char **argv)
 	}
 	printf("the %s of %s is now %s <%s> (commit %.12s)\n", who_name, g.id,
 	       g.player[who].name, g.player[who].addr, commit);
+	if (who)
+		tell_old_address(&n, &g, (enum side)who, &old);
 	ret = notify_send(&n, &cfg) > 0 ? EXIT_UNSENT : 0;
 	publish_after_commit(g.repo, &cfg);
 out:
 	free(now.name);
 	free(now.addr);
+	free(old.name);
+	free(old.addr);
 	notify_release(&n);
 	config_release(&cfg);
 	game_close(&g);
@@ -104,7 +132,8 @@ const struct cmd_entry cmd_player_entry = {
 	"player", "player DIR american|british|host \"Name <addr>\"",
 	"give a player (or the host) a new name and address",
 	"A commit that changes only the players in game.yaml (the audit knows\n"
-	"it); both players get a report, the changed one at the new address.\n"
+	"it); both players get a report, the changed one at the new address,\n"
+	"and the old address a notice of the change.\n"
 	"Orders are taken from the new address only.\n",
 	exec_player,
 };

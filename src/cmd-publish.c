@@ -55,7 +55,10 @@ static int exec_publish(int argc, char **argv)
 		goto out;
 	}
 	if (drop) {
-		r = publish_remote_url(g.repo, &cur, &err);
+		struct strbuf url_got = STRBUF_INIT;
+		r = publish_remote_url(g.repo, &url_got, &err);
+		publish_url_shown(url_got.buf, &cur);
+		strbuf_release(&url_got);
 		if (r == 1 && git_remote_delete(repo_git(g.repo), PUBLISH_REMOTE) < 0) {
 			fprintf(stderr, "error: cannot forget the remote '%s'\n", cur.buf);
 			ret = EXIT_REJECTED;

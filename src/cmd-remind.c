@@ -26,6 +26,9 @@ static long long warn_time(long long before, long long deadline)
 }
 
 /* Says what is due in one game; returns 0, 1 mail not written, 75 busy. */
+/* --quiet: nothing on stdout when nothing is sent (cron mails output) */
+static bool quiet;
+
 static int remind_one(const char *dir, const struct mail_config *cfg,
 		      long long before, int *unsent)
 {
@@ -40,7 +43,8 @@ static int remind_one(const char *dir, const struct mail_config *cfg,
 	int r = game_open(dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err), ret = 0;
 
 	if (r == GAME_BUSY) {
-		printf("%s: busy (another run holds it); it is looked at next time\n", dir);
+		if (!quiet)
+			printf("%s: busy (another run holds it); it is looked at next time\n", dir);
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
@@ -57,8 +61,9 @@ static int remind_one(const char *dir, const struct mail_config *cfg,
 	due = clock_due(&g.clock, side);
 	utc_format(due, due_text);
 	if (a == CLOCK_QUIET) {
-		printf("%s: the %s's decision is due by %s; nothing to send\n", g.id,
-		       side_title(side), due_text);
+		if (!quiet)
+			printf("%s: the %s's decision is due by %s; nothing to send\n", g.id,
+			       side_title(side), due_text);
 		goto out;
 	}
 	engine_describe_prompt(g.data, &g.state, &prompt);
@@ -126,6 +131,7 @@ static int exec_remind(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "before", required_argument, NULL, 'b' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *config_path = NULL;
@@ -137,9 +143,11 @@ static int exec_remind(int argc, char **argv)
 	int c, ret = 0, unsent = 0;
 
 	optind = 1;
+	quiet = false;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': config_path = optarg; break;
+		case 'q': quiet = true; break;
 		case 'b':
 			if (duration_parse(optarg, &before) < 0) {
 				fprintf(stderr, "postrider remind: --before takes a duration (12h, 1d)\n");
@@ -176,11 +184,13 @@ static int exec_remind(int argc, char **argv)
 }
 
 const struct cmd_entry cmd_remind_entry = {
-	"remind", "remind (ROOT|DIR)... [--before TIME] [--config FILE]",
+	"remind", "remind (ROOT|DIR)... [--before TIME] [--quiet] [--config FILE]",
 	"mail the reminders and late notices of games with a deadline",
 	"  ROOT|DIR        a game, or a folder of games (each looked at in turn)\n"
 	"  --before TIME   remind the side to move this long before its deadline\n"
 	"                  (default: a quarter of the game's deadline, at most 1d)\n"
+	"  --quiet         print only what was sent and what failed (for cron, which\n"
+	"                  mails the host whatever a job prints)\n"
 	"  --config FILE   mail configuration (as for play)\n"
 	"Each reminder and each late notice goes once per decision, however often\n"
 	"remind runs (cron, or contrib/postrider-remind.timer). Time is the clock,\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cmd.h"
+#include "transport.h"
 #include "config.h"
 #include "game.h"
 #include "notify.h"
@@ -43,7 +44,7 @@ static int exec_send(int argc, char **argv)
 		game_close(&g);
 		goto out;
 	}
-	if (!config_can_send(&cfg)) {
+	if (!transport_can_send(&cfg)) {
 		/* no mail to send, but a push to retry, if the game names a remote */
 		r = publish_after_commit(g.repo, &cfg);
 		if (r == 1)

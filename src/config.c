@@ -1,5 +1,6 @@
 #include "config.h"
 #include "mail.h"
+#include "transport.h"
 #include "ytree.h"
 
 #include <errno.h>
@@ -35,30 +36,6 @@ char *config_default_path(void)
 	return NULL;
 }
 
-bool config_can_send(const struct mail_config *cfg)
-{
-	/* a struct filled by hand with only smtp_url sends by SMTP */
-	return cfg && (cfg->transport == TRANSPORT_SMTP ||
-		       cfg->transport == TRANSPORT_SENDMAIL ||
-		       (cfg->transport == TRANSPORT_NONE && cfg->smtp_url));
-}
-
-const char *config_describe(const struct mail_config *cfg)
-{
-	if (!cfg)
-		return "no mail transport";
-	switch (cfg->transport) {
-	case TRANSPORT_SMTP: return "transport: smtp";
-	case TRANSPORT_SENDMAIL: return "transport: sendmail";
-	case TRANSPORT_OUTBOX: return "transport: outbox";
-	case TRANSPORT_NONE:
-		if (cfg->smtp_url)
-			return "transport: smtp";
-		break;
-	}
-	return "no mail transport is configured";
-}
-
 void config_release(struct mail_config *cfg)
 {
 	if (!cfg)
@@ -75,6 +52,7 @@ void config_release(struct mail_config *cfg)
 	free(cfg->from);
 	free(cfg->outbox);
 	free(cfg->log);
+	free(cfg->host_mail);
 	free(cfg->password_file);
 	free(cfg->publish.password_file);
 	free(cfg->sendmail);
@@ -224,6 +202,45 @@ static int read_path(struct ytree *t, yaml_node_t *n, const char *key,
 	return 0;
 }
 
+/*
+ * host_mail: a Maildir (a path ending in '/'), an mbox file (another
+ * path) or an address, which must not be the host address itself (the
+ * mail would come back to postrider).
+ */
+static int read_host_mail(struct ytree *t, yaml_node_t *n,
+			  struct mail_config *cfg, struct strbuf *err)
+{
+	char *s = NULL, *name = NULL, *addr = NULL, *own = NULL;
+	int ret = 0;
+
+	if (read_string(t, n, "host_mail", &s, err) < 0)
+		return -1;
+	if (s[0] == '/' || s[0] == '~') {
+		cfg->host_mail = expand_home(s);
+		free(s);
+		return 0;
+	}
+	if (mail_parse_address(s, &name, &addr) < 0) {
+		ytree_error(t, n, err, "host_mail '%s' must be a folder ending "
+			    "in '/' (a Maildir), a file (an mbox) or an address", s);
+		ret = -1;
+	} else if (free(name), name = NULL,
+		   cfg->from && !mail_parse_address(cfg->from, &name, &own) &&
+		   !ascii_strcasecmp(own, addr)) {
+		ytree_error(t, n, err, "host_mail '%s' is the host address of "
+			    "'from': the mail would come back to postrider; give "
+			    "another address or a mailbox", s);
+		ret = -1;
+	} else {
+		cfg->host_mail = xstrdup(addr);
+	}
+	free(s);
+	free(name);
+	free(addr);
+	free(own);
+	return ret;
+}
+
 /* The `publish:` mapping: how to reach the games' remotes (publish.h). */
 static int parse_publish(struct ytree *t, yaml_node_t *map,
 			 struct mail_config *cfg, struct strbuf *err)
@@ -264,10 +281,11 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	static const char *const keys[] = {
 		"smtp_url", "username", "password", "password_file",
 		"starttls", "from", "outbox", "timeout", "transport",
-		"sendmail", "publish", "log", NULL
+		"sendmail", "publish", "log", "host_mail", NULL
 	};
 	yaml_node_t *root = ytree_root(t), *n;
 	char *transport = NULL;
+	const struct transport *tr;
 	int bad = 0;
 
 	cfg->transport = TRANSPORT_OUTBOX;	/* a file, even empty */
@@ -320,6 +338,9 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	if ((n = ytree_get(t, root, "timeout")) &&
 	    ytree_int(t, n, 1, 3600, &cfg->timeout, err) < 0)
 		bad = -1;
+	if ((n = ytree_get(t, root, "host_mail")) &&
+	    read_host_mail(t, n, cfg, err) < 0)
+		bad = -1;
 	if ((n = ytree_get(t, root, "sendmail"))) {
 		if (read_string(t, n, "sendmail", &cfg->sendmail, err) < 0) {
 			bad = -1;
@@ -332,21 +353,17 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	if ((n = ytree_get(t, root, "transport"))) {
 		if (read_string(t, n, "transport", &transport, err) < 0) {
 			bad = -1;
-		} else if (!strcmp(transport, "smtp")) {
-			cfg->transport = TRANSPORT_SMTP;
-			if (!cfg->smtp_url && !bad) {
-				ytree_error(t, n, err, "transport: smtp needs "
-					    "smtp_url");
+		} else if (!(tr = transport_named(transport))) {
+			ytree_error(t, n, err, "transport '%s' must be %s",
+				    transport, transport_names());
+			bad = -1;
+		} else {
+			const char *why = tr->missing ? tr->missing(cfg) : NULL;
+			cfg->transport = tr->kind;
+			if (why && !bad) {
+				ytree_error(t, n, err, "%s", why);
 				bad = -1;
 			}
-		} else if (!strcmp(transport, "sendmail")) {
-			cfg->transport = TRANSPORT_SENDMAIL;
-		} else if (!strcmp(transport, "outbox")) {
-			cfg->transport = TRANSPORT_OUTBOX;
-		} else {
-			ytree_error(t, n, err, "transport '%s' must be smtp, "
-				    "sendmail or outbox", transport);
-			bad = -1;
 		}
 		free(transport);
 	} else {

@@ -19,6 +19,8 @@
  *   sendmail: /usr/sbin/sendmail   # for transport: sendmail
  *   log: ~/.local/state/postrider/mail.log   # a line for every message
  *                            # a mail system hands to `play` (hostlog.h)
+ *   host_mail: ~/Maildir/    # mail to the host address that is no order
+ *                            # (hostmail.h): a Maildir, an mbox or an address
  *   publish:                 # pushing games to their remotes (publish.h)
  *     ssh_key: ~/.ssh/id_ecdsa           # private key; the public one
  *                                        # is the same path with .pub
@@ -40,6 +42,7 @@
 #include <stdbool.h>
 #include "util.h"
 
+/* The kinds of transport; what each does and needs: transport.h. */
 enum mail_transport {
 	TRANSPORT_NONE,		/* nothing configured: mail waits, loudly */
 	TRANSPORT_OUTBOX,	/* mail waits in the outbox, by choice */
@@ -63,6 +66,9 @@ struct mail_config {
 	char *sendmail;		/* the sendmail program
 				   (/usr/sbin/sendmail) */
 	char *log;		/* the host's log of messages, or NULL */
+	char *host_mail;	/* where mail for the host goes (hostmail.h):
+				   a Maildir ("/"-ended), an mbox or an
+				   address; NULL */
 	char *path;		/* the file read, or NULL if none */
 	struct publish_config {	/* the `publish:` mapping; all optional */
 		char *ssh_key;		/* private key file ("~/" expanded) */
@@ -92,11 +98,5 @@ char *config_default_path(void);
 
 /* The system-wide file, read when the user has none. */
 #define CONFIG_SYSTEM_PATH "/etc/postrider/config.yaml"
-
-/* Can mail be handed to a mail system (SMTP or sendmail)? */
-bool config_can_send(const struct mail_config *cfg);
-
-/* "transport: smtp" etc., or a sentence for TRANSPORT_NONE, for messages. */
-const char *config_describe(const struct mail_config *cfg);
 
 #endif

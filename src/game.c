@@ -435,8 +435,9 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 
 	memset(g, 0, sizeof(*g));
 	g->dir = xstrdup(dir);
-	if (repo_open(dir, &g->repo) < 0) {
-		strbuf_addf(err, "'%s' is not a game repository\n", dir);
+	if (repo_open_why(dir, &g->repo, err) < 0) {
+		/* one message, the reason (issue 30: twice as root) */
+		strbuf_addch(err, '\n');
 		return -1;
 	}
 	trace_perf("libgit2 started, repository opened");

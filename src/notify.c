@@ -3,6 +3,7 @@
  * outbox around the commit (stage, publish the commit, publish the mail).
  */
 #include "notify.h"
+#include "transport.h"
 #include "mail.h"
 #include "outbox.h"
 #include "map.h"
@@ -369,6 +370,40 @@ void notify_discard(struct notify *n)
 }
 
 /*
+ * The References of a reply to in_reply_to whose own References were
+ * thread (may be NULL): thread's ids, then in_reply_to; past 800
+ * characters the first id (the thread's root) and the last ones.
+ */
+static void thread_references(const char *thread, const char *in_reply_to,
+			      struct strbuf *out)
+{
+	size_t room = 800, first;
+
+	while (thread && (*thread == ' ' || *thread == '\t'))
+		thread++;
+	if (!thread || !*thread || strchr(thread, '\n')) {
+		strbuf_addstr(out, in_reply_to);
+		return;
+	}
+	first = strcspn(thread, " \t");
+	if (strlen(thread) <= room) {
+		strbuf_addf(out, "%s %s", thread, in_reply_to);
+		return;
+	}
+	/* the root, then the ids of the tail that fit */
+	strbuf_add(out, thread, first);
+	{
+		const char *tail = thread + strlen(thread) - (room - first);
+		tail += strcspn(tail, " \t");
+		while (*tail == ' ' || *tail == '\t')
+			tail++;
+		if (*tail)
+			strbuf_addf(out, " %s", tail);
+	}
+	strbuf_addf(out, " %s", in_reply_to);
+}
+
+/*
  * Writes a private mail to the player of side, answering in_reply_to
  * (may be NULL): subject and the text of template `tmpl` with vars. kind
  * names it in its Message-ID and outbox file ("rejected", "answer").
@@ -378,6 +413,7 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 			 const char *const *vars, const char *in_reply_to)
 {
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf refs = STRBUF_INIT;
 	char date[40], hint[96];
 	char *from = address(&g->player[0]), *to = address(&g->player[side]);
 	/* Unique per message answered, yet reproducible: the time, and a hash
@@ -394,13 +430,15 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	char *mid = xstrfmt("<postrider.%s.%u.%s.%s.%lld.%s@%s>", g->id,
 			    g->state.seq, side_name(side), kind, game_now(), hex,
 			    host_domain(g));
+	if (in_reply_to)
+		thread_references(n->thread, in_reply_to, &refs);
 	if (!ret) {
 		mail_format_date(game_now(), 0, date);
 		struct mail_out m = {
 			.from = from, .to = to, .subject = subject,
 			.message_id = mid, .in_reply_to = in_reply_to,
-			.references = in_reply_to, .date = date, .game_id = g->id,
-			.text = body.buf,
+			.references = in_reply_to ? refs.buf : NULL, .date = date,
+			.game_id = g->id, .text = body.buf,
 		};
 		ret = mail_compose(&m, &msg, &err);
 	}
@@ -414,23 +452,25 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	free(from);
 	free(to);
 	free(mid);
+	strbuf_release(&refs);
 	strbuf_release(&body);
 	strbuf_release(&msg);
 	strbuf_release(&err);
 	return ret;
 }
 
-int notify_notice(struct notify *n, const struct game *g, enum side side,
+static int notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
-		  const char *in_reply_to)
+		  const char *in_reply_to, bool for_player)
 {
 	struct strbuf subject = STRBUF_INIT, clock = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "";
 	bool over = engine_game_over(&g->state);
 	int ret;
 
-	game_token(g, side, token);
-	if (!over)
+	if (for_player)
+		game_token(g, side, token);
+	if (!over && for_player)
 		clock_describe(&g->clock, g->state.prompt.side, game_now(), &clock);
 	if (*token)
 		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, title, token);
@@ -449,6 +489,19 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 	strbuf_release(&subject);
 	strbuf_release(&clock);
 	return ret;
+}
+
+int notify_notice(struct notify *n, const struct game *g, enum side side,
+		  const char *kind, const char *title, const char *text,
+		  const char *in_reply_to)
+{
+	return notice(n, g, side, kind, title, text, in_reply_to, true);
+}
+
+int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
+			const char *kind, const char *title, const char *text)
+{
+	return notice(n, g, side, kind, title, text, NULL, false);
 }
 
 int notify_reject(struct notify *n, const struct game *g, enum side side,
@@ -592,10 +645,12 @@ void notify_prune(struct notify *n)
 
 int notify_send(struct notify *n, const struct mail_config *cfg)
 {
+	const struct transport *t = transport_of(cfg);
 	struct strbuf report = STRBUF_INIT;
 	int r, perm = 0;
 
-	if (cfg && cfg->transport == TRANSPORT_OUTBOX && !config_can_send(cfg))
+	/* mail kept in the outbox by choice: nothing to say */
+	if (t && !t->send)
 		return 0;
 	r = outbox_send(n->outbox, cfg, &report, &perm);
 	notify_prune(n);
@@ -610,7 +665,7 @@ int notify_send(struct notify *n, const struct mail_config *cfg)
 			if (*p)
 				p++;
 		}
-		if (!config_can_send(cfg))
+		if (!transport_can_send(cfg))
 			fprintf(stderr, "postrider: MAIL NOT SENT: no mail "
 				"transport is configured (no configuration "
 				"file was found: --config, $POSTRIDER_CONFIG, "

@@ -17,6 +17,10 @@ struct notify {
 	char *outbox;		/* the outbox folder */
 	int n_staged;
 	char *staged[4];	/* files staged in outbox/tmp/ */
+	/* the References of the message a reply answers (borrowed, or
+	 * NULL): a rejection, an answer or a notice that answers a message
+	 * names them before it in its own References */
+	const char *thread;
 	/* the turn's map, public, drawn once for both reports */
 	bool map_started;
 	struct map_picture map;
@@ -75,6 +79,13 @@ int notify_answer(struct notify *n, const struct game *g, enum side side,
 int notify_notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
 		  const char *in_reply_to);
+
+/*
+ * The same without the side's token or clock: for an address that is no
+ * longer the player's (`postrider player`), which may give no order.
+ */
+int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
+			const char *kind, const char *title, const char *text);
 
 /*
  * Writes the reply to a rejected order to the outbox: to the player of

@@ -1,4 +1,5 @@
 #include "outbox.h"
+#include "transport.h"
 #include "mail.h"
 
 #include <dirent.h>
@@ -414,7 +415,7 @@ int outbox_send(const char *dir, const struct mail_config *cfg,
 
 	if (permanent)
 		*permanent = 0;
-	if (!config_can_send(cfg)) {
+	if (!transport_can_send(cfg)) {
 		names = list_dir(dir, "new", &n, &err);
 		if (err) {
 			strbuf_addf(report, "cannot read outbox '%s/new'\n", dir);
@@ -422,7 +423,7 @@ int outbox_send(const char *dir, const struct mail_config *cfg,
 		}
 		if (n)
 			strbuf_addf(report, "%s: %zu message(s) left in "
-				    "'%s/new'\n", config_describe(cfg), n, dir);
+				    "'%s/new'\n", transport_describe(cfg), n, dir);
 		free_names(names, n);
 		return (int)n;
 	}
@@ -448,7 +449,7 @@ int outbox_send(const char *dir, const struct mail_config *cfg,
 			strbuf_addf(report, "not sent '%s': cannot read it: "
 				    "%s\n", names[i], strerror(errno));
 			failed++;
-		} else if ((r = transport_send(cfg, strbuf_str(&msg), msg.len,
+		} else if ((r = transport_send(cfg, NULL, strbuf_str(&msg), msg.len,
 					       &why)) == -2) {
 			strbuf_addf(report, "not sent '%s': %s; refused for "
 				    "good, ", names[i], strbuf_str(&why));

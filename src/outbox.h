@@ -1,6 +1,7 @@
 /*
  * outbox.h - the outbox, a Maildir-style folder of ready-to-send
- * messages, and sending them by SMTP (libcurl).
+ * messages, and sending them through the configured transport
+ * (transport.h).
  *
  *   DIR/tmp/  being written, or staged around a git commit
  *   DIR/new/  ready to send
@@ -73,7 +74,7 @@ int outbox_recover(const char *dir, outbox_keep_fn *keep, void *ctx);
 
 /*
  * Sends every message in DIR/new/ (in name order) through the transport
- * of cfg (SMTP or sendmail), moving each sent one to DIR/cur/, holding
+ * of cfg (transport.h), moving each sent one to DIR/cur/, holding
  * DIR/.lock meanwhile (a second sender waits, then finds nothing left).
  * Appends one line per message to report: "sent 'NAME' to a@b.org,
  * c@d.org" or "not sent 'NAME': REASON". A message refused for good moves
@@ -107,35 +108,5 @@ int outbox_send(const char *dir, const struct mail_config *cfg,
  * report, as is a warning for a file that cannot be deleted).
  */
 int outbox_prune(const char *dir, long long now, struct strbuf *report);
-
-/*
- * Sends one message (len bytes, CRLF or LF line endings) through
- * cfg->smtp_url. The envelope sender is the address of cfg->from, else of
- * the message's From:; the recipients are the addresses of its To: and
- * Cc:. Returns 0, -1 with a one-line reason appended to err (may pass
- * later: no connection, a 4xx reply, a refused login), or -2 (refused for
- * good: a 5xx reply, no recipient).
- */
-int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
-	      struct strbuf *err);
-
-/*
- * Connects to cfg->smtp_url as smtp_send() would (TLS, STARTTLS and the
- * login as configured) and sends no mail: what `postrider doctor` asks.
- * Returns 0, or -1 with a one-line reason appended to err.
- */
-int smtp_probe(const struct mail_config *cfg, struct strbuf *err);
-
-/*
- * The same through `cfg->sendmail -oi -f FROM -- TO...`, the message on
- * its standard input: 0; -2 if it exits EX_USAGE, EX_DATAERR, EX_NOUSER or
- * EX_NOHOST; -1 for any other failure (EX_TEMPFAIL, cannot run it).
- */
-int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
-		  struct strbuf *err);
-
-/* smtp_send() or sendmail_send() as cfg->transport says. */
-int transport_send(const struct mail_config *cfg, const char *msg, size_t len,
-		   struct strbuf *err);
 
 #endif

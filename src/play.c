@@ -46,6 +46,7 @@ void play_outcome_release(struct play_outcome *out)
 	strbuf_release(&out->trailers);
 	strbuf_release(&out->proofs);
 	free(out->message_id);
+	free(out->references);
 	free(out->from);
 	for (int i = 0; i < out->n_mail; i++) {
 		free(out->mail[i].name);
@@ -352,6 +353,7 @@ static char *from_mail(struct game *g, const struct play_request *rq,
 		goto out;
 	}
 	out->message_id = m.message_id ? xstrdup(m.message_id) : NULL;
+	out->references = m.references ? xstrdup(m.references) : NULL;
 	out->from = m.from_addr ? xstrdup(m.from_addr) : NULL;
 	strbuf_reset(&err);
 	v = authorize_mail(g, &m, true, side, &err);
@@ -621,6 +623,9 @@ static bool write_mail(struct game *g, struct notify *n, const struct play_outco
 	if (out->verdict == PLAY_ANSWERED && out->message_id)
 		replies_mark_answered(g->repo, out->message_id);
 
+	/* the replies join the sender's thread: his References, then his
+	 * message (RFC 5322, 3.6.4) */
+	n->thread = out->references;
 	for (int i = 0; i < out->n_mail; i++) {
 		const struct play_mail *m = &out->mail[i];
 		const char *reply = m->reply ? out->message_id : NULL;
@@ -636,6 +641,7 @@ static bool write_mail(struct game *g, struct notify *n, const struct play_outco
 			break;
 		}
 	}
+	n->thread = NULL;
 	return ok;
 }
 

@@ -75,6 +75,8 @@ struct play_outcome {
 				   the host's log ("rejected: ...") */
 	struct strbuf out;	/* what the command prints on stdout */
 	char *message_id;	/* the input mail's Message-ID, or NULL */
+	char *references;	/* its References, or NULL: a reply's
+				   References are these and message_id */
 	char *from;		/* the input mail's sender, or NULL */
 
 	/* PLAY_ACCEPTED */

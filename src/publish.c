@@ -351,22 +351,82 @@ int publish_remote_url(struct repo *r, struct strbuf *url, struct strbuf *err)
 	return 1;
 }
 
+/* The user:password part of scheme://user:password@host/..., or NULL;
+ * *len its length. */
+static const char *userinfo(const char *url, size_t *len)
+{
+	const char *p = strstr(url, "://"), *end, *at;
+
+	if (!p)
+		return NULL;
+	p += 3;
+	end = p + strcspn(p, "/?#");
+	at = memchr(p, '@', (size_t)(end - p));
+	if (!at)
+		return NULL;
+	/* the last '@' before the path ends the userinfo */
+	for (const char *q = at; q && q < end; q = memchr(q + 1, '@', (size_t)(end - q - 1)))
+		at = q;
+	*len = (size_t)(at - p);
+	return p;
+}
+
+void publish_url_shown(const char *url, struct strbuf *out)
+{
+	size_t len;
+	const char *u = userinfo(url, &len);
+	const char *colon = u ? memchr(u, ':', len) : NULL;
+
+	if (!colon) {
+		strbuf_addstr(out, url);
+		return;
+	}
+	strbuf_add(out, url, (size_t)(colon + 1 - url));
+	strbuf_addstr(out, "***");
+	strbuf_addstr(out, u + len);
+}
+
+int publish_check_url(const char *url, struct strbuf *err)
+{
+	size_t len;
+	const char *u = userinfo(url, &len);
+	struct strbuf shown = STRBUF_INIT;
+	int ret = -1;
+
+	publish_url_shown(url, &shown);
+	if (!*url || strchr(url, '\n'))
+		strbuf_addf(err, "'%s' is not a remote's URL", shown.buf);
+	else if (u && memchr(u, ':', len))
+		strbuf_addf(err, "the remote's URL '%s' holds a password: it would be kept "
+			    "in the game's .git/config, readable by all, and shown in every "
+			    "message; give the URL without it, and the password under "
+			    "publish: (username, password_file) in the configuration file",
+			    shown.buf);
+	else if (!ascii_strncasecmp(url, "http://", 7))
+		strbuf_addf(err, "the remote's URL '%s' is plain http://, which sends the "
+			    "game and any password unencrypted: use https:// or ssh://",
+			    shown.buf);
+	else
+		ret = 0;
+	strbuf_release(&shown);
+	return ret;
+}
+
 int publish_set_remote(struct repo *r, const char *url, struct strbuf *err)
 {
 	git_repository *git = repo_git(r);
 	git_remote *remote = NULL;
 	int e;
 
-	if (!*url || strchr(url, '\n')) {
-		strbuf_addf(err, "'%s' is not a remote's URL", url);
+	if (publish_check_url(url, err) < 0)
 		return -1;
-	}
 	e = git_remote_lookup(&remote, git, PUBLISH_REMOTE);
 	if (e == 0) {
 		git_remote_free(remote);
 		e = git_remote_set_url(git, PUBLISH_REMOTE, url);
-		if (e == 0)
-			e = git_remote_set_pushurl(git, PUBLISH_REMOTE, NULL);
+		/* no push URL of its own: none to forget */
+		if (e == 0 && (e = git_remote_set_pushurl(git, PUBLISH_REMOTE, NULL)) == GIT_ENOTFOUND)
+			e = 0;
 	} else if (e == GIT_ENOTFOUND) {
 		/* a remote only pushed to: no fetch refspec */
 		e = git_remote_create_with_fetchspec(&remote, git, PUBLISH_REMOTE,
@@ -386,7 +446,7 @@ int publish_set_remote(struct repo *r, const char *url, struct strbuf *err)
 int publish_push(struct repo *r, const struct mail_config *cfg,
 		 struct strbuf *what, struct strbuf *err)
 {
-	struct strbuf url = STRBUF_INIT;
+	struct strbuf url = STRBUF_INIT, shown = STRBUF_INIT;
 	struct push_ctx ctx = { .why = STRBUF_INIT, .rejected = STRBUF_INIT };
 	git_push_options opts;
 	char spec[] = REPO_BRANCH ":" REPO_BRANCH;
@@ -400,6 +460,11 @@ int publish_push(struct repo *r, const struct mail_config *cfg,
 	if (e <= 0) {
 		strbuf_release(&url);
 		return e < 0 ? -1 : 1;
+	}
+	publish_url_shown(url.buf, &shown);
+	if (publish_check_url(url.buf, err) < 0) {
+		strbuf_addstr(err, " (then: postrider publish DIR --remote URL)");
+		goto out;
 	}
 	if (repo_head(r, head) != 0) {
 		strbuf_addf(err, "the game has no commit to push");
@@ -425,23 +490,32 @@ int publish_push(struct repo *r, const struct mail_config *cfg,
 	if (git_remote_push(remote, &refs, &opts) < 0)
 		goto fail;
 	if (ctx.rejected.len) {
-		strbuf_addf(err, "push to %s: %s", url.buf, ctx.rejected.buf);
+		strbuf_addf(err, "push to %s: %s", shown.buf, ctx.rejected.buf);
 		goto out;
 	}
 	if (what)
-		strbuf_addf(what, "published %.12s to %s", head, url.buf);
+		strbuf_addf(what, "published %.12s to %s", head, shown.buf);
 	ret = 0;
 	goto out;
 fail:
 	{
 		const git_error *ge = git_error_last();
-		strbuf_addf(err, "push to %s: %s", url.buf,
-			    ctx.why.len ? ctx.why.buf :
-			    ge && ge->message ? ge->message : "unknown error");
+		const char *m = ge && ge->message ? ge->message : "unknown error";
+		if (!ctx.why.len && strstr(m, "authentication"))
+			/* a 401 to the push itself, after the server let
+			 * the first request through without a login */
+			strbuf_addf(&ctx.why, "the server asked for a user name and password only "
+				    "once the push itself was sent, which postrider (libgit2) cannot "
+				    "answer (\"%s\"); make the server ask for them at the first "
+				    "request too (git http-backend: protect .../info/refs, whose "
+				    "query asks for git-receive-pack, as well as .../git-receive-pack), "
+				    "or publish over ssh://", m);
+		strbuf_addf(err, "push to %s: %s", shown.buf, ctx.why.len ? ctx.why.buf : m);
 	}
 out:
 	git_remote_free(remote);
 	strbuf_release(&url);
+	strbuf_release(&shown);
 	strbuf_release(&ctx.why);
 	strbuf_release(&ctx.rejected);
 	return ret;

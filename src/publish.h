@@ -42,7 +42,21 @@ struct mail_config;
  */
 int publish_remote_url(struct repo *r, struct strbuf *url, struct strbuf *err);
 
-/* Names url as the game's remote (replacing any): 0, or -1 (err). */
+/*
+ * Is url one postrider may push to? A password in it (scheme://user:
+ * PASSWORD@host) would be stored in the world-readable .git/config and
+ * printed in every message naming the remote, and plain http:// sends
+ * the game and any password in clear: both are refused (credentials go
+ * under `publish:` in the configuration). 0, or -1 with why in err (the
+ * URL shown without its password).
+ */
+int publish_check_url(const char *url, struct strbuf *err);
+
+/* url as it may be shown: any password replaced by "***". */
+void publish_url_shown(const char *url, struct strbuf *out);
+
+/* Names url as the game's remote (replacing any), after
+ * publish_check_url(): 0, or -1 (err). */
 int publish_set_remote(struct repo *r, const char *url, struct strbuf *err);
 
 /*

@@ -190,9 +190,10 @@ static bool owned_by_other(const char *dir)
 	return other;
 }
 
-int repo_open(const char *dir, struct repo **out)
+int repo_open_why(const char *dir, struct repo **out, struct strbuf *why)
 {
 	git_repository *git = NULL;
+	const git_error *e;
 	int rc;
 
 	*out = NULL;
@@ -203,12 +204,34 @@ int repo_open(const char *dir, struct repo **out)
 		/* libgit2 1.5 as root fails with "config value
 		 * 'safe.directory' was not found" instead of GIT_EOWNER */
 		git_error_clear();
-		return error("'%s' belongs to another user (run postrider as "
-			     "its owner, or list it in git's safe.directory)", dir);
+		strbuf_addf(why, "'%s' belongs to another user (run postrider as "
+			    "its owner, or list it in git's safe.directory)", dir);
+		return -1;
 	}
-	if (rc < 0)
-		return gitfail("'%s' is not a game repository", dir);
+	if (rc < 0) {
+		e = git_error_last();
+		strbuf_addf(why, "'%s' is not a game repository", dir);
+		if (e && e->message && *e->message) {
+			size_t len = strlen(e->message);
+			while (len && strchr("\n.: ", e->message[len - 1]))
+				len--;
+			strbuf_addf(why, ": %.*s", (int)len, e->message);
+		}
+		git_error_clear();
+		return -1;
+	}
 	return wrap(git, dir, out);
+}
+
+int repo_open(const char *dir, struct repo **out)
+{
+	struct strbuf why = STRBUF_INIT;
+	int r = repo_open_why(dir, out, &why);
+
+	if (r < 0)
+		error("%s", why.buf);
+	strbuf_release(&why);
+	return r;
 }
 
 void repo_free(struct repo *r)

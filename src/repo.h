@@ -83,6 +83,8 @@ int repo_create(const char *dir, struct repo **out);
  * game; the caller checks the contents. On error *out is NULL.
  */
 int repo_open(const char *dir, struct repo **out);
+/* The same, printing nothing: why it failed is appended to why. */
+int repo_open_why(const char *dir, struct repo **out, struct strbuf *why);
 /* Frees r, releasing its lock if held. NULL is a no-op. */
 void repo_free(struct repo *r);
 

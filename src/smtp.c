@@ -1,18 +1,13 @@
 /*
- * smtp.c - sending one message through libcurl's SMTP client, or through
- * the sendmail(8) program of the host's mail system.
+ * smtp.c - the SMTP transport: one message through libcurl's SMTP
+ * client (transport.h).
  */
-#include "outbox.h"
+#include "transport.h"
 #include "mail.h"
 
 #include <curl/curl.h>
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <sysexits.h>
-#include <unistd.h>
 
 struct upload {
 	const char *p;
@@ -43,58 +38,6 @@ static void to_crlf(const char *msg, size_t len, struct strbuf *out)
 	}
 	if (len && msg[len - 1] != '\n')
 		strbuf_addstr(out, "\r\n");
-}
-
-/* Adds "<addr>" for every address of header field to list. */
-static int add_rcpts(const char *msg, size_t len, const char *field,
-		     struct curl_slist **list, int *count, struct strbuf *err)
-{
-	char *v = mail_header_get(msg, len, field);
-	char **addrs = NULL;
-	size_t n = 0;
-	int ret = 0;
-
-	if (v && mail_split_addresses(v, &addrs, &n) < 0) {
-		strbuf_addf(err, "cannot read the %s addresses '%s'", field, v);
-		ret = -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (!ret) {
-			char *a = xstrfmt("<%s>", addrs[i]);
-			struct curl_slist *l = curl_slist_append(*list, a);
-			free(a);
-			if (!l)
-				BUG("curl_slist_append failed");
-			*list = l;
-			(*count)++;
-		}
-		free(addrs[i]);
-	}
-	free(addrs);
-	free(v);
-	return ret;
-}
-
-/* The envelope sender: cfg->from, else the message's From. */
-static char *envelope_from(const struct mail_config *cfg, const char *msg,
-			   size_t len)
-{
-	char *name = NULL, *addr = NULL, *v;
-	char **addrs = NULL;
-	size_t n = 0;
-
-	if (cfg->from && !mail_parse_address(cfg->from, &name, &addr)) {
-		free(name);
-		return addr;
-	}
-	v = mail_header_get(msg, len, "From");
-	if (v && !mail_split_addresses(v, &addrs, &n) && n)
-		addr = xstrdup(addrs[0]);
-	for (size_t i = 0; i < n; i++)
-		free(addrs[i]);
-	free(addrs);
-	free(v);
-	return addr;
 }
 
 /*
@@ -168,15 +111,34 @@ out:
 	return ret;
 }
 
-int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
-	      struct strbuf *err)
+/* The server's last reply of 4xx or 5xx, kept from libcurl's trace: its
+ * error message names the code, not the reason the server gave. */
+static int trace_cb(CURL *c, curl_infotype type, char *data, size_t size,
+		    void *ud)
+{
+	struct strbuf *last = ud;
+
+	(void)c;
+	if (type != CURLINFO_HEADER_IN || size < 4 ||
+	    (data[0] != '4' && data[0] != '5'))
+		return 0;
+	strbuf_reset(last);
+	for (size_t i = 0; i < size && last->len < 200; i++)
+		if (data[i] != '\r' && data[i] != '\n')
+			strbuf_addch(last, (unsigned char)data[i] < ' ' ? ' ' : data[i]);
+	return 0;
+}
+
+int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
+	      const char *msg, size_t len, struct strbuf *err)
 {
 	struct curl_slist *rcpts = NULL;
-	struct strbuf data = STRBUF_INIT;
+	struct strbuf data = STRBUF_INIT, said = STRBUF_INIT;
 	struct upload up;
 	char errbuf[CURL_ERROR_SIZE] = "";
-	char *from = NULL, *mail_from = NULL;
-	int count = 0, ret = -1;
+	char *from = NULL, *mail_from = NULL, **list = NULL;
+	size_t count = 0;
+	int ret = -1;
 	CURL *c = NULL;
 	CURLcode rc;
 
@@ -184,8 +146,7 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		strbuf_addstr(err, "no smtp_url configured");
 		return -1;
 	}
-	if (add_rcpts(msg, len, "To", &rcpts, &count, err) < 0 ||
-	    add_rcpts(msg, len, "Cc", &rcpts, &count, err) < 0) {
+	if (transport_recipients(env, msg, len, &list, &count, err) < 0) {
 		ret = -2;
 		goto out;
 	}
@@ -194,7 +155,15 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 		ret = -2;
 		goto out;
 	}
-	from = envelope_from(cfg, msg, len);
+	for (size_t i = 0; i < count; i++) {
+		char *a = xstrfmt("<%s>", list[i]);
+		struct curl_slist *l = curl_slist_append(rcpts, a);
+		free(a);
+		if (!l)
+			BUG("curl_slist_append failed");
+		rcpts = l;
+	}
+	from = transport_sender(cfg, env, msg, len);
 	if (!from) {
 		strbuf_addstr(err, "no sender address: set 'from' in the "
 			      "configuration");
@@ -226,6 +195,9 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 	SETOPT(CURLOPT_READFUNCTION, read_cb);
 	SETOPT(CURLOPT_READDATA, &up);
 	SETOPT(CURLOPT_INFILESIZE_LARGE, (curl_off_t)data.len);
+	SETOPT(CURLOPT_DEBUGFUNCTION, trace_cb);
+	SETOPT(CURLOPT_DEBUGDATA, &said);
+	SETOPT(CURLOPT_VERBOSE, 1L);
 #undef SETOPT
 
 	rc = curl_easy_perform(c);
@@ -243,6 +215,8 @@ int smtp_send(const struct mail_config *cfg, const char *msg, size_t len,
 			    *errbuf ? errbuf : curl_easy_strerror(rc));
 		if (code)
 			strbuf_addf(err, " (reply %ld)", code);
+		if (said.len)
+			strbuf_addf(err, ": the server said \"%s\"", said.buf);
 		/* one line */
 		for (size_t k = start; k < err->len; k++)
 			if (err->buf[k] == '\n' || err->buf[k] == '\r')
@@ -254,150 +228,13 @@ out:
 	if (c)
 		curl_easy_cleanup(c);
 	curl_slist_free_all(rcpts);
+	for (size_t i = 0; i < count; i++)
+		free(list[i]);
+	free(list);
 	strbuf_release(&data);
+	strbuf_release(&said);
 	free(from);
 	free(mail_from);
 	return ret;
 }
 
-/* Appends the addresses of header field to *list (malloc'd strings). */
-static int collect(const char *msg, size_t len, const char *field,
-		   char ***list, size_t *n, struct strbuf *err)
-{
-	char *v = mail_header_get(msg, len, field);
-	char **addrs = NULL;
-	size_t k = 0;
-	int ret = 0;
-
-	if (v && mail_split_addresses(v, &addrs, &k) < 0) {
-		strbuf_addf(err, "cannot read the %s addresses '%s'", field, v);
-		ret = -1;
-	}
-	for (size_t i = 0; i < k; i++) {
-		/* an address sendmail would take for an option: refuse it */
-		if (!ret && addrs[i][0] != '-') {
-			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
-			(*list)[(*n)++] = addrs[i];
-		} else {
-			free(addrs[i]);
-		}
-	}
-	free(addrs);
-	free(v);
-	return ret;
-}
-
-int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
-		  struct strbuf *err)
-{
-	const char *prog = cfg->sendmail ? cfg->sendmail : "/usr/sbin/sendmail";
-	static char opt_i[] = "-oi", opt_f[] = "-f", opt_end[] = "--";
-	char **rcpts = NULL, *from = NULL, *prog_arg = NULL, **argv = NULL;
-	size_t n = 0, argc = 0;
-	int ret = -2, fds[2] = { -1, -1 }, status;
-	pid_t pid;
-
-	if (collect(msg, len, "To", &rcpts, &n, err) < 0 ||
-	    collect(msg, len, "Cc", &rcpts, &n, err) < 0)
-		goto out;
-	if (!n) {
-		strbuf_addstr(err, "the message has no To or Cc recipient");
-		goto out;
-	}
-	ret = -1;
-	from = envelope_from(cfg, msg, len);
-	if (!from || from[0] == '-') {
-		strbuf_addstr(err, "no sender address: set 'from' in the "
-			      "configuration");
-		goto out;
-	}
-	argv = xcalloc(n + 7, sizeof(*argv));
-	argv[argc++] = prog_arg = xstrdup(prog);
-	argv[argc++] = opt_i;
-	argv[argc++] = opt_f;
-	argv[argc++] = from;
-	argv[argc++] = opt_end;
-	for (size_t i = 0; i < n; i++)
-		argv[argc++] = rcpts[i];
-	argv[argc] = NULL;
-	if (pipe(fds) < 0) {
-		strbuf_addf(err, "cannot run %s: %s", prog, strerror(errno));
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		strbuf_addf(err, "cannot run %s: %s", prog, strerror(errno));
-		goto out;
-	}
-	if (pid == 0) {
-		if (dup2(fds[0], 0) < 0)
-			_exit(EX_OSERR);
-		close(fds[0]);
-		close(fds[1]);
-		execv(prog, argv);
-		_exit(EX_TEMPFAIL);	/* missing: the host may install it */
-	}
-	close(fds[0]);
-	fds[0] = -1;
-	{
-		/* a sendmail that dies early must not kill us */
-		void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-		const char *p = msg;
-		size_t left = len;
-		while (left) {
-			ssize_t w = write(fds[1], p, left);
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				break;
-			p += w;
-			left -= (size_t)w;
-		}
-		close(fds[1]);
-		fds[1] = -1;
-		signal(SIGPIPE, old);
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			strbuf_addf(err, "cannot wait for %s: %s", prog,
-				    strerror(errno));
-			goto out;
-		}
-	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		ret = 0;
-	} else if (WIFEXITED(status)) {
-		int code = WEXITSTATUS(status);
-		/* sysexits: these refuse the message itself */
-		if (code == EX_USAGE || code == EX_DATAERR ||
-		    code == EX_NOUSER || code == EX_NOHOST)
-			ret = -2;
-		strbuf_addf(err, "%s exited with status %d", prog, code);
-	} else {
-		strbuf_addf(err, "%s was killed by signal %d", prog,
-			    WTERMSIG(status));
-	}
-out:
-	if (fds[0] >= 0)
-		close(fds[0]);
-	if (fds[1] >= 0)
-		close(fds[1]);
-	for (size_t i = 0; i < n; i++)
-		free(rcpts[i]);
-	free(rcpts);
-	free(argv);
-	free(prog_arg);
-	free(from);
-	return ret;
-}
-
-int transport_send(const struct mail_config *cfg, const char *msg, size_t len,
-		   struct strbuf *err)
-{
-	if (cfg && cfg->transport == TRANSPORT_SENDMAIL)
-		return sendmail_send(cfg, msg, len, err);
-	if (config_can_send(cfg))
-		return smtp_send(cfg, msg, len, err);
-	strbuf_addstr(err, config_describe(cfg));
-	return -1;
-}

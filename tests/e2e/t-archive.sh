@@ -39,6 +39,28 @@ expect_grep "result.txt names the winner" \
 expect_grep "summary.yaml counts the orders" "^orders: {american: [0-9]*, british: [0-9]*, total: $n}" "$A/summary.yaml"
 expect_grep "summary.yaml gives the result" "^result: {winner: $winner, " "$A/summary.yaml"
 
+# the colonies: those the board shows at the end, whatever the ending
+# (issue 30: an abandoned game said 0/0 while the replay showed 11/2)
+colonies_shown() {	# the board's "If the war ended now" count, as summary.yaml writes it
+	postrider show "$1" --as american |
+		sed -n 's/^If the war ended now: the Americans control \([0-9]*\) colonies.*/\1/p;
+			s/^the British \([0-9]*\) (they need.*/\1/p' | tr '\n' ' '
+}
+expect_eq "summary.yaml: the colonies the board shows at the end" "$(colonies_shown "$G")" \
+	"$(sed -n 's/^colonies_at_end: {american: \([0-9]*\), british: \([0-9]*\)}$/\1 \2 /p' "$A/summary.yaml")"
+G2=$TRASH/abandoned
+new_game "$G2"
+for i in 1 2 3 4 5 6 7 8; do play_first_legal "$G2"; done
+expect_exit 0 postrider reveal --abandon "$G2"
+expect_exit 0 postrider archive "$G2" "$TRASH/archive2"
+shown=$(colonies_shown "$G2")
+expect_ne "an abandoned game: the board shows colonies" "0 0 " "$shown"
+expect_eq "an abandoned game: summary.yaml has the board's colonies" "$shown" \
+	"$(sed -n 's/^colonies_at_end: {american: \([0-9]*\), british: \([0-9]*\)}$/\1 \2 /p' "$TRASH/archive2/summary.yaml")"
+expect_eq "an abandoned game: result.txt has them too" \
+	"Colonies controlled at the end (Canada counts): American ${shown%% *}, British $(echo $shown | cut -d' ' -f2)." \
+	"$(grep '^Colonies controlled' "$TRASH/archive2/result.txt")"
+
 # the bundle: cloned with plain git, audited by postrider
 git clone -q "$A/game.bundle" "$TRASH/from-bundle" 2>"$TRASH/clone.err"
 expect_eq "git clone of the bundle gives the whole history" \

@@ -31,6 +31,21 @@ expect_grep "ready" "^ready: 0 problems" "$TRASH/out"
 expect_eq "doctor sends no mail" 0 "$(ls "$MBOX/new" 2>/dev/null | grep -c .)"
 expect_eq "doctor sends none of the waiting mail either" 2 "$(outbox_count "$G")"
 
+# the host's mailbox (host_mail, issue 30)
+printf 'transport: outbox\nhost_mail: %s/hostmail/\n' "$TRASH" >"$TRASH/hm.yaml"
+expect_exit 0 postrider doctor --config "$TRASH/hm.yaml" "$G"
+expect_fixed "host_mail: a Maildir that can be written" "the host's Maildir (host_mail) '$TRASH/hostmail/' is writable" "$TRASH/out"
+printf 'transport: outbox\nhost_mail: /proc/nowhere/Maildir/\n' >"$TRASH/hm-bad.yaml"
+expect_exit 1 postrider doctor --config "$TRASH/hm-bad.yaml" "$G"
+expect_fixed "host_mail: a Maildir that cannot be made" "the host's Maildir (host_mail) '/proc/nowhere/Maildir/' cannot be made" "$TRASH/out"
+
+# a remote's URL holding a password (set before postrider refused it)
+git -C "$G" config remote.publish.url "https://u:hunter2@git.example.org/g.git"
+expect_exit 1 postrider doctor --config "$TRASH/hm.yaml" "$G"
+expect_fixed "a password in the remote's URL is a problem" "holds a password" "$TRASH/out"
+expect_no_fixed "... which doctor does not print" "hunter2" "$TRASH/out"
+git -C "$G" config --unset remote.publish.url
+
 # secrets other users can read
 chmod 644 "$G/.git/postrider/secret"
 echo secret >"$TRASH/pw"

@@ -20,6 +20,15 @@ expect_grep "game.yaml has the new address" "alice@new.example.net" "$G/game.yam
 expect_grep "the log says it" "The host gives the American a new address: Alice Liddell <alice@new.example.net> (was Alice <alice@example.org>)" "$G/log.txt"
 AM=$(report_for "$G" american) || die "no report to the American"
 expect_eq "the report goes to the new address" "$NEW" "$(header "$AM" To)"
+# the old address is told too (issue 30: a typo cut the player off silently)
+OLD=$(grep -l "^To: $AMERICAN" "$(outbox "$G")"/new/address-* 2>/dev/null | head -n 1)
+expect_ne "the old address gets a notice" "" "$OLD"
+if [ -n "$OLD" ]; then
+	expect_fixed "... saying the new address" "alice@new.example.net" "$OLD"
+	mail_part "$OLD" text/plain >"$TRASH/old.txt"
+	expect_fixed "... and what to do if it is a mistake" "If this is a mistake, tell the host" "$TRASH/old.txt"
+	expect_no_fixed "... and no token, which the old address may not use" "token" "$OLD"
+fi
 # an order from the old address is a stranger's now; from the new one it counts
 reply_mail "$AM" "$AMERICAN" "$(postrider options "$G" --plain | sed -n 2p)" >"$TRASH/old.eml"
 expect_exit 1 postrider play "$G" "$TRASH/old.eml"

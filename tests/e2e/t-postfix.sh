@@ -263,6 +263,13 @@ play_turn() {
 		_tok=$(header "$_r" Subject | sed -n 's/.*(token \([a-z0-9-]*\)).*/\1/p')
 		reply "$U/$PLAYER/.muttrc" "$_r" "token: $_tok
 $ORDER" "$_ref@$DOMAIN" "Re: my move"
+	elif [ "${4:-}" = new-mail ]; then
+		# a new message, not a reply: no In-Reply-To, no References,
+		# a subject of its own, the token on a line (issue 30)
+		_tok=$(header "$_r" Subject | sed -n 's/.*(token \([a-z0-9-]*\)).*/\1/p')
+		printf 'To: %s\nSubject: my move\n\ntoken: %s\n%s\n' "$_ref@$DOMAIN" "$_tok" "$ORDER" >"$TRASH/draft"
+		HOME=$TRASH/home mutt -n -F "$U/$PLAYER/.muttrc" -H "$TRASH/draft" </dev/null \
+			>"$TRASH/mutt.out" 2>&1 || fail "mutt sends the new message" "$(cat "$TRASH/mutt.out")"
 	else
 		reply "$U/$PLAYER/.muttrc" "$_r" "$ORDER"
 	fi
@@ -322,6 +329,7 @@ transport: smtp
 smtp_url: smtp://127.0.0.1:$PORT
 starttls: false
 from: Referee <prt-ref@$DOMAIN>
+host_mail: $REF/Maildir/
 EOF
 chown prt-ref "$REF/.config/postrider/config.yaml"
 # contrib/README.md: the referee creates the game in a login shell
@@ -345,7 +353,7 @@ git clone -q "$REF/games/$G1" "$TRASH/alice-clone" ||
 
 play_turn prt-ref "$G1" 1
 play_turn prt-ref "$G1" 2 token-line
-play_turn prt-ref "$G1" 3
+play_turn prt-ref "$G1" 3 new-mail
 
 # a rejection: answered by the same run, nothing played
 options prt-ref "$REF/games/$G1"
@@ -441,17 +449,62 @@ expect_eq "the player's clone, after git am of each .patch, is the game" \
 	"$(git -c safe.directory='*' -C "$REF/games/$G1" rev-parse HEAD)" \
 	"$(git -C "$TRASH/alice-clone" rev-parse HEAD)"
 
+# mail for the host (cron's, root's): into host_mail, not dropped (issue 30)
+printf 'From: Cron Daemon <root@%s>\nTo: prt-ref\nSubject: Cron <prt-ref@mx> /usr/local/bin/postrider remind ~/games\nAuto-Submitted: auto-generated\n\nsomething went wrong\n' \
+	"$DOMAIN" | /usr/sbin/sendmail -oi -f "root@$DOMAIN" prt-ref
+host_got_it() {
+	grep -l "^Subject: Cron <prt-ref@mx>" "$REF"/Maildir/new/* >/dev/null 2>&1
+}
+if wait_for 20 host_got_it; then
+	ok "cron's mail to the referee reaches the host's mailbox (host_mail)"
+else
+	fail "cron's mail to the referee reaches the host's mailbox (host_mail)" \
+		"$(tail -n 5 "$REF/games/.deliver.log")" "$(tail -n 5 "$PF/maillog")"
+fi
+
+# exit 78 (the host must mend the configuration): the message is kept and
+# bounced to its sender, who learns it was not played (issue 30)
+cp "$REF/.config/postrider/config.yaml" "$TRASH/config.good"
+echo "no_such_key: 1" >>"$REF/.config/postrider/config.yaml"
+options prt-ref "$REF/games/$G1"
+before=$(mails "$PLAYER")
+reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$G1" 6 "$SIDE")" "$ORDER"
+bounced() {
+	grep -l "This message was NOT played" "$U/$PLAYER"/Maildir/new/* >/dev/null 2>&1
+}
+if wait_for 30 bounced; then
+	ok "78: the sender gets a bounce saying the order was not played, and why"
+else
+	fail "78: the sender gets a bounce saying the order was not played, and why" \
+		"$(tail -n 5 "$REF/games/.deliver.log")" "$(tail -n 5 "$PF/maillog")"
+fi
+expect_eq "78: nothing played" 7 "$(commits "$REF/games/$G1")"
+expect_eq "78: the message is kept in .failed/" 1 "$(ls "$REF/games/.failed" | grep -c .)"
+cp "$TRASH/config.good" "$REF/.config/postrider/config.yaml"
+# mended: fed again as contrib/README.md says
+su - prt-ref -c "for f in ~/games/.failed/incoming.*; do
+	$PREFIX/bin/postrider-deliver ~/games < \"\$f\" && rm \"\$f\"; done" >"$TRASH/refeed.out" 2>&1
+if wait_for 20 commits_are "$REF/games/$G1" 8; then
+	ok "78 mended: the kept message is fed again and played"
+else
+	fail "78 mended: the kept message is fed again and played" "$(cat "$TRASH/refeed.out")" \
+		"$(tail -n 5 "$REF/games/.deliver.log")"
+fi
+expect_eq "78 mended: .failed/ is empty" "" "$(ls "$REF/games/.failed")"
+
 # root on the referee's game: the documented error (no safe.directory)
 mkdir -p "$TRASH/root-home"
 expect_exit 75 env HOME="$TRASH/root-home" postrider options "$REF/games/$G1"
 expect_fixed "root on the referee's game: 'belongs to another user'" \
 	"belongs to another user" "$TRASH/err"
+expect_eq "root on the referee's game: the error is said once, on one line" 1 \
+	"$(grep -c . "$TRASH/err")"
 
 # ============ procmail (contrib/procmailrc) ============
 
 PM=$U/prt-pm
 runuser -u prt-pm -- mkdir -p "$PM/games" "$PM/.config/postrider"
-sed "s|/home/referee|$PM|g; s|^from: .*|from: Referee <prt-pm@$DOMAIN>|" \
+sed "s|/home/referee|$PM|g; s|$REF/|$PM/|g; s|^from: .*|from: Referee <prt-pm@$DOMAIN>|" \
 	"$REF/.config/postrider/config.yaml" >"$PM/.config/postrider/config.yaml"
 sed "s|/usr/local/bin/|$PREFIX/bin/|g" contrib/procmailrc >"$PM/.procmailrc"
 echo '"|exec /usr/bin/procmail"' >"$PM/.forward"
@@ -499,6 +552,7 @@ expect_exit 3 env POSTRIDER_CONFIG="$TRASH/smtp.yaml" postrider new "$TRASH/host
 	--host "Referee <referee@$DOMAIN>" --seed "${SEED%??}cc"
 expect_fixed "550: said on stderr" "MAIL REFUSED: 1 message(s) refused for good" "$TRASH/err"
 expect_grep "550: the reason names the reply" "reply 550" "$TRASH/err"
+expect_fixed "550: ... and the server's own words" "Recipient address rejected" "$TRASH/err"
 O=$TRASH/hostgames/550/.git/postrider/outbox
 expect_eq "550: the refused report is in failed/" 1 "$(ls "$O/failed" | grep -c british)"
 expect_eq "550: nothing waits in new/" "" "$(ls "$O/new")"

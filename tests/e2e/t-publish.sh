@@ -90,8 +90,9 @@ server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file",
 ssl.engine = "enable"
 ssl.pemfile = "$T/srv.pem"
 ssl.privkey = "$T/srv.key"
-alias.url = ( "/git" => "/usr/lib/git-core/git-http-backend" )
-\$HTTP["url"] =~ "^/git" {
+alias.url = ( "/gitpush" => "/usr/lib/git-core/git-http-backend",
+              "/git" => "/usr/lib/git-core/git-http-backend" )
+\$HTTP["url"] =~ "^/git/" {
 	cgi.assign = ( "" => "" )
 	setenv.set-environment = ( "GIT_PROJECT_ROOT" => "$H/repos",
 	                           "GIT_HTTP_EXPORT_ALL" => "1" )
@@ -99,6 +100,18 @@ alias.url = ( "/git" => "/usr/lib/git-core/git-http-backend" )
 	auth.backend.plain.userfile = "$H/users"
 	auth.require = ( "" => ( "method" => "basic", "realm" => "games",
 	                         "require" => "valid-user" ) )
+}
+# a server that asks for the password only on the push itself
+\$HTTP["url"] =~ "^/gitpush/" {
+	cgi.assign = ( "" => "" )
+	setenv.set-environment = ( "GIT_PROJECT_ROOT" => "$H/repos",
+	                           "GIT_HTTP_EXPORT_ALL" => "1" )
+	\$HTTP["url"] =~ "/git-receive-pack\$" {
+		auth.backend = "plain"
+		auth.backend.plain.userfile = "$H/users"
+		auth.require = ( "" => ( "method" => "basic", "realm" => "games",
+		                         "require" => "valid-user" ) )
+	}
 }
 EOF
 start_https() {
@@ -242,6 +255,37 @@ expect_fixed "https: a wrong password is refused" "refused the user name and pas
 expect_eq "https: nothing was pushed by the refused tries" "$at_remote" "$(remote_head "$H/repos/club.git")"
 expect_exit 0 postrider publish "$G"
 expect_eq "https: publish pushes by hand" "$head_h" "$(remote_head "$H/repos/club.git")"
+
+# A server that asks for the password only once the push is sent: said so.
+git init -q --bare --initial-branch=main "$H/repos/late.git"
+git -C "$H/repos/late.git" config http.receivepack true
+expect_exit 75 postrider publish "$G" --remote "https://localhost:$HPORT/gitpush/late.git"
+expect_fixed "https: a password asked only on the push: said so" \
+	"asked for a user name and password only once the push itself was sent" "$TRASH/err"
+expect_fixed "... and what to do" "or publish over ssh://" "$TRASH/err"
+expect_no_fixed "... not libgit2's words alone" "PUSH FAILED: push to https://localhost:$HPORT/gitpush/late.git: unexpected" "$TRASH/err"
+expect_exit 0 postrider publish "$G" --remote "$HURL"
+
+# Credentials never in the URL, never plain http:// (issue 28, item 8).
+before=$(git -C "$G" config remote.publish.url)
+expect_exit 1 postrider publish "$G" --remote "https://referee:s3cret-push@localhost:$HPORT/git/club.git"
+expect_fixed "a password in the URL is refused" "holds a password" "$TRASH/err"
+expect_no_fixed "... and never printed" "s3cret-push" "$TRASH/err"
+expect_eq "... nothing changed in .git/config" "$before" "$(git -C "$G" config remote.publish.url)"
+expect_exit 1 postrider publish "$G" --remote "http://localhost:$HPORT/git/club.git"
+expect_fixed "plain http:// is refused" "plain http://" "$TRASH/err"
+expect_exit 2 postrider new "$TRASH/games/pw" --american "$AMERICAN" --british "$BRITISH" \
+	--publish "https://referee:s3cret-push@localhost:$HPORT/git/club.git"
+expect_fixed "new --publish with a password is refused" "holds a password" "$TRASH/err"
+expect_eq "... and makes nothing" "" "$(ls "$TRASH/games/pw" 2>/dev/null)"
+# a game whose .git/config holds one already (set before postrider refused
+# it): not pushed, and the password is never printed
+git -C "$G" config remote.publish.url "https://referee:s3cret-push@localhost:$HPORT/git/club.git"
+play_first_legal "$G"
+expect_fixed "a stored password: PUSH FAILED" "PUSH FAILED" "$TRASH/play.err"
+expect_no_fixed "... the password is not printed" "s3cret-push" "$TRASH/play.err"
+expect_fixed "... the URL is shown without it" "https://referee:***@localhost" "$TRASH/play.err"
+git -C "$G" config remote.publish.url "$HURL"
 
 # === SSH =====================================================================
 G2=$TRASH/games/s

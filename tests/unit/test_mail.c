@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "transport.h"
 #include "mail.h"
 #include "outbox.h"
 
@@ -1095,6 +1096,61 @@ static void test_sendmail_transport(void **state)
 }
 
 /*
+ * Issue 31: the transports are one table: each name finds its row, the
+ * row of a configuration is the one it names, only rows with a send
+ * function send, and an envelope given by the caller replaces the
+ * headers' (the null sender is "<>" to sendmail).
+ */
+static void test_transport_table(void **state)
+{
+	char *dir = tmpdir_new(), *script, *p;
+	struct mail_config cfg;
+	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
+	const char *rcpts[] = { "host@example.net", "-oops@example.net" };
+	struct mail_envelope env = { "", rcpts, 2 };
+	const char *msg = "From: Cron <root@example.org>\n"
+			  "To: referee@example.org\n\nhello\n";
+
+	(void)state;
+	assert_string_equal(transport_names(), "smtp, sendmail or outbox");
+	assert_non_null(transport_named("smtp")->send);
+	assert_non_null(transport_named("sendmail")->send);
+	assert_null(transport_named("outbox")->send);
+	assert_null(transport_named("pigeon"));
+	memset(&cfg, 0, sizeof(cfg));
+	assert_null(transport_of(&cfg));
+	assert_false(transport_can_send(&cfg));
+	assert_string_equal(transport_describe(&cfg), "no mail transport is configured");
+	cfg.smtp_url = (char[]){ "smtp://127.0.0.1:25" };
+	assert_string_equal(transport_of(&cfg)->name, "smtp");
+	cfg.smtp_url = NULL;
+	cfg.transport = TRANSPORT_OUTBOX;
+	assert_string_equal(transport_describe(&cfg), "transport: outbox");
+	assert_int_equal(transport_send(&cfg, NULL, msg, strlen(msg), &err), -1);
+	assert_string_equal(err.buf, "transport: outbox");
+
+	p = xstrfmt("#!/bin/sh\nprintf '%%s\\n' \"$@\" >%s/args\ncat >/dev/null\n", dir);
+	script = write_tmp(dir, "sendmail", p);
+	free(p);
+	chmod(script, 0755);
+	cfg.transport = TRANSPORT_SENDMAIL;
+	cfg.sendmail = script;
+	cfg.from = (char[]){ "Referee <referee@example.org>" };
+	strbuf_reset(&err);
+	assert_int_equal(transport_send(&cfg, &env, msg, strlen(msg), &err), 0);
+	p = xstrfmt("%s/args", dir);
+	assert_int_equal(read_file(p, &got, 4096), 0);
+	assert_string_equal(got.buf, "-oi\n-f\n<>\n--\nhost@example.net\n");
+	free(p);
+
+	strbuf_release(&err);
+	strbuf_release(&got);
+	free(script);
+	rm_rf(dir);
+	free(dir);
+}
+
+/*
  * Issue 13: a mail system's pipe runs postrider without HOME; the file is
  * then found through $POSTRIDER_CONFIG, or the password database's home.
  * transport: and sendmail: are read and checked.
@@ -1119,7 +1175,7 @@ static void test_config_found_without_home(void **state)
 	assert_string_equal(cfg.path, path);
 	assert_int_equal(cfg.transport, TRANSPORT_SENDMAIL);
 	assert_string_equal(cfg.sendmail, "/usr/lib/sendmail");
-	assert_true(config_can_send(&cfg));
+	assert_true(transport_can_send(&cfg));
 	config_release(&cfg);
 	/* an explicit file that is missing is an error, not "no mail" */
 	setenv("POSTRIDER_CONFIG", "/nonexistent/postrider.yaml", 1);
@@ -1145,7 +1201,7 @@ static void test_config_found_without_home(void **state)
 	path = write_tmp(dir, "outbox.yaml", "timeout: 5\n");
 	assert_int_equal(config_load(path, &cfg, &err), 0);
 	assert_int_equal(cfg.transport, TRANSPORT_OUTBOX);
-	assert_false(config_can_send(&cfg));
+	assert_false(transport_can_send(&cfg));
 	config_release(&cfg);
 	free(path);
 	/* bad values */
@@ -1292,6 +1348,7 @@ int main(void)
 		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_config_found_without_home),
 		cmocka_unit_test(test_sendmail_transport),
+		cmocka_unit_test(test_transport_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,125 @@
+/*
+ * route.c - the game of an incoming message (route.h).
+ */
+#include "route.h"
+#include "authorize.h"
+#include "fair.h"
+#include "game.h"
+#include "hostmail.h"
+#include "mail.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/*
+ * A message that names no game but carries a token: the game of root
+ * whose current token for the sender is the message's, else the only
+ * game the sender plays (which tells him the token is stale). Writes the
+ * id to out; returns 1 found, 0 not. A message without a token (a
+ * question in prose) is for the host, not for a game.
+ */
+static int game_by_sender(const char *root, const struct mail_message *m,
+			  char *out, size_t n)
+{
+	char token[MAIL_TOKEN_SIZE], want[FAIR_TOKEN_SIZE];
+	bool have_token = mail_find_token(m, token);
+	int by_token = 0, plays = 0;
+	char played[64] = "";
+	struct dirent *e;
+	DIR *d;
+
+	if (!have_token || !m->from_addr || !(d = opendir(root)))
+		return 0;
+	while ((e = readdir(d)) && !by_token) {
+		struct strbuf err = STRBUF_INIT;
+		struct game g;
+		char *dir;
+		enum side side;
+
+		if (!mail_valid_game_id(e->d_name) || strlen(e->d_name) >= sizeof(played))
+			continue;
+		dir = xstrfmt("%s/%s", root, e->d_name);
+		memset(&g, 0, sizeof(g));
+		if (game_open(dir, &g, GAME_NEED_SECRET, &err) == 0 &&
+		    (side = authorize_sender_side(&g, m->from_addr)) != SIDE_NONE) {
+			plays++;
+			snprintf(played, sizeof(played), "%s", e->d_name);
+			game_token(&g, side, want);
+			if (fair_token_equal(token, want))
+				by_token = 1;
+		}
+		game_close(&g);
+		strbuf_release(&err);
+		free(dir);
+	}
+	closedir(d);
+	if (!by_token && plays != 1)
+		return 0;
+	snprintf(out, n, "%s", played);
+	return 1;
+}
+
+/* No game: the host's mailbox, if there is one. */
+static int for_the_host(const struct mail_config *cfg, const char *raw,
+			size_t len, struct strbuf *why, int none)
+{
+	struct strbuf done = STRBUF_INIT, err = STRBUF_INIT;
+	const char *reason = strchr(why->buf, ':') ? strchr(why->buf, ':') + 2 : why->buf;
+	int r = hostmail_deliver(cfg, raw, len, reason, &done, &err);
+
+	if (r > 0) {
+		/* delivered: to the host, not to a game */
+		if (!strncmp(why->buf, "rejected: ", 10)) {
+			char *rest = xstrdup(why->buf + 10);
+			strbuf_reset(why);
+			strbuf_addf(why, "ignored: %s", rest);
+			free(rest);
+		}
+		strbuf_addf(why, "; %s", done.buf);
+	} else if (r < 0) {
+		strbuf_addf(why, "; it could not be handed to the host (%s): try again later",
+			    err.buf);
+	}
+	strbuf_release(&done);
+	strbuf_release(&err);
+	return r > 0 ? 1 : r < 0 ? -2 : none;
+}
+
+int route_message(const char *root, const struct mail_config *cfg,
+		  const char *raw, size_t len, char **dir, struct strbuf *why)
+{
+	struct mail_message m = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	char id[64];
+	int ret = -1;
+
+	*dir = NULL;
+	if (mail_parse(raw, len, &m, &err) < 0) {
+		strbuf_addf(why, "rejected: the message cannot be read: %s", err.buf);
+		ret = for_the_host(cfg, raw, len, why, -1);
+	} else if (m.automatic) {
+		strbuf_addf(why, "ignored: an automatic message (%s); no reply sent, nothing changed",
+			    m.automatic);
+		ret = for_the_host(cfg, raw, len, why, 1);
+	} else if ((!mail_find_game(&m, id, sizeof(id)) || !mail_valid_game_id(id)) &&
+		   !game_by_sender(root, &m, id, sizeof(id))) {
+		strbuf_addstr(why, "rejected: the message names no game (no [ww-...] in the subject); no reply sent");
+		ret = for_the_host(cfg, raw, len, why, -1);
+	} else {
+		*dir = xstrfmt("%s/%s", root, id);
+		if (access(*dir, F_OK) < 0) {
+			strbuf_addf(why, "rejected: there is no game %s in '%s'; no reply sent", id, root);
+			free(*dir);
+			*dir = NULL;
+			ret = for_the_host(cfg, raw, len, why, -1);
+		} else {
+			ret = 0;
+		}
+	}
+	mail_message_release(&m);
+	strbuf_release(&err);
+	return ret;
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+#
+# What contrib/README.md has a host install, run as it is written, without
+# a mail system (issue 30): `make install PREFIX=...` puts the bash
+# completion in place; the crontab line of "Reminders" works in cron's
+# environment (env -i: PATH=/usr/bin:/bin, HOME, SHELL=/bin/sh, LOGNAME,
+# no terminal) and mails the reminder; postrider-deliver, given a message
+# postrider cannot take until the host mends something (exit 78), keeps
+# it in .failed/ and exits 78 with one line for the sender's bounce.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+PREFIX=$TRASH/usr
+cp -a "$BUILD_DIR" "$TRASH/build" || die "copy $BUILD_DIR"
+make -s --no-print-directory BUILD="$TRASH/build" PREFIX="$PREFIX" install \
+	>"$TRASH/install.log" 2>&1 || die "make install: $(cat "$TRASH/install.log")"
+install -m 755 contrib/postrider-deliver "$PREFIX/bin/" || die "install postrider-deliver"
+expect_file_eq "make install: the bash completion" contrib/postrider.bash-completion \
+	"$PREFIX/share/bash-completion/completions/postrider"
+
+# --- the crontab line, in cron's environment -----------------------------------
+H=$TRASH/referee
+mkdir -p "$H/games" "$H/.config/postrider"
+echo "transport: outbox" >"$H/.config/postrider/config.yaml"
+env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$H" TZ=UTC LC_ALL=C POSTRIDER_NOW="$POSTRIDER_NOW" \
+	postrider new --games "$H/games" --american "$AMERICAN" --british "$BRITISH" \
+	--host "$HOST" --seed "$SEED" --deadline 3d >"$TRASH/out" 2>&1 ||
+	die "new: $(cat "$TRASH/out")"
+G=$H/games/$GAME_ID
+[ -d "$G" ] || die "no game $G: $(cat "$TRASH/out")"
+
+# every crontab line of contrib/README.md (an indented "*/N * * * * ...")
+sed -n 's/^    \(\*\/[0-9]* \* \* \* \* .*\)$/\1/p' contrib/README.md | sort -u >"$TRASH/lines"
+expect_ne "contrib/README.md gives a crontab line" "" "$(cat "$TRASH/lines")"
+n=0
+while IFS= read -r line; do
+	n=$((n + 1))
+	# the command: the line without its five time fields, /usr/local
+	# being this test's PREFIX (make install PREFIX=/usr/local)
+	cmd=$(echo "$line" | cut -d' ' -f6- | sed "s|/usr/local/|$PREFIX/|g")
+	# an hour in: nothing due, and nothing printed (cron would mail it)
+	env -i PATH=/usr/bin:/bin HOME="$H" SHELL=/bin/sh LOGNAME=referee \
+		POSTRIDER_NOW=$((POSTRIDER_NOW + 3600)) \
+		setsid sh -c "$cmd" </dev/null >"$TRASH/cron.out" 2>&1
+	expect_eq "crontab line $n, nothing due: exit 0" "0" "$?"
+	expect_eq "crontab line $n, nothing due: prints nothing, so cron mails nothing" "" "$(cat "$TRASH/cron.out")"
+	# 60 hours in: 18 hours before the deadline, the reminder is due
+	env -i PATH=/usr/bin:/bin HOME="$H" SHELL=/bin/sh LOGNAME=referee \
+		POSTRIDER_NOW=$((POSTRIDER_NOW + 60 * 3600)) \
+		setsid sh -c "$cmd" </dev/null >"$TRASH/cron.out" 2>&1
+	expect_eq "crontab line $n runs under cron's environment: $line" "0" "$?"
+	expect_no_fixed "crontab line $n: finds postrider" "not found" "$TRASH/cron.out"
+	expect_fixed "crontab line $n: says what it sent (cron mails it to the host)" "reminded the side to move" "$TRASH/cron.out"
+done <"$TRASH/lines"
+expect_eq "the reminder is in the outbox" 1 "$(outbox_list "$G" | grep -c '^remind-')"
+
+# --- exit 78 through postrider-deliver -----------------------------------------
+AM=$(report_for "$G" american) || die "no report to the American"
+env -i PATH=/usr/bin:/bin HOME="$H" POSTRIDER_NOW="$POSTRIDER_NOW" \
+	"$PREFIX/bin/postrider" options "$G" --plain >"$TRASH/opts" 2>&1 || :
+reply_mail "$AM" "$AMERICAN" "$(sed -n 2p "$TRASH/opts")" >"$TRASH/order.eml"
+echo "smtp_urll: smtp://wrong" >"$TRASH/bad.yaml"
+env -i PATH=/usr/bin:/bin HOME="$H" POSTRIDER_CONFIG="$TRASH/bad.yaml" \
+	"$PREFIX/bin/postrider-deliver" "$H/games" <"$TRASH/order.eml" \
+	>"$TRASH/deliver.out" 2>"$TRASH/deliver.err"
+expect_eq "78 (the host must mend the configuration): the wrapper exits 78, the mail system bounces" 78 "$?"
+expect_fixed "... with a line for the sender: not played" "This message was NOT played" "$TRASH/deliver.out"
+expect_fixed "... and why: the host must mend it" "needs mending by its host" "$TRASH/deliver.out"
+expect_eq "... the message is kept in .failed/" 1 "$(ls "$H/games/.failed" | grep -c '^incoming\.')"
+expect_fixed "... the host's log says so" "postrider exited 78" "$H/games/.deliver.log"
+expect_eq "... nothing played" 1 "$(commit_count "$G")"
+# mended, the kept message is fed again as contrib/README.md says
+for f in "$H"/games/.failed/incoming.*; do
+	env -i PATH=/usr/bin:/bin HOME="$H" POSTRIDER_NOW="$POSTRIDER_NOW" \
+		"$PREFIX/bin/postrider-deliver" "$H/games" <"$f" >/dev/null 2>&1 && rm "$f"
+done
+expect_eq "mended and fed again: played" 2 "$(commit_count "$G")"
+
+# --- the bare repository a game is published to (contrib/README.md) --------------
+# as on Debian 12: a git whose own default branch is master
+cmd=$(sed -n 's/^    \(git init --bare .*\)$/\1/p' contrib/README.md | head -n 1)
+expect_ne "contrib/README.md says how to make the bare repository" "" "$cmd"
+cmd=$(echo "$cmd" | sed "s|/srv/git/ww-XXXX.git|$TRASH/srv/club.git|")
+env GIT_CONFIG_GLOBAL=/dev/null sh -c "$cmd" >"$TRASH/init.out" 2>&1 ||
+	fail "the bare repository is made as written" "$(cat "$TRASH/init.out")"
+expect_exit 0 env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$H" \
+	postrider publish "$G" --remote "$TRASH/srv/club.git"
+env GIT_CONFIG_GLOBAL=/dev/null git clone -q "$TRASH/srv/club.git" "$TRASH/clone" >"$TRASH/clone.out" 2>&1
+expect_eq "a player's clone checks out the game" "$(git -C "$G" show HEAD:game.yaml)" \
+	"$(cat "$TRASH/clone/game.yaml" 2>&1)"
+
+test_done
