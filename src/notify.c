@@ -149,7 +149,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT, held = STRBUF_INIT;
-	struct strbuf standing = STRBUF_INIT, data_line = STRBUF_INIT;
+	struct strbuf standing = STRBUF_INIT, data_line = STRBUF_INIT, named = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -179,6 +179,7 @@ static int compose_report(const struct game *g, const struct state *s,
 		report_options_grouped(d, s, &options);
 	game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
+	report_cards_named(d, s, side, story.buf, &named);
 	for (const char *p = s->held[side]; *p;) {
 		/* this side's held-over lines: his alone */
 		size_t n = strcspn(p, "\n");
@@ -196,6 +197,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
 			"british", g->player[SIDE_BRITISH].name,
 			"happened", story.buf ? story.buf : "",
+			"named", named.buf ? named.buf : "",
 			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
 			"numbers", numbers.buf ? numbers.buf : "",
@@ -274,6 +276,7 @@ out:
 	strbuf_release(&clock);
 	strbuf_release(&held);
 	strbuf_release(&standing);
+	strbuf_release(&named);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;

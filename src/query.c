@@ -262,8 +262,9 @@ static void answer_discards(const struct game *g, enum side side, int n,
 
 	(void)side, (void)n, (void)text, (void)log;
 	strbuf_addf(out, "The discard pile, oldest first (%d cards):\n", s->n_discard);
+	/* face up: each event with what it does, as a hand shows it */
 	for (int i = 0; i < s->n_discard; i++)
-		strbuf_addf(out, "  %s\n", g->data->cards[s->discard[i]].label);
+		report_card(g->data, s->discard[i], "  ", out);
 	if (!s->n_discard)
 		strbuf_addstr(out, "  (empty)\n");
 }

@@ -131,6 +131,8 @@ static void test_battle_numbers_9_63(void **state)
 	HAS("Americans (defending): 5 CUs +5, Gates's Actual Battle Rating +2 on a die of 4-6 or +1 on 1-3 (Battle Rating 2, 9.3), +1 militia (9.43): +8 or +7 in all.");
 	HAS("Warning: if the British lose, they surrender: the attacker must retreat to Ticonderoga NY, where it cannot go (9.63.A).");
 	HAS("Your choice in step 1: 'discard CARD' +1 with 71; 'none' +0.");
+	/* what the card would cost as an event, not only its number */
+	HAS("Mohawk and Loyalist raiders burn the frontier");
 	/* the American's report at the same moment: public numbers only */
 	numbers(SIDE_AMERICAN);
 	HAS("+8 or +7 in all.");
@@ -146,10 +148,35 @@ static void test_battle_numbers_9_63(void **state)
 	/* the British discard is public now and counted */
 	HAS("+1 Regulars (9.41), +1 discard (9.45): +9 or +8 in all.");
 	HAS("Your choice in step 1: 'battle 74' +2 (Morgan's Riflemen); 'discard CARD' +1 with 74; 'none' +0.");
+	HAS("Battle card: Morgan's marksmen give the Americans +2 in this battle");
 	numbers(SIDE_BRITISH);
 	LACKS("Your choice");
 	LACKS("74");
 	LACKS("Morgan");
+}
+
+enum { PAUL_REVERE = 80 };
+
+/* The exchange (6.32.C) names the discarded event with what it does, in
+ * both reports: the card lies face up on the discard pile. */
+static void test_exchange_card_text(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	take_card(PAUL_REVERE);
+	S.discard[S.n_discard++] = PAUL_REVERE;
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_EXCHANGE;
+	S.prompt.side = SIDE_BRITISH;
+	S.prompt.card = PAUL_REVERE;
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+		numbers(sd);
+		HAS("#80 Paul Revere's Ride");
+		HAS("The alarm spreads: place two American CUs in one space");
+		LACKS("Mohawk");	/* never a card of the British hand */
+	}
 }
 
 /* A British army about to end its move north of the Winter Attrition
@@ -275,6 +302,27 @@ static void test_grouped_orders(void **state)
 	LACKS("74");	/* never the other side's card */
 }
 
+/* The events a report's story names, with their text, except those of
+ * the reader's own hand (the hand shows them) and the OPS cards. */
+static void test_cards_named(void **state)
+{
+	(void)state;
+	set_hand(SIDE_AMERICAN, 1, MORGANS_RIFLEMEN);
+	strbuf_reset(&OUT);
+	report_cards_named(D, &S, SIDE_AMERICAN,
+			   "British plays the event #71 Joseph Brant Leads an Iroquois Raid.\n"
+			   "The British discard #80 Paul Revere's Ride in the battle.\n"
+			   "American plays #74 Morgan's Riflemen; #4 (1 OPS); #71 again.\n", &OUT);
+	HAS("  #71 Joseph Brant Leads an Iroquois Raid");
+	HAS("Mohawk and Loyalist raiders");
+	HAS("  #80 Paul Revere's Ride");
+	HAS("The alarm spreads");
+	LACKS("Morgan's marksmen");
+	LACKS("#4 ");
+	/* each once */
+	assert_null(strstr(strstr(strbuf_str(&OUT), "#71") + 1, "#71"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +331,8 @@ int main(void)
 		cmocka_unit_test_setup(test_status_cards, new_game),
 		cmocka_unit_test_setup(test_retreat_wording, new_game),
 		cmocka_unit_test_setup(test_grouped_orders, new_game),
+		cmocka_unit_test_setup(test_exchange_card_text, new_game),
+		cmocka_unit_test_setup(test_cards_named, new_game),
 	};
 	int r = cmocka_run_group_tests(tests, group_setup, group_teardown);
 
