@@ -328,6 +328,14 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		if (g->player[side].mail != MAIL_EVERY && g->head[0] &&
 		    !engine_game_over(s) && !asked)
 			continue;
+		/* ... and once for one decision: an order of the opponent that
+		 * decided nothing (a standing reaction, table talk) while he
+		 * decides leaves his last report and its token good; his next
+		 * report tells it (issue 29) */
+		if (g->player[side].mail != MAIL_EVERY && g->head[0] && asked &&
+		    !engine_game_over(&g->state) && g->state.prompt.side == side &&
+		    engine_decided_nothing(&g->state, s, OTHER_SIDE(side)))
+			continue;
 
 		if (compose_report(g, s, side, commit, patch, log, map ? png : NULL,
 				   !map, &msg, err) < 0) {
