@@ -195,7 +195,8 @@ static void now_line(const struct game *g, struct strbuf *out)
 static bool options_where_refused(const struct game *g, enum side side,
 				  struct strbuf *out)
 {
-	char *text = replies_last_rejected(g->repo, side, g->state.seq);
+	/* a game without its repository (the oracle's worlds) keeps none */
+	char *text = g->repo ? replies_last_rejected(g->repo, side, g->state.seq) : NULL;
 	struct state *s;
 	struct order_result res;
 	struct strbuf proofs = STRBUF_INIT;
