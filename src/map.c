@@ -779,9 +779,14 @@ static void panel(const struct data *d, const struct state *s,
 	LINE(MAP_PANEL, "French Alliance: %d of 9%s", s->french_alliance,
 	     s->french_allied ? " (allied)" : "");
 	LINE(MAP_PANEL, "Regulars' Advantage: %s", s->regulars ? "in effect" : "over");
-	if (s->war_ends)
-		LINE(MAP_PANEL, "War Ends box: #%d (game may end)", s->war_ends);
-	else
+	if (s->war_ends) {
+		LINE(MAP_PANEL, "War Ends box: #%d", s->war_ends);
+		if (d->cards[s->war_ends].war_ends_year)
+			LINE(MAP_PANEL, "  (the war ends at the end of %d)",
+			     d->cards[s->war_ends].war_ends_year);
+		else
+			LINE(MAP_PANEL, "  (the game may end)");
+	} else
 		LINE(MAP_PANEL, "War Ends box: empty");
 	LINE(MAP_PANEL, "Congress: %s", s->congress >= 0 ? d->spaces[s->congress].full_name : "dispersed");
 	for (int g = 0; g < d->n_generals; g++) {

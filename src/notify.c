@@ -150,7 +150,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	struct strbuf board = STRBUF_INIT, hand = STRBUF_INIT, prompt = STRBUF_INIT;
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT, held = STRBUF_INIT;
-	struct strbuf standing = STRBUF_INIT, data_line = STRBUF_INIT;
+	struct strbuf standing = STRBUF_INIT, data_line = STRBUF_INIT, named = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -180,6 +180,7 @@ static int compose_report(const struct game *g, const struct state *s,
 		report_options_grouped(d, s, &options);
 	game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
+	report_cards_named(d, s, side, story.buf, &named);
 	for (const char *p = s->held[side]; *p;) {
 		/* this side's held-over lines: his alone */
 		size_t n = strcspn(p, "\n");
@@ -197,6 +198,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
 			"british", g->player[SIDE_BRITISH].name,
 			"happened", story.buf ? story.buf : "",
+			"named", named.buf ? named.buf : "",
 			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
 			"numbers", numbers.buf ? numbers.buf : "",
@@ -275,6 +277,7 @@ out:
 	strbuf_release(&clock);
 	strbuf_release(&held);
 	strbuf_release(&standing);
+	strbuf_release(&named);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;
@@ -325,6 +328,14 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		 * since his last decision */
 		if (g->player[side].mail != MAIL_EVERY && g->head[0] &&
 		    !engine_game_over(s) && !asked)
+			continue;
+		/* ... and once for one decision: an order of the opponent that
+		 * decided nothing (a standing reaction, table talk) while he
+		 * decides leaves his last report and its token good; his next
+		 * report tells it (issue 29) */
+		if (g->player[side].mail != MAIL_EVERY && g->head[0] && asked &&
+		    !engine_game_over(&g->state) && g->state.prompt.side == side &&
+		    engine_decided_nothing(&g->state, s, OTHER_SIDE(side)))
 			continue;
 
 		if (compose_report(g, s, side, commit, patch, log, map ? png : NULL,

@@ -187,6 +187,8 @@ struct run {
 	struct strbuf unreadable_why;
 	char *unreadable_text;
 	bool move_ended;	/* the last line was a step that ended the move */
+	bool campaign_ended;	/* the last line left a campaign that ended by
+				   itself, no general left (R101) */
 };
 
 /* Is t a "say", "words" or "if" line (of that word)? */
@@ -387,6 +389,14 @@ static int apply_line(struct run *run, const char *line, const char *t, int *col
 		ret = 0;
 		goto out;
 	}
+	if (a.kind == ACT_DONE && run->campaign_ended &&
+	    !(s->prompt.kind == PROMPT_CAMPAIGN && s->prompt.side == run->side)) {
+		/* the campaign ended by itself (R101): nothing to end */
+		strbuf_addstr(&res->log, "('done': the campaign had ended already.)\n");
+		run->campaign_ended = false;
+		ret = 0;
+		goto out;
+	}
 	if (a.kind != ACT_REACT && engine_game_over(s)) {
 		strbuf_addstr(why, "the game is over; nothing more can be ordered");
 		*column = (int)(t - line) + 1;
@@ -396,6 +406,8 @@ static int apply_line(struct run *run, const char *line, const char *t, int *col
 	} else if (engine_apply(d, s, &a, run->r, &res->log, why) == ENGINE_OK) {
 		run->move_ended = (a.kind == ACT_TO || a.kind == ACT_SAIL) &&
 				  !(s->prompt.kind == PROMPT_MOVE && s->prompt.side == run->side);
+		run->campaign_ended = res->log.len > loglen &&
+				      strstr(res->log.buf + loglen, "ends by itself (7.2.A)") != NULL;
 		action_format(d, &a, &res->actions);
 		strbuf_addch(&res->actions, '\n');
 		res->applied++;

@@ -48,6 +48,8 @@ void play_outcome_release(struct play_outcome *out)
 	free(out->message_id);
 	free(out->references);
 	free(out->from);
+	free(out->rejected_order);
+	out->rejected_order = NULL;
 	for (int i = 0; i < out->n_mail; i++) {
 		free(out->mail[i].name);
 		free(out->mail[i].title);
@@ -493,8 +495,11 @@ static void run_order(struct game *g, const struct play_request *rq, enum side s
 	trace_perf("order adjudicated");
 	if (res.rejected) {
 		verdict(out, PLAY_REJECTED, EXIT_REJECTED, "rejected: %s", res.message.buf);
-		if (rq->as < 0)
+		if (rq->as < 0) {
 			add_mail(out, PLAY_MAIL_REJECT, side, NULL, NULL, res.message.buf, true);
+			if (!rq->check)
+				out->rejected_order = xstrdup(text);
+		}
 		goto out;
 	}
 	out->next.draws = rng.next;
@@ -702,6 +707,8 @@ bool play_carry_out(struct game *g, struct notify *n, struct play_outcome *out)
 			out->status = EXIT_TEMPFAIL;
 		}
 	}
+	if (out->verdict == PLAY_REJECTED && out->rejected_order && out->side != SIDE_NONE)
+		replies_keep_rejected(g->repo, out->side, g->state.seq, out->rejected_order);
 	if (out->verdict != PLAY_ACCEPTED)
 		return false;
 	r = commit_turn(g, n, out, commit, &err);

@@ -91,6 +91,10 @@ struct play_outcome {
 	struct strbuf proofs;	/* version 2: the turn's VRF proofs */
 	bool fixed_dice;	/* game.yaml to be marked fixed_dice */
 
+	/* PLAY_REJECTED: the text of a refused mailed order, kept for
+	 * `options` (replies_keep_rejected()), or NULL */
+	char *rejected_order;
+
 	/* PLAY_ANSWERED: g->clock was changed (a vacation) and is saved */
 	bool clock_changed;
 

@@ -3,6 +3,7 @@
  */
 #include "query.h"
 #include "order.h"
+#include "replies.h"
 #include "report.h"
 
 #include <ctype.h>
@@ -26,7 +27,7 @@ static const struct query_desc {
 	query_answer_fn *answer;
 } queries[QUERY__COUNT] = {
 	[QUERY_HELP] = { "help", "help", "this text", 0, false, NULL, answer_help },
-	[QUERY_OPTIONS] = { "options", "options", "every legal order now, in full", 0, false,
+	[QUERY_OPTIONS] = { "options", "options", "every legal order now, or where refused", 0, false,
 			    NULL, answer_options },
 	[QUERY_HAND] = { "hand", "hand", "your hand", 0, false, NULL, answer_hand },
 	[QUERY_BOARD] = { "board", "board", "the board and the tracks", 0, false, NULL,
@@ -184,10 +185,58 @@ static void now_line(const struct game *g, struct strbuf *out)
 	strbuf_addch(out, '\n');
 }
 
+/*
+ * After side's last mailed order was refused (and nothing was played
+ * since), the orders where it failed: it is run again on a copy of the
+ * game, and stops where it stopped, as the refusal showed it. Only where
+ * no die, card or decision of the other side lay before that line (the
+ * refusal showed nothing there either). True if answered so.
+ */
+static bool options_where_refused(const struct game *g, enum side side,
+				  struct strbuf *out)
+{
+	/* a game without its repository (the oracle's worlds) keeps none */
+	char *text = g->repo ? replies_last_rejected(g->repo, side, g->state.seq) : NULL;
+	struct state *s;
+	struct order_result res;
+	struct strbuf proofs = STRBUF_INIT;
+	struct rng rng;
+	bool done = false;
+
+	if (!text)
+		return false;
+	s = xmalloc(sizeof(*s));
+	*s = g->state;
+	order_result_init(&res);
+	game_rng(g, &rng);
+	rng.log = &res.log;
+	rng.proofs = &proofs;
+	order_run(g->data, s, &rng, side, text, &res);
+	if (res.rejected && !res.bound_line && res.applied && !engine_game_over(s) &&
+	    s->prompt.side == side) {
+		strbuf_addf(out, "Where your last order was refused (line %d), after its "
+			    "%d decision%s before it:\nNow: ", res.line, res.applied,
+			    res.applied == 1 ? "" : "s");
+		engine_describe_prompt(g->data, s, out);
+		strbuf_addstr(out, "\n\n");
+		report_options(g->data, s, false, out);
+		strbuf_addstr(out, "\nNothing of that order counts: send it again whole, "
+			      "mended, as one order.\n");
+		done = true;
+	}
+	order_result_release(&res);
+	strbuf_release(&proofs);
+	free(s);
+	free(text);
+	return done;
+}
+
 static void answer_options(const struct game *g, enum side side, int n,
 			   const char *text, const char *log, struct strbuf *out)
 {
 	(void)n, (void)text, (void)log;
+	if (options_where_refused(g, side, out))
+		return;
 	now_line(g, out);
 	if (g->state.prompt.side == side) {
 		strbuf_addch(out, '\n');
@@ -262,8 +311,9 @@ static void answer_discards(const struct game *g, enum side side, int n,
 
 	(void)side, (void)n, (void)text, (void)log;
 	strbuf_addf(out, "The discard pile, oldest first (%d cards):\n", s->n_discard);
+	/* face up: each event with what it does, as a hand shows it */
 	for (int i = 0; i < s->n_discard; i++)
-		strbuf_addf(out, "  %s\n", g->data->cards[s->discard[i]].label);
+		report_card(g->data, s->discard[i], "  ", out);
 	if (!s->n_discard)
 		strbuf_addstr(out, "  (empty)\n");
 }

@@ -138,3 +138,46 @@ out:
 	strbuf_release(&kept);
 	return ret;
 }
+
+/* "rejected-american" */
+static int rejected_path(struct repo *r, enum side side, struct strbuf *path)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "rejected-%s", side_name(side));
+	return repo_private_path(r, name, path);
+}
+
+int replies_keep_rejected(struct repo *r, enum side side, unsigned seq,
+			  const char *text)
+{
+	struct strbuf path = STRBUF_INIT, body = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&body, "%u\n%s", seq, text ? text : "");
+	if (rejected_path(r, side, &path) < 0)
+		warning("cannot find the game's private folder for the refused order");
+	else if (write_file_atomic(path.buf, body.buf, body.len) < 0)
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	else
+		ret = 0;
+	strbuf_release(&path);
+	strbuf_release(&body);
+	return ret;
+}
+
+char *replies_last_rejected(struct repo *r, enum side side, unsigned seq)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	char *order = NULL, *end;
+
+	if (rejected_path(r, side, &path) == 0 &&
+	    read_file(path.buf, &text, 1 << 20) == 0 && text.len) {
+		unsigned long kept = strtoul(text.buf, &end, 10);
+		if (end != text.buf && *end == '\n' && kept == seq)
+			order = xstrdup(end + 1);
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return order;
+}

@@ -48,4 +48,16 @@ int replies_record(struct repo *r, enum side side, long long now, int n);
 bool replies_answered(struct repo *r, const char *message_id);
 int replies_mark_answered(struct repo *r, const char *message_id);
 
+/*
+ * The last order of side that was refused by mail, kept so that `options`
+ * by mail may answer for the point where it failed (query.c): in
+ * <gitdir>/postrider/rejected-SIDE (never committed), "SEQ\n" then the
+ * order text, SEQ the game's order count when it was refused. keep
+ * returns 0, or -1 after a warning; last gives a new string, or NULL when
+ * none was kept at seq (any order since makes it stale).
+ */
+int replies_keep_rejected(struct repo *r, enum side side, unsigned seq,
+			  const char *text);
+char *replies_last_rejected(struct repo *r, enum side side, unsigned seq);
+
 #endif

@@ -4,6 +4,7 @@
 #include "report.h"
 #include "paths.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -326,24 +327,56 @@ void report_hand_since(const struct data *d, const struct state *s,
 	if (!s->n_hand[side])
 		strbuf_addstr(out, "  (empty)\n");
 	for (int i = 0; i < s->n_hand[side]; i++) {
-		const struct data_card *c = &d->cards[s->hand[side][i]];
 		bool held = !before;
 		for (int j = 0; before && j < before->n_hand[side] && !held; j++)
 			held = before->hand[side][j] == s->hand[side][i];
-		strbuf_addf(out, "%s%s%s", held ? "  " : "* ", c->label,
-			    data_card_marked(c) ? " " DATA_UNSOURCED_MARK : "");
-		if (!c->ops)
-			strbuf_addf(out, " (%s%s%s)",
-				    c->special ? "special event, must be played" :
-				    c->side == CARD_SIDE_AMERICAN ? "American event" :
-				    c->side == CARD_SIDE_BRITISH ? "British event" : "event",
-				    c->battle_card ? ", battle card" : "",
-				    c->removed_after_play ? ", removed after play" : "");
-		strbuf_addch(out, '\n');
-		/* what the event does, so no rulebook is needed to choose */
-		if (!c->ops && c->text && *c->text)
-			add_wrapped(out, c->text, "      ", 72);
+		report_card(d, s->hand[side][i], held ? "  " : "* ", out);
 	}
+}
+
+void report_cards_named(const struct data *d, const struct state *s,
+			enum side side, const char *text, struct strbuf *out)
+{
+	bool seen[DATA_MAX_CARDS + 1] = { false };
+
+	for (int i = 0; i < s->n_hand[side]; i++)
+		if (s->hand[side][i] >= 0 && s->hand[side][i] <= DATA_MAX_CARDS)
+			seen[s->hand[side][i]] = true;	/* the hand shows them */
+	if (s->prompt.kind == PROMPT_EXCHANGE && s->prompt.card > 0 &&
+	    s->prompt.card <= DATA_MAX_CARDS)
+		seen[s->prompt.card] = true;	/* report_numbers() shows it */
+	for (const char *p = text ? text : ""; (p = strchr(p, '#')); p++) {
+		char *end;
+		long n;
+		if (p > text && isalnum((unsigned char)p[-1]))
+			continue;
+		n = strtol(p + 1, &end, 10);
+		if (end == p + 1 || n < 1 || n > d->n_cards || n > DATA_MAX_CARDS || seen[n] ||
+		    d->cards[n].ops || !d->cards[n].text || !*d->cards[n].text)
+			continue;
+		seen[n] = true;
+		report_card(d, (int)n, "  ", out);
+	}
+}
+
+void report_card(const struct data *d, int card, const char *lead,
+		 struct strbuf *out)
+{
+	const struct data_card *c = &d->cards[card];
+
+	strbuf_addf(out, "%s%s%s", lead, c->label,
+		    data_card_marked(c) ? " " DATA_UNSOURCED_MARK : "");
+	if (!c->ops)
+		strbuf_addf(out, " (%s%s%s)",
+			    c->special ? "special event, must be played" :
+			    c->side == CARD_SIDE_AMERICAN ? "American event" :
+			    c->side == CARD_SIDE_BRITISH ? "British event" : "event",
+			    c->battle_card ? ", battle card" : "",
+			    c->removed_after_play ? ", removed after play" : "");
+	strbuf_addch(out, '\n');
+	/* what the event does, so no rulebook is needed to choose */
+	if (!c->ops && c->text && *c->text)
+		add_wrapped(out, c->text, "      ", 72);
 }
 
 void report_options(const struct data *d, const struct state *s, bool plain,
@@ -863,6 +896,20 @@ static void battle_cards(const struct data *d, const struct state *s,
 				    acts[i].card);
 	strbuf_addf(&line, "%s'none' +0.", n_battle || n_discard ? "; " : " ");
 	add_wrapped(out, line.buf, "", 72);
+	/* each card of the choice with what it does as an event: a discard
+	 * gives that event up (issue 29) */
+	if (n_battle || n_discard)
+		strbuf_addstr(out, "The cards of that choice:\n");
+	for (int i = 0; i < n; i++) {
+		bool seen = false;
+		if (acts[i].kind != ACT_BATTLE && acts[i].kind != ACT_DISCARD)
+			continue;
+		for (int j = 0; j < i && !seen; j++)
+			seen = (acts[j].kind == ACT_BATTLE || acts[j].kind == ACT_DISCARD) &&
+			       acts[j].card == acts[i].card;
+		if (!seen)
+			report_card(d, acts[i].card, "  ", out);
+	}
 	strbuf_release(&line);
 	free(acts);
 }
@@ -898,6 +945,11 @@ void report_numbers(const struct data *d, const struct state *s,
 			add_wrapped(out, w.buf, "", 72);
 			strbuf_release(&w);
 		}
+	}
+	if (k == PROMPT_EXCHANGE && s->prompt.card > 0) {
+		/* face up on the discard pile: public, in both reports */
+		strbuf_addstr(out, "The discarded event that the exchange would take (6.32.C):\n");
+		report_card(d, s->prompt.card, "  ", out);
 	}
 	if (k == PROMPT_MOVE && s->move.active && side == s->prompt.side) {
 		int g = s->move.general, at = s->general[g];

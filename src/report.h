@@ -20,6 +20,15 @@ void report_hand(const struct data *d, const struct state *s, enum side side,
 void report_hand_since(const struct data *d, const struct state *s,
 		       const struct state *before, enum side side,
 		       struct strbuf *out);
+/* One card as a hand shows it: lead ("  ", "* "), its label, for an event
+ * its kind and, indented under it, what it does. */
+void report_card(const struct data *d, int card, const char *lead,
+		 struct strbuf *out);
+/* Each event that text names ("#74") and that is not in side's hand, once,
+ * as report_card() shows it: what a player is told of cards he does not
+ * hold (the opponent's play, a discard) is public, and so is their text. */
+void report_cards_named(const struct data *d, const struct state *s,
+			enum side side, const char *text, struct strbuf *out);
 /*
  * The legal orders now. plain: the side to decide on the first line
  * ("american", "british" or "none"), then one order a line exactly as

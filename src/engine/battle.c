@@ -1204,6 +1204,50 @@ void battle_intercept_describe(const struct data *d, const struct state *s,
 			    gd->name, gd->agility);
 	}
 	strbuf_addch(out, '.');
+	/* what follows a success, certain by the rules (issue 29) */
+	{
+		int bg = general_of_side_at(d, s, s->battle.space, SIDE_BRITISH),
+		    bc = side_cus(s, s->battle.space, SIDE_BRITISH),
+		    ac = side_cus(s, s->battle.space, SIDE_AMERICAN);
+		strbuf_addf(out, " If one succeeds, the British movement ends and a battle follows in %s: the British attack (%s%s%d CU%s) the intercepting Army (up to 5 CUs%s), the Americans +1 for the interception (7.8.C, 9.46).",
+			    where, bg >= 0 ? d->generals[bg].name : "", bg >= 0 ? ", " : "",
+			    bc, bc == 1 ? "" : "s",
+			    ac ? ", with the American CUs already there" : "");
+	}
+	free(acts);
+}
+
+/*
+ * What the rules make certain of a retreat of general g (side) by the
+ * legal answers of kind: to a space where a general of his side stands,
+ * two generals meet, and one goes to the Reinforcements box (7.4.C): the
+ * owner chooses, unless one is Washington, who stays (issue 29).
+ */
+static void say_meetings(const struct data *d, const struct state *s,
+			 enum side side, int g, struct strbuf *out)
+{
+	int n = engine_legal(d, s, NULL, 0);
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	bool said[DATA_MAX_SPACES] = { false };
+
+	engine_legal(d, s, acts, n);
+	for (int i = 0; g >= 0 && i < n; i++) {
+		int t = acts[i].space, h;
+		if ((acts[i].kind != ACT_RETREAT && acts[i].kind != ACT_SAIL) || t < 0 ||
+		    t >= DATA_MAX_SPACES || said[t])
+			continue;
+		said[t] = true;
+		h = general_of_side_at(d, s, t, side);
+		if (h < 0 || h == g)
+			continue;
+		strbuf_addf(out, " To %s, where %s stands, two generals would meet: ",
+			    space_name(d, t), d->generals[h].name);
+		if (is_washington(d, g) || is_washington(d, h))
+			strbuf_addf(out, "%s would go to the Reinforcements box (Washington never does, 7.4.C).",
+				    d->generals[is_washington(d, g) ? h : g].name);
+		else
+			strbuf_addstr(out, "you would send one of them to the Reinforcements box (7.4.C).");
+	}
 	free(acts);
 }
 
@@ -1220,6 +1264,7 @@ void battle_rbb_describe(const struct data *d, const struct state *s,
 			    d->generals[g].agility + d->generals[g].retreat_bonus,
 			    d->generals[g].retreat_bonus ? " (+2 for him, 7.9.A)" : "");
 	strbuf_addch(out, '.');
+	say_meetings(d, s, SIDE_AMERICAN, g, out);
 }
 
 void battle_card_describe(const struct data *d, const struct state *s,
@@ -1241,9 +1286,14 @@ void battle_losses_describe(const struct data *d, const struct state *s,
 void battle_retreat_describe(const struct data *d, const struct state *s,
 			     struct strbuf *out)
 {
-	strbuf_addf(out, "%s: you lost the battle in %s: 'retreat SPACE'%s (9.6).",
+	bool land = legal_kind_any(d, s, ACT_RETREAT), sea = legal_kind_any(d, s, ACT_SAIL);
+
+	strbuf_addf(out, "%s: you lost the battle in %s: %s%s%s (9.6).",
 		    side_title(s->prompt.side), space_name(d, s->battle.space),
-		    s->prompt.side == SIDE_BRITISH ? " or 'sail PORT'" : "");
+		    land || !sea ? "'retreat SPACE'" : "", land && sea ? " or " : "",
+		    sea ? "'sail PORT'" : "");
+	say_meetings(d, s, s->prompt.side,
+		     general_of_side_at(d, s, s->battle.space, s->prompt.side), out);
 }
 
 void battle_replacement_draws(const struct data *d, struct state *s,

@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void flow_prompt(struct state *s, enum prompt_kind kind, enum side side,
@@ -355,6 +356,43 @@ enum engine_result engine_check(const struct data *d, const struct state *s,
 	return desc->check(d, s, a, why);
 }
 
+/*
+ * A campaign left with no general to activate and no Landing Party to
+ * make (7.2.A), by the board alone, ends by itself and is logged (issue
+ * 29, docs/rulings.md R101). Never a prompt whose answers depend on a
+ * hidden hand (R100): those are asked.
+ */
+static void decline_if_no_choice(const struct data *d, struct state *s,
+				 struct rng *r, struct strbuf *log)
+{
+	for (int guard = 0; guard < 16 && !engine_game_over(s); guard++) {
+		enum prompt_kind k = s->prompt.kind;
+		enum action_kind decline = ACT_DONE;
+		struct action a = ACTION_INIT;
+		int n;
+		bool other = false;
+
+		if (k != PROMPT_CAMPAIGN)
+			return;
+		n = engine_legal(d, s, NULL, 0);
+		struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+		engine_legal(d, s, acts, n);
+		for (int i = 0; i < n && !other; i++)
+			other = acts[i].kind != decline;
+		free(acts);
+		if (other || !n)
+			return;
+		elog(log, "The %s has no general left to activate%s: %s ends by itself (7.2.A).",
+		     side_title(s->prompt.side),
+		     s->prompt.side == SIDE_BRITISH ? " and no Landing Party to make" : "",
+		     d->cards[s->prompt.card].label);
+		a.kind = decline;
+		prompt_desc(k)->apply(d, s, &a, r, log);
+		if (!engine_game_over(s) && !prompt_desc(k)->no_auto_victory)
+			victory_automatic(d, s, log);
+	}
+}
+
 enum engine_result engine_apply(const struct data *d, struct state *s,
 				const struct action *a, struct rng *r,
 				struct strbuf *log, struct strbuf *why)
@@ -389,6 +427,7 @@ enum engine_result engine_apply(const struct data *d, struct state *s,
 		victory_automatic(d, s, log);
 	if (!engine_game_over(s))
 		move_end_if_stuck(d, s, r, log);
+	decline_if_no_choice(d, s, r, log);
 	s->draws = r ? r->next : s->draws;
 	return ENGINE_OK;
 }

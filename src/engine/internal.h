@@ -29,6 +29,10 @@ static inline void legal_add(const struct data *d, const struct state *s,
 		c->out[c->n] = *a;
 	c->n++;
 }
+/* Whether any legal action now is of kind (a prompt's words name only the
+ * answers it can take). */
+bool legal_kind_any(const struct data *d, const struct state *s,
+		    enum action_kind kind);
 /* kind with each space */
 void legal_spaces(const struct data *d, const struct state *s,
 		  struct collect *c, enum action_kind kind);

@@ -716,9 +716,12 @@ void move_describe(const struct data *d, const struct state *s,
 			    here, here < 5 ? here : 5);
 	else
 		strbuf_addstr(out, " (");
-	strbuf_addf(out, "%d of %d spaces used): 'take N', 'to SPACE', %s'stop'.",
+	/* only the moves open now (issue 29): no 'sail PORT' from a space
+	 * that is no port, no 'to SPACE' when every step is barred */
+	strbuf_addf(out, "%d of %d spaces used): 'take N', %s%s'stop'.",
 		    m->used, move_allowance(d, s),
-		    p->side == SIDE_BRITISH ? "'sail PORT' or " : "or ");
+		    legal_kind_any(d, s, ACT_TO) ? "'to SPACE', " : "",
+		    legal_kind_any(d, s, ACT_SAIL) ? "'sail PORT' or " : "or ");
 }
 
 void move_end_if_stuck(const struct data *d, struct state *s, struct rng *r,

@@ -351,26 +351,58 @@ static void describe_first(const struct data *d, const struct state *s,
 		strbuf_addf(out, "%s: choose who plays the first card of %d (5.3.c).", who, s->year);
 }
 
+/* "place, flip or remove": of the verbs given (kinds, words), those with
+ * a legal answer now; "" if none (issue 29: no impossible option). */
+static void verbs_possible(const struct data *d, const struct state *s,
+			   const enum action_kind *kinds, const char *const *words,
+			   int n, struct strbuf *out)
+{
+	int k = 0, have[4], m = 0;
+
+	for (int i = 0; i < n && i < 4; i++)
+		if (legal_kind_any(d, s, kinds[i]))
+			have[m++] = i;
+	for (; k < m; k++)
+		strbuf_addf(out, "%s%s", k == 0 ? "" : k == m - 1 ? " or " : ", ",
+			    words[have[k]]);
+}
+
 static void describe_pc(const struct data *d, const struct state *s,
 			struct strbuf *out)
 {
+	static const enum action_kind kinds[] = { ACT_PLACE, ACT_FLIP };
+	static const char *const words[] = { "place", "flip" };
 	const struct prompt *p = &s->prompt;
 	const char *who = side_title(p->side);
-	(void)d;
+	size_t at;
 
-	strbuf_addf(out, "%s: place or flip PC markers with #%d (%d action%s left), or 'done'.",
-		    who, p->card, p->left, p->left == 1 ? "" : "s");
+	strbuf_addf(out, "%s: ", who);
+	at = out->len;
+	verbs_possible(d, s, kinds, words, 2, out);
+	if (out->len == at)
+		strbuf_addf(out, "no PC marker can be placed or flipped now with #%d (%d action%s left): 'done'.",
+			    p->card, p->left, p->left == 1 ? "" : "s");
+	else
+		strbuf_addf(out, " PC markers with #%d (%d action%s left), or 'done'.",
+			    p->card, p->left, p->left == 1 ? "" : "s");
 }
 
 static void describe_discard(const struct data *d, const struct state *s,
 			     struct strbuf *out)
 {
+	static const enum action_kind kinds[] = { ACT_PLACE, ACT_FLIP, ACT_REMOVE };
+	static const char *const words[] = { "place", "flip", "remove" };
 	const struct prompt *p = &s->prompt;
 	const char *who = side_title(p->side);
-	(void)d;
+	size_t at;
 
-	strbuf_addf(out, "%s: for discarding #%d, place, flip or remove one PC, or 'pass'.",
-		    who, p->card);
+	strbuf_addf(out, "%s: for discarding #%d, ", who, p->card);
+	at = out->len;
+	verbs_possible(d, s, kinds, words, 3, out);
+	if (out->len == at)
+		strbuf_addstr(out, "no PC can be placed, flipped or removed now: 'pass'.");
+	else
+		strbuf_addstr(out, " one PC, or 'pass'.");
 }
 
 static void describe_exchange(const struct data *d, const struct state *s,

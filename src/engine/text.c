@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /*
@@ -218,6 +219,20 @@ int engine_legal(const struct data *d, const struct state *s,
 	if (!engine_game_over(s))
 		prompt_desc(s->prompt.kind)->legal(d, s, &c);
 	return c.n;
+}
+
+bool legal_kind_any(const struct data *d, const struct state *s,
+		    enum action_kind kind)
+{
+	int n = engine_legal(d, s, NULL, 0);
+	struct action *acts = xcalloc((size_t)n + 1, sizeof(*acts));
+	bool any = false;
+
+	engine_legal(d, s, acts, n);
+	for (int i = 0; i < n && !any; i++)
+		any = acts[i].kind == kind;
+	free(acts);
+	return any;
 }
 
 void engine_describe_prompt(const struct data *d, const struct state *s,

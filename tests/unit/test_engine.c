@@ -3576,6 +3576,45 @@ static void settle_at(enum prompt_kind kind, int line)
 }
 #define SETTLE(kind) settle_at((kind), __LINE__)
 
+/* A campaign with no general left to activate ends by itself (7.2.A,
+ * R101): the board alone says so, so no mail asks for a 'done'. */
+static void test_campaign_no_general_left_ends_by_itself(void **state)
+{
+	struct strbuf first = STRBUF_INIT;
+	struct prompt p0 = { 0 };
+
+	/* twice, the hands apart (what the opponent may not know): the
+	 * same prompts and the same log (R100) */
+	for (int world = 0; world < 2; world++) {
+		new_game(state);
+		move_position(SIDE_AMERICAN, MINOR_CAMPAIGN);
+		if (world) {
+			set_hand(SIDE_AMERICAN, 2, MINOR_CAMPAIGN, FRANKLIN);
+			set_hand(SIDE_BRITISH, 2, OPS2_A, OPS2_B);
+		}
+		put_general("Washington", "Trenton NJ");
+		put_cu("Trenton NJ", NATION_AMERICAN, 2);
+		strbuf_reset(&LOG);
+		APPLY(EVENT(MINOR_CAMPAIGN));
+		ASSERT_PROMPT(PROMPT_CAMPAIGN, SIDE_AMERICAN);
+		assert_int_equal(S.prompt.left, 2);
+		APPLY(MOVE(MINOR_CAMPAIGN, "Washington"));
+		APPLY(STOP);
+		assert_true(S.prompt.kind != PROMPT_CAMPAIGN);
+		assert_true(log_has("The American has no general left to activate: #59 Minor Campaign ends by itself (7.2.A)."));
+		assert_true(log_has("#59 Minor Campaign is over."));
+		if (!world) {
+			strbuf_addbuf(&first, &LOG);
+			p0 = S.prompt;
+		} else {
+			assert_string_equal(strbuf_str(&first), strbuf_str(&LOG));
+			assert_int_equal(p0.kind, S.prompt.kind);
+			assert_int_equal(p0.side, S.prompt.side);
+		}
+	}
+	strbuf_release(&first);
+}
+
 /* 7.2.A, 7.4.E: three British generals one after another, each once; the
  * CUs Howe moved may not move again with Cornwallis; the card ends after
  * the third. The campaign survives a write and a read of the state. */
@@ -4923,6 +4962,7 @@ int main(void)
 		T(test_battle_arnold_treason_overrun_9_7_ends_the_move),
 		T(test_battle_state_round_trip),
 		T(test_campaign_major_three_activations),
+		T(test_campaign_no_general_left_ends_by_itself),
 		T(test_campaign_minor_winter_offensive),
 		T(test_campaign_interception_once_per_card),
 		T(test_campaign_replacement_draws_after),

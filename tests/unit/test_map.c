@@ -218,6 +218,38 @@ static void test_board_same(void **state)
 	assert_false(map_board_same(D, &S, &b));
 }
 
+/* The War Ends box on the map names its card's year, as the report does
+ * (issue 29): "#64" alone left the player to look the year up. */
+static void test_war_ends_year(void **state)
+{
+	struct map_picture pic;
+	char want[64];
+	int card = 0, found = 0;
+
+	(void)state;
+	for (int c = 1; c <= D->n_cards && !card; c++)
+		if (D->cards[c].war_ends_year == 1781)
+			card = c;
+	assert_true(card > 0);
+	S.war_ends = card;
+	snprintf(want, sizeof(want), "War Ends box: #%d", card);
+	map_draw(D, &S, NULL, &pic);
+	for (int k = 0; k < pic.n; k++) {
+		const struct map_item *it = &pic.item[k];
+		if (it->shape != MAP_TEXT || !it->text)
+			continue;
+		if (!strcmp(it->text, want))
+			found |= 1;
+		if (strstr(it->text, "the war ends at the end of 1781"))
+			found |= 2;
+		/* each line fits the panel (250 wide: some 40 letters) */
+		if (strcasestr(it->text, "war ends"))
+			assert_true(strlen(it->text) <= 40);
+	}
+	assert_int_equal(found, 3);
+	map_release(&pic);
+}
+
 /* Does the palette (PLTE's data, n bytes) hold colour "#rrggbb"? */
 static bool in_palette(const unsigned char *plte, size_t n, const char *hex)
 {
@@ -430,6 +462,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test_setup(test_sea_retreat_and_unknown, new_game),
 		cmocka_unit_test_setup(test_png_palette, new_game),
 		cmocka_unit_test_setup(test_board_same, new_game),
+		cmocka_unit_test_setup(test_war_ends_year, new_game),
 	};
 
 	if (argc == 3 && !strcmp(argv[1], "--svg"))

@@ -229,6 +229,16 @@ static void start_congress(struct state *s, struct rng *r)
 	step(s, r, "done", NULL);
 }
 
+/* The American plays the first card of 1775 with #57 Major Campaign in
+ * his hand: three activations, and two American generals on the map. */
+static void start_play_american_campaign(struct state *s, struct rng *r)
+{
+	static const int american[] = { 57, 8, 25, 0 }, british[] = { 5, 20, 45, 0 };
+
+	start_play_american(s, r);
+	set_hands(s, american, british);
+}
+
 static const struct start {
 	const char *name;
 	void (*build)(struct state *s, struct rng *r);
@@ -245,6 +255,7 @@ static const struct start {
 	{ "exchange", start_exchange, "the British discarded #101 and passed: the American may exchange" },
 	{ "doi", start_doi, "the American played #99 Declaration of Independence" },
 	{ "congress", start_congress, "the Congress dispersed, the last card of 1775 played: where it returns" },
+	{ "campaign-american", start_play_american_campaign, "the American plays first, #57 Major Campaign in hand, two generals on the map" },
 };
 
 static const struct start *find_start(const char *name)

@@ -364,6 +364,72 @@ static void say_and_the_end(void **state)
 	free(am);
 }
 
+/* The answer to a question mailed by side (with its token). */
+static void ask(enum side side, const char *question, struct play_outcome *out)
+{
+	static int n;
+	struct game g;
+	char *t = token_of(side), *m;
+
+	open_game(&g);
+	m = xstrfmt("From: %s\nTo: ref@example.org\nSubject: Re: [%s] your move (token %s)\n"
+		    "Message-ID: <ask.%d@example.org>\n\n%s\n",
+		    side == SIDE_AMERICAN ? AMERICAN : BRITISH, g.id, t, ++n, question);
+	game_close(&g);
+
+	play_mail(m, out);
+	assert_int_equal(out->verdict, PLAY_ANSWERED);
+	assert_int_equal(out->n_mail, 1);
+	free(m);
+	free(t);
+}
+
+/*
+ * `options` by mail after a refused order answers for the point where it
+ * failed, the lines before it played on a copy (issue 29); once an order
+ * is played, for the game as it stands again.
+ */
+static void options_where_refused(void **state)
+{
+	struct play_outcome out;
+	char *am = token_of(SIDE_AMERICAN), *m;
+	(void)state;
+
+	ask(SIDE_AMERICAN, "options\n", &out);
+	assert_non_null(strstr(out.mail[0].text, "(13 to go)"));
+	assert_non_null(strstr(out.mail[0].text, "place Savannah GA"));
+	play_outcome_release(&out);
+
+	/* Savannah twice: refused at line 2, after one decision */
+	m = mail(AMERICAN, am, NULL, "place Savannah\nplace Savannah\n");
+	play_mail(m, &out);
+	assert_int_equal(out.verdict, PLAY_REJECTED);
+	play_outcome_release(&out);
+	free(m);
+
+	ask(SIDE_AMERICAN, "options\n", &out);
+	assert_non_null(strstr(out.mail[0].text, "Where your last order was refused (line 2)"));
+	assert_non_null(strstr(out.mail[0].text, "(12 to go)"));
+	assert_null(strstr(out.mail[0].text, "place Savannah GA"));
+	assert_null(strstr(out.mail[0].text, "place Augusta GA"));	/* GA has one */
+	assert_non_null(strstr(out.mail[0].text, "place Camden SC"));
+	play_outcome_release(&out);
+
+	/* the British, who did not send it, is told who decides */
+	ask(SIDE_BRITISH, "options\n", &out);
+	assert_null(strstr(out.mail[0].text, "refused"));
+	play_outcome_release(&out);
+
+	/* an order played since: the game as it stands */
+	assert_int_equal(play_as(SIDE_AMERICAN, "place Augusta\n"), 0);
+	ask(SIDE_AMERICAN, "options\n", &out);
+	assert_null(strstr(out.mail[0].text, "refused"));
+	assert_non_null(strstr(out.mail[0].text, "(12 to go)"));
+	assert_non_null(strstr(out.mail[0].text, "place Camden SC"));
+	play_outcome_release(&out);
+	free(am);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +437,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(host_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(reflection, setup, teardown),
 		cmocka_unit_test_setup_teardown(say_and_the_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(options_where_refused, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

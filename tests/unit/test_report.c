@@ -131,6 +131,8 @@ static void test_battle_numbers_9_63(void **state)
 	HAS("Americans (defending): 5 CUs +5, Gates's Actual Battle Rating +2 on a die of 4-6 or +1 on 1-3 (Battle Rating 2, 9.3), +1 militia (9.43): +8 or +7 in all.");
 	HAS("Warning: if the British lose, they surrender: the attacker must retreat to Ticonderoga NY, where it cannot go (9.63.A).");
 	HAS("Your choice in step 1: 'discard CARD' +1 with 71; 'none' +0.");
+	/* what the card would cost as an event, not only its number */
+	HAS("Mohawk and Loyalist raiders burn the frontier");
 	/* the American's report at the same moment: public numbers only */
 	numbers(SIDE_AMERICAN);
 	HAS("+8 or +7 in all.");
@@ -146,10 +148,35 @@ static void test_battle_numbers_9_63(void **state)
 	/* the British discard is public now and counted */
 	HAS("+1 Regulars (9.41), +1 discard (9.45): +9 or +8 in all.");
 	HAS("Your choice in step 1: 'battle 74' +2 (Morgan's Riflemen); 'discard CARD' +1 with 74; 'none' +0.");
+	HAS("Battle card: Morgan's marksmen give the Americans +2 in this battle");
 	numbers(SIDE_BRITISH);
 	LACKS("Your choice");
 	LACKS("74");
 	LACKS("Morgan");
+}
+
+enum { PAUL_REVERE = 80 };
+
+/* The exchange (6.32.C) names the discarded event with what it does, in
+ * both reports: the card lies face up on the discard pile. */
+static void test_exchange_card_text(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	take_card(PAUL_REVERE);
+	S.discard[S.n_discard++] = PAUL_REVERE;
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_EXCHANGE;
+	S.prompt.side = SIDE_BRITISH;
+	S.prompt.card = PAUL_REVERE;
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+		numbers(sd);
+		HAS("#80 Paul Revere's Ride");
+		HAS("The alarm spreads: place two American CUs in one space");
+		LACKS("Mohawk");	/* never a card of the British hand */
+	}
 }
 
 /* A British army about to end its move north of the Winter Attrition
@@ -275,6 +302,116 @@ static void test_grouped_orders(void **state)
 	LACKS("74");	/* never the other side's card */
 }
 
+/* The prompt now, in words, into OUT. */
+static void describe(void)
+{
+	strbuf_reset(&OUT);
+	engine_describe_prompt(D, &S, &OUT);
+}
+
+/*
+ * A prompt says what a choice causes when the rules make it certain, and
+ * offers no answer that cannot be taken (issue 29): no 'sail PORT' away
+ * from a port; the battle an interception leads to; a retreat onto a
+ * general of one's own side sends one to the box.
+ */
+static void test_prompt_consequences(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	british_to_play();
+	S.space[SP("Ticonderoga NY")].cu[NATION_BRITISH] = 5;
+	S.general[GEN("Burgoyne")] = SP("Ticonderoga NY");
+	S.space[SP("Albany NY")].cu[NATION_AMERICAN] = 3;
+	S.general[GEN("Gates")] = SP("Albany NY");
+	S.space[SP("Saratoga NY")].pc = SIDE_AMERICAN;	/* 7.8.B */
+
+	APPLY(act(ACT_ACTIVATE, OPS2_A, -1, GEN("Burgoyne")));
+	assert_int_equal(S.prompt.kind, PROMPT_MOVE);
+	describe();
+	HAS("'to SPACE'");
+	LACKS("sail");		/* Ticonderoga is no port */
+
+	APPLY(act(ACT_TO, 0, SP("Saratoga NY"), -1));
+	assert_int_equal(S.prompt.kind, PROMPT_INTERCEPT);
+	describe();
+	HAS("If one succeeds, the British movement ends and a battle follows in Saratoga NY: "
+	    "the British attack (Burgoyne, 5 CUs) the intercepting Army (up to 5 CUs), "
+	    "the Americans +1 for the interception (7.8.C, 9.46).");
+
+	/* Gates attacked in Albany, Arnold in Pittsfield, Washington in
+	 * Kingston: where a retreat before battle would bring two together */
+	new_game(NULL);
+	clear_board();
+	set_hand(SIDE_BRITISH, 2, OPS2_A, JOSEPH_BRANT);
+	set_hand(SIDE_AMERICAN, 1, OPS1_D);
+	british_to_play();
+	S.space[SP("Saratoga NY")].cu[NATION_BRITISH] = 5;
+	S.general[GEN("Burgoyne")] = SP("Saratoga NY");
+	S.space[SP("Albany NY")].cu[NATION_AMERICAN] = 3;
+	S.general[GEN("Gates")] = SP("Albany NY");
+	S.space[SP("Albany NY")].pc = SIDE_AMERICAN;
+	S.general[GEN("Arnold")] = SP("Pittsfield MA");
+	S.space[SP("Pittsfield MA")].pc = SIDE_AMERICAN;
+	S.general[GEN("Washington")] = SP("Kingston NY");
+	S.space[SP("Kingston NY")].cu[NATION_AMERICAN] = 1;
+	APPLY(act(ACT_ACTIVATE, OPS2_A, -1, GEN("Burgoyne")));
+	APPLY(act(ACT_TO, 0, SP("Albany NY"), -1));
+	if (S.prompt.kind == PROMPT_INTERCEPT)
+		APPLY(act(ACT_PASS, 0, -1, -1));
+	assert_int_equal(S.prompt.kind, PROMPT_RETREAT_BEFORE);
+	describe();
+	HAS("To Pittsfield MA, where Arnold stands, two generals would meet: you would send one of them to the Reinforcements box (7.4.C).");
+	HAS("To Kingston NY, where Washington stands, two generals would meet: Gates would go to the Reinforcements box (Washington never does, 7.4.C).");
+}
+
+/* PC actions name only what can be done: the Congress dispersed, the
+ * American may flip but not place (10.11.A.iv). */
+static void test_pc_only_flip(void **state)
+{
+	(void)state;
+	clear_board();
+	set_hand(SIDE_AMERICAN, 1, OPS2_A);
+	memset(&S.prompt, 0, sizeof(S.prompt));
+	S.prompt.kind = PROMPT_PC;
+	S.prompt.side = SIDE_AMERICAN;
+	S.prompt.card = OPS2_A;
+	S.prompt.left = 2;
+	S.congress = -1;
+	S.space[SP("Trenton NJ")].pc = SIDE_BRITISH;
+	S.general[GEN("Washington")] = SP("Trenton NJ");
+	S.space[SP("Trenton NJ")].cu[NATION_AMERICAN] = 2;
+	describe();
+	HAS("American: flip PC markers with #17 (2 actions left), or 'done'.");
+	LACKS("place");
+	S.general[GEN("Washington")] = SP("Concord NH");
+	describe();
+	HAS("no PC marker can be placed or flipped now");
+}
+
+/* The events a report's story names, with their text, except those of
+ * the reader's own hand (the hand shows them) and the OPS cards. */
+static void test_cards_named(void **state)
+{
+	(void)state;
+	set_hand(SIDE_AMERICAN, 1, MORGANS_RIFLEMEN);
+	strbuf_reset(&OUT);
+	report_cards_named(D, &S, SIDE_AMERICAN,
+			   "British plays the event #71 Joseph Brant Leads an Iroquois Raid.\n"
+			   "The British discard #80 Paul Revere's Ride in the battle.\n"
+			   "American plays #74 Morgan's Riflemen; #4 (1 OPS); #71 again.\n", &OUT);
+	HAS("  #71 Joseph Brant Leads an Iroquois Raid");
+	HAS("Mohawk and Loyalist raiders");
+	HAS("  #80 Paul Revere's Ride");
+	HAS("The alarm spreads");
+	LACKS("Morgan's marksmen");
+	LACKS("#4 ");
+	/* each once */
+	assert_null(strstr(strstr(strbuf_str(&OUT), "#71") + 1, "#71"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +420,10 @@ int main(void)
 		cmocka_unit_test_setup(test_status_cards, new_game),
 		cmocka_unit_test_setup(test_retreat_wording, new_game),
 		cmocka_unit_test_setup(test_grouped_orders, new_game),
+		cmocka_unit_test_setup(test_exchange_card_text, new_game),
+		cmocka_unit_test_setup(test_cards_named, new_game),
+		cmocka_unit_test_setup(test_prompt_consequences, new_game),
+		cmocka_unit_test_setup(test_pc_only_flip, new_game),
 	};
 	int r = cmocka_run_group_tests(tests, group_setup, group_teardown);
 
