@@ -38,7 +38,37 @@ static const char *base(const char *path)
 	return s ? s + 1 : path;
 }
 
-static int exec_new(int argc, char **argv)
+/* What the command line asks for. */
+struct new_opts {
+	const char *am, *br, *host, *data, *seed_hex, *config_path, *games;
+	const char *publish_url, *dir;
+	bool tournament;
+	int fairness;
+	long long deadline, vacation_limit;
+	enum mail_mode mail_mode[3];
+};
+
+/* --mail-mode MODE for both players, or SIDE=MODE; -1 if it is neither. */
+static int parse_mail_mode(const char *arg, enum mail_mode mode_of[3])
+{
+	const char *eq = strchr(arg, '=');
+	int side = SIDE_NONE, mode = mail_mode_parse(eq ? eq + 1 : arg);
+
+	if (eq) {
+		char *who = xstrndup(arg, (size_t)(eq - arg));
+		side = side_parse(who);
+		free(who);
+	}
+	if (mode < 0 || (eq && side <= 0))
+		return -1;
+	for (int sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++)
+		if (!eq || sd == side)
+			mode_of[sd] = (enum mail_mode)mode;
+	return 0;
+}
+
+/* The options and the folder; 0, or the exit status of a usage error. */
+static int parse_new_opts(int argc, char **argv, struct new_opts *o)
 {
 	static const struct option opts[] = {
 		{ "american", required_argument, NULL, 'a' },
@@ -56,143 +86,235 @@ static int exec_new(int argc, char **argv)
 		{ "fairness", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *am = NULL, *br = NULL, *host = NULL, *data_opt = NULL;
-	const char *seed_hex = NULL, *config_path = NULL, *games = NULL;
-	const char *publish_url = NULL;
-	char *dir = NULL;
-	bool tournament = false;
-	int fairness = 3;
-	long long deadline = 0, vacation_limit = CLOCK_DEFAULT_VACATION;
-	enum mail_mode mail_mode[3] = { MAIL_EVERY, MAIL_EVERY, MAIL_EVERY };
-	struct game g;
-	struct mail_config cfg = { 0 };
-	struct strbuf err = STRBUF_INIT, log = STRBUF_INIT, path = STRBUF_INIT;
-	struct strbuf yaml = STRBUF_INIT, subject = STRBUF_INIT, proofs = STRBUF_INIT;
-	struct strbuf files_text[DATA_MAX_FILES];
-	struct repo_file extra[DATA_MAX_FILES + 1];
-	char *data_paths[DATA_MAX_FILES] = { NULL };
-	struct notify n = { 0 };
-	char *datadir = NULL, commit[41];
-	int c, ret = 1, n_extra = 0, made = 0;
-	struct rng r;
-	struct state s;
+	int c;
 
-	memset(&g, 0, sizeof(g));
-	for (int i = 0; i < DATA_MAX_FILES; i++)
-		strbuf_init(&files_text[i]);
+	memset(o, 0, sizeof(*o));
+	o->fairness = 3;
+	o->vacation_limit = CLOCK_DEFAULT_VACATION;
+	for (int sd = 0; sd < 3; sd++)
+		o->mail_mode[sd] = MAIL_EVERY;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': am = optarg; break;
-		case 'b': br = optarg; break;
-		case 'H': host = optarg; break;
-		case 'd': data_opt = optarg; break;
-		case 's': seed_hex = optarg; break;
-		case 't': tournament = true; break;
-		case 'c': config_path = optarg; break;
-		case 'G': games = optarg; break;
-		case 'P': publish_url = optarg; break;
+		case 'a': o->am = optarg; break;
+		case 'b': o->br = optarg; break;
+		case 'H': o->host = optarg; break;
+		case 'd': o->data = optarg; break;
+		case 's': o->seed_hex = optarg; break;
+		case 't': o->tournament = true; break;
+		case 'c': o->config_path = optarg; break;
+		case 'G': o->games = optarg; break;
+		case 'P': o->publish_url = optarg; break;
 		case 'F':
 			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3")) {
 				fprintf(stderr, "postrider new: --fairness takes 3 (each die provable at once as the one its order called for, the default), 2 (dice provable at once) or 1 (checked at the reveal)\n");
 				return EXIT_USAGE;
 			}
-			fairness = *optarg - '0';
+			o->fairness = *optarg - '0';
 			break;
 		case 'D':
 		case 'V':
-			if (duration_parse(optarg, c == 'D' ? &deadline : &vacation_limit) < 0) {
+			if (duration_parse(optarg, c == 'D' ? &o->deadline : &o->vacation_limit) < 0) {
 				fprintf(stderr, "postrider new: --%s takes a duration: a number and m, h, d or w (3d)\n",
 					c == 'D' ? "deadline" : "vacation-limit");
 				return EXIT_USAGE;
 			}
 			break;
-		case 'M': {
-			/* MODE for both players, or SIDE=MODE */
-			const char *eq = strchr(optarg, '=');
-			int side = SIDE_NONE, mode = mail_mode_parse(eq ? eq + 1 : optarg);
-			if (eq) {
-				char *who = xstrndup(optarg, (size_t)(eq - optarg));
-				side = side_parse(who);
-				free(who);
-			}
-			if (mode < 0 || (eq && side <= 0)) {
+		case 'M':
+			if (parse_mail_mode(optarg, o->mail_mode) < 0) {
 				fprintf(stderr, "postrider new: --mail-mode takes every, my-move or digest, or SIDE=MODE (american=digest)\n");
 				return EXIT_USAGE;
 			}
-			for (int sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++)
-				if (!eq || sd == side)
-					mail_mode[sd] = (enum mail_mode)mode;
 			break;
-		}
 		default: return cmd_usage(&cmd_new_entry);
 		}
 	}
 	/* DIR, or --games ROOT: the game goes to ROOT/<game id> */
-	if (games ? optind != argc : optind + 1 != argc)
+	if (o->games ? optind != argc : optind + 1 != argc)
 		return cmd_usage(&cmd_new_entry);
-	if (publish_url && publish_check_url(publish_url, &err) < 0) {
-		fprintf(stderr, "postrider new: --publish: %s (nothing was made)\n", err.buf);
-		strbuf_release(&err);
-		return EXIT_USAGE;
-	}
-	if (config_load(config_path, &cfg, &err) < 0) {
-		error("%s", err.buf);
-		goto out;
-	}
+	o->dir = o->games ? NULL : argv[optind];
+	return 0;
+}
+
+/*
+ * The game in memory: its players, data, seed, id, keys and options.
+ * 0, -1 (said), or EXIT_USAGE.
+ */
+static int make_game(struct game *g, const struct new_opts *o,
+		     const struct mail_config *cfg, char **datadir)
+{
+	struct strbuf err = STRBUF_INIT;
 	/* The host: --host, else the configured sender, else a local name. */
-	if (!host)
-		host = cfg.from ? cfg.from : "postrider <postrider@localhost.localdomain>";
-	if (parse_player("--american", am, &g.player[SIDE_AMERICAN]) < 0 ||
-	    parse_player("--british", br, &g.player[SIDE_BRITISH]) < 0 ||
-	    parse_player("--host", host, &g.player[0]) < 0) {
-		ret = EXIT_USAGE;
-		goto out;
-	}
+	const char *host = o->host ? o->host : cfg->from ? cfg->from :
+			   "postrider <postrider@localhost.localdomain>";
+	int ret = -1;
+
+	if (parse_player("--american", o->am, &g->player[SIDE_AMERICAN]) < 0 ||
+	    parse_player("--british", o->br, &g->player[SIDE_BRITISH]) < 0 ||
+	    parse_player("--host", host, &g->player[0]) < 0)
+		return EXIT_USAGE;
 	/* A player is known by the address his mail comes from. */
-	if (!ascii_strcasecmp(g.player[SIDE_AMERICAN].addr, g.player[SIDE_BRITISH].addr)) {
+	if (!ascii_strcasecmp(g->player[SIDE_AMERICAN].addr, g->player[SIDE_BRITISH].addr)) {
 		fprintf(stderr, "postrider new: both players have the address '%s': "
 			"orders are told apart by their sender, so each side needs its own\n",
-			g.player[SIDE_AMERICAN].addr);
-		ret = EXIT_USAGE;
+			g->player[SIDE_AMERICAN].addr);
+		return EXIT_USAGE;
+	}
+	g->module = xstrdup("washingtons-war");
+	*datadir = game_data_dir(o->data, g->module);
+	g->data = g->data_owned = data_load(*datadir, &err);
+	if (!g->data) {
+		fprintf(stderr, "error: the component data in '%s' does not load:\n%s", *datadir, err.buf);
 		goto out;
 	}
-	g.module = xstrdup("washingtons-war");
-	datadir = game_data_dir(data_opt, g.module);
-	g.data = g.data_owned = data_load(datadir, &err);
-	if (!g.data) {
-		fprintf(stderr, "error: the component data in '%s' does not load:\n%s", datadir, err.buf);
-		goto out;
-	}
-	if (seed_hex) {
-		if (fair_seed_parse(seed_hex, g.seed) < 0) {
+	if (o->seed_hex) {
+		if (fair_seed_parse(o->seed_hex, g->seed) < 0) {
 			fprintf(stderr, "postrider new: --seed takes 64 hex digits\n");
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		g.seed_source = xstrdup("given");
+		g->seed_source = xstrdup("given");
 	} else {
-		if (fair_new_seed(g.seed) < 0)
+		if (fair_new_seed(g->seed) < 0)
 			goto out;
-		g.seed_source = xstrdup("random");
+		g->seed_source = xstrdup("random");
 	}
-	g.have_seed = true;
-	fair_commitment(g.seed, g.commitment);
-	g.id = xstrfmt("ww-%.8s", g.commitment);
-	g.fairness = fairness;
-	if (fairness >= 2 && fair_vrf_keys(g.seed, NULL, g.vrf_pk) < 0) {
+	g->have_seed = true;
+	fair_commitment(g->seed, g->commitment);
+	g->id = xstrfmt("ww-%.8s", g->commitment);
+	g->fairness = o->fairness;
+	if (o->fairness >= 2 && fair_vrf_keys(g->seed, NULL, g->vrf_pk) < 0) {
 		error("cannot derive the game's VRF key");
 		goto out;
 	}
-	g.data_hash = xstrdup(g.data->hash);
-	g.data_name = xstrdup(g.data->game);	/* the data folder's name */
-	g.tournament = tournament;
-	g.player[SIDE_AMERICAN].mail = mail_mode[SIDE_AMERICAN];
-	g.player[SIDE_BRITISH].mail = mail_mode[SIDE_BRITISH];
-	for (int i = 0; i < g.data->n_files; i++)
-		g.data_files[g.n_data_files++] = xstrdup(base(g.data->files[i]));
+	g->data_hash = xstrdup(g->data->hash);
+	g->data_name = xstrdup(g->data->game);	/* the data folder's name */
+	g->tournament = o->tournament;
+	g->player[SIDE_AMERICAN].mail = o->mail_mode[SIDE_AMERICAN];
+	g->player[SIDE_BRITISH].mail = o->mail_mode[SIDE_BRITISH];
+	for (int i = 0; i < g->data->n_files; i++)
+		g->data_files[g->n_data_files++] = xstrdup(base(g->data->files[i]));
+	ret = 0;
+out:
+	strbuf_release(&err);
+	return ret;
+}
 
-	dir = games ? xstrfmt("%s/%s", games, g.id) : xstrdup(argv[optind]);
+/* The secret first: a game whose secret was lost is no game. */
+static int write_secret(struct game *g)
+{
+	struct strbuf path = STRBUF_INIT;
+	char hex[FAIR_SEED_HEX + 2];
+	int ret = -1;
+
+	if (repo_private_path(g->repo, "secret", &path) < 0)
+		goto out;
+	fair_seed_format(g->seed, hex);
+	strcat(hex, "\n");
+	if (write_file_atomic(path.buf, hex, strlen(hex)) < 0)
+		goto out;
+	chmod(path.buf, 0600);
+	ret = 0;
+out:
+	strbuf_release(&path);
+	return ret;
+}
+
+/*
+ * The set-up (4.0) up to the first decision, committed with game.yaml and
+ * the data, and the first reports staged in n. 0 or -1 (said).
+ */
+static int first_commit(struct game *g, const struct new_opts *o,
+			struct notify *n, struct state *s, char commit[41])
+{
+	struct strbuf log = STRBUF_INIT, yaml = STRBUF_INIT, subject = STRBUF_INIT;
+	struct strbuf proofs = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf files_text[DATA_MAX_FILES];
+	struct repo_file extra[DATA_MAX_FILES + 1];
+	char *data_paths[DATA_MAX_FILES] = { NULL };
+	int n_extra = 0, ret = -1;
+	struct rng r;
+
+	for (int i = 0; i < DATA_MAX_FILES; i++)
+		strbuf_init(&files_text[i]);
+	game_rng(g, &r);
+	r.proofs = &proofs;
+	engine_new_game(g->data, s, &r, &log);
+	s->tournament = g->tournament;	/* 6.34.C.i */
+	s->draws = r.next;
+	g->state = *s;
+
+	game_write_yaml(g, &yaml);
+	extra[n_extra++] = (struct repo_file){ "game.yaml", yaml.buf, yaml.len };
+	for (int i = 0; i < g->data->n_files; i++) {
+		if (read_file(g->data->files[i], &files_text[i], 4 << 20) < 0) {
+			error("cannot read '%s': %s", g->data->files[i], strerror(errno));
+			goto out;
+		}
+		data_paths[i] = xstrfmt("data/%s", g->data_files[i]);
+		extra[n_extra++] = (struct repo_file){ data_paths[i], files_text[i].buf, files_text[i].len };
+	}
+	/* the host's clock, before the first reports show it */
+	clock_init(&g->clock, game_now());
+	g->clock.deadline = o->deadline;
+	g->clock.vacation_limit = o->vacation_limit;
+	if (clock_save(g->repo, &g->clock) < 0)
+		goto out;
+	strbuf_addf(&subject, "New game %s: %s (American) v %s (British)", g->id,
+		    g->player[SIDE_AMERICAN].name, g->player[SIDE_BRITISH].name);
+	struct turn t = {
+		.next = s, .side = SIDE_NONE, .happened = log.buf,
+		.subject = subject.buf, .extra = extra, .n_extra = n_extra,
+		.proofs = proofs.buf,
+	};
+	if (turn_commit(g, &t, n, commit, &err) != 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	for (int i = 0; i < DATA_MAX_FILES; i++) {
+		free(data_paths[i]);
+		strbuf_release(&files_text[i]);
+	}
+	strbuf_release(&log);
+	strbuf_release(&yaml);
+	strbuf_release(&subject);
+	strbuf_release(&proofs);
+	strbuf_release(&err);
+	return ret;
+}
+
+static int exec_new(int argc, char **argv)
+{
+	struct new_opts o;
+	struct game g;
+	struct mail_config cfg = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct notify n = { 0 };
+	char *dir = NULL, *datadir = NULL, commit[41];
+	int ret, made = 0;
+	struct state s;
+
+	if ((ret = parse_new_opts(argc, argv, &o)) != 0)
+		return ret;
+	ret = 1;
+	memset(&g, 0, sizeof(g));
+	if (o.publish_url && publish_check_url(o.publish_url, &err) < 0) {
+		fprintf(stderr, "postrider new: --publish: %s (nothing was made)\n", err.buf);
+		strbuf_release(&err);
+		return EXIT_USAGE;
+	}
+	if (config_load(o.config_path, &cfg, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	if ((ret = make_game(&g, &o, &cfg, &datadir)) != 0) {
+		ret = ret < 0 ? 1 : ret;
+		goto out;
+	}
+	ret = 1;
+	dir = o.games ? xstrfmt("%s/%s", o.games, g.id) : xstrdup(o.dir);
 	{
 		struct stat st;
 		bool existed = stat(dir, &st) == 0;
@@ -202,59 +324,15 @@ static int exec_new(int argc, char **argv)
 		made = existed ? 2 : 1;
 	}
 	g.dir = xstrdup(dir);
-	if (publish_url && publish_set_remote(g.repo, publish_url, &err) < 0) {
+	if (o.publish_url && publish_set_remote(g.repo, o.publish_url, &err) < 0) {
 		error("%s", err.buf);
 		goto out;
 	}
-	/* The secret first: a game whose secret was lost is no game. */
-	if (repo_private_path(g.repo, "secret", &path) < 0)
+	if (write_secret(&g) < 0)
 		goto out;
-	{
-		char hex[FAIR_SEED_HEX + 1];
-		fair_seed_format(g.seed, hex);
-		strcat(hex, "\n");
-		if (write_file_atomic(path.buf, hex, strlen(hex)) < 0)
-			goto out;
-		chmod(path.buf, 0600);
-	}
-
-	game_rng(&g, &r);
-	r.proofs = &proofs;
-	engine_new_game(g.data, &s, &r, &log);
-	s.tournament = g.tournament;	/* 6.34.C.i */
-	s.draws = r.next;
-	g.state = s;
-
-	game_write_yaml(&g, &yaml);
-	extra[n_extra++] = (struct repo_file){ "game.yaml", yaml.buf, yaml.len };
-	for (int i = 0; i < g.data->n_files; i++) {
-		if (read_file(g.data->files[i], &files_text[i], 4 << 20) < 0) {
-			error("cannot read '%s': %s", g.data->files[i], strerror(errno));
-			goto out;
-		}
-		data_paths[i] = xstrfmt("data/%s", g.data_files[i]);
-		extra[n_extra++] = (struct repo_file){ data_paths[i], files_text[i].buf, files_text[i].len };
-	}
-	/* the host's clock, before the first reports show it */
-	clock_init(&g.clock, game_now());
-	g.clock.deadline = deadline;
-	g.clock.vacation_limit = vacation_limit;
-	if (clock_save(g.repo, &g.clock) < 0)
-		goto out;
-	strbuf_addf(&subject, "New game %s: %s (American) v %s (British)", g.id,
-		    g.player[SIDE_AMERICAN].name, g.player[SIDE_BRITISH].name);
 	notify_init(&n, &g, &cfg);
-	{
-		struct turn t = {
-			.next = &s, .side = SIDE_NONE, .happened = log.buf,
-			.subject = subject.buf, .extra = extra, .n_extra = n_extra,
-			.proofs = proofs.buf,
-		};
-		if (turn_commit(&g, &t, &n, commit, &err) != 0) {
-			error("%s", err.buf);
-			goto out;
-		}
-	}
+	if (first_commit(&g, &o, &n, &s, commit) < 0)
+		goto out;
 	made = 0;	/* committed: the game stands, mailed or not */
 	printf("created game %s in %s (commit %.12s)\n", g.id, dir, commit);
 	printf("now: ");
@@ -275,10 +353,6 @@ static int exec_new(int argc, char **argv)
 		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
 	publish_after_commit(g.repo, &cfg);
 out:
-	for (int i = 0; i < DATA_MAX_FILES; i++)
-		free(data_paths[i]);
-	for (int i = 0; i < DATA_MAX_FILES; i++)
-		strbuf_release(&files_text[i]);
 	notify_release(&n);
 	config_release(&cfg);
 	game_close(&g);
@@ -292,11 +366,6 @@ out:
 	free(datadir);
 	free(dir);
 	strbuf_release(&err);
-	strbuf_release(&log);
-	strbuf_release(&path);
-	strbuf_release(&yaml);
-	strbuf_release(&subject);
-	strbuf_release(&proofs);
 	return ret;
 }
 
