@@ -26,7 +26,8 @@ CFLAGS ?= -O2 -g
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc -I$(BUILD) \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS)) -lm -pthread
+# libcurl is not linked: src/smtp.c loads it when mail goes by SMTP
+LIBS = $(shell pkg-config --libs $(filter-out libcurl,$(PKGS))) -lm -pthread -ldl
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c
