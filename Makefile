@@ -138,8 +138,13 @@ $(BUILD)/bench-map: bench/map.c $(BUILD)/libpostrider.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS)
 
+# What of a turn's memory is shared library pages (LD_PRELOAD, bench only).
+$(BUILD)/bench-rollup.so: bench/rollup.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map $(BUILD)/bench-rollup.so
 	@BUILD=$(BUILD) sh tests/bench.sh
 	@BUILD=$(BUILD) sh tests/bench-scale.sh
 
