@@ -95,7 +95,7 @@ cp -a "$T/game" "$T/packed"
 git -C "$T/packed" gc -q
 disk_packed=$(du -sk --exclude=postrider "$T/packed/.git" | cut -f1)
 rm -rf "$T/packed"
-growth=$(awk 'NR > 1 && $1 > o { d = ($2 - k) / ($1 - o); if (NR == 2) first = d; last = d; lo = o; lt = $1 } { o = $1; k = $2 }
+growth=$(awk 'NR > 1 && $1 - o == 50 { d = ($2 - k) / 50; if (NR == 2) first = d; last = d; lo = o; lt = $1 } { o = $1; k = $2 }
 	END { printf "%.1f KB per order over orders 0-50, %.1f KB over orders %d-%d", first, last, lo, lt }' "$T/growth")
 
 # The floor, measured as a turn is: one process per turn, timed from
