@@ -205,9 +205,8 @@ static void sha256_hex(const char *data, size_t len, char out[65])
 	out[64] = '\0';
 }
 
-static void put_field(struct strbuf *out, const char *s)
+static void put_escaped(struct strbuf *out, const char *s)
 {
-	strbuf_addch(out, '\t');
 	for (; *s; s++) {
 		if (*s == '\\')
 			strbuf_addstr(out, "\\\\");
@@ -220,12 +219,18 @@ static void put_field(struct strbuf *out, const char *s)
 	}
 }
 
+static void put_field(struct strbuf *out, const char *s)
+{
+	strbuf_addch(out, '\t');
+	put_escaped(out, s);
+}
+
 static void put_entry(struct strbuf *out, const struct catalog_entry *e)
 {
 	const struct catalog_summary *s = &e->sum;
 	char num[200];
 
-	strbuf_addstr(out, e->name);	/* a file name: no tab, no newline */
+	put_escaped(out, e->name);	/* a folder's name may hold a tab */
 	put_field(out, e->key);
 	put_field(out, s->id);
 	put_field(out, s->american);

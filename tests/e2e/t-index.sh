@@ -133,6 +133,17 @@ expect_fixed "--rebuild reads every game" "3 games, 3 read from the repositories
 expect_exit 2 postrider index "$ROOT/one"
 expect_exit 75 postrider index "$TRASH/nowhere"
 
+# a folder whose name holds a tab and a backslash is kept, not read each time
+ODD=$TRASH/odd
+mkdir "$ODD"
+cp -a "$ROOT/one" "$ODD/$(printf 'a\tb\\c')"
+expect_exit 0 postrider index "$ODD"
+expect_exit 0 postrider index "$ODD"
+expect_fixed "an odd folder name is kept in the index" \
+	"1 game, 0 read from the repositories; up to date" "$TRASH/out"
+expect_exit 0 postrider list "$ODD" --format '%d'
+expect_eq "and listed as it is" "$ODD/$(printf 'a\tb\\c')" "$(cat "$TRASH/out")"
+
 # --- remind through the index -----------------------------------------------------
 T0=$POSTRIDER_NOW
 H=3600
