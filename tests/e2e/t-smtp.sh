@@ -140,7 +140,7 @@ printf 'smtp_url: http://127.0.0.1:%s\n' "$PORT" \
 expect_exit 75 postrider send "$G"
 expect_fixed "a bad smtp_url is named" "smtp_url" "$TRASH/err"
 
-# Issue 33: libcurl (19 libraries with its own, 3.2 MiB of every run's
+# Issue 33: libcurl (18 libraries with those only it needs, 3.2 MiB of every run's
 # memory) is loaded only when mail goes by SMTP, as it did above
 expect_eq "postrider is not linked with libcurl" 0 \
 	"$(ldd "$BUILD_DIR/postrider" | grep -c libcurl)"
