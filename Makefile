@@ -23,7 +23,11 @@ PKGS = libgit2 yaml-0.1 libcurl libcrypto cairo zlib
 VERSION = 0.1.0
 
 CFLAGS ?= -O2 -g
-ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Isrc -I$(BUILD) \
+# The warnings a git or tmux maintainer adds to -Wall -Wextra; the build
+# is clean under all of them.
+WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wcast-qual -Wwrite-strings \
+	-Wmissing-prototypes -Wstrict-prototypes -Wvla -Wundef
+ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE $(WARNINGS) -Isrc -I$(BUILD) \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
 # libcurl is not linked: src/smtp.c loads it when mail goes by SMTP

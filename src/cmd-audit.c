@@ -249,7 +249,7 @@ static int replay(struct auditor *a, bool *fixed)
 	s.tournament = a->g->tournament;	/* 6.34.C.i */
 	s.draws = r.next;
 	if (check_state(a, &s, log.buf, log.len) < 0 ||
-	    (a->g->fairness == 2 && same_file(a, "proofs.txt", proofs.buf, proofs.len) < 0))
+	    (game_proves(a->g) && same_file(a, "proofs.txt", proofs.buf, proofs.len) < 0))
 		goto out;
 	for (a->at = 1; a->at < a->n; a->at++) {
 		uint32_t seq = 0;
@@ -332,7 +332,7 @@ static int replay(struct auditor *a, bool *fixed)
 		struct order_result res;
 		struct state next = s;
 		order_result_init(&res);
-		game_rng_for(a->g, &s, &r);
+		game_rng_order(a->g, &s, side, &r);
 		forced_dice(a, &r, fixed);
 		r.log = &res.log;
 		r.proofs = &proofs;
@@ -354,7 +354,7 @@ static int replay(struct auditor *a, bool *fixed)
 		have_prev[side] = true;
 		s = next;
 		if (check_state(a, &s, log.buf, log.len) < 0 ||
-		    (a->g->fairness == 2 &&
+		    (game_proves(a->g) &&
 		     same_file(a, "proofs.txt", proofs.buf, proofs.len) < 0))
 			goto out;
 	}
@@ -525,8 +525,9 @@ static int read_record(struct auditor *a, struct record *r)
 		ret = fail(a, "log.txt is missing");
 	else if (repo_read(a->g->repo, id, "game.yaml", &r->game_yaml) != 0)
 		ret = fail(a, "game.yaml is missing");
-	else if (a->g->fairness == 2 && repo_read(a->g->repo, id, "proofs.txt", &r->proofs) != 0)
-		ret = fail(a, "proofs.txt is missing (a game of fairness version 2 keeps every die's proof)");
+	else if (game_proves(a->g) && repo_read(a->g->repo, id, "proofs.txt", &r->proofs) != 0)
+		ret = fail(a, "proofs.txt is missing (a game of fairness version %d keeps every die's proof)",
+			   a->g->fairness);
 	else if (repo_commit_info(a->g->repo, id, &r->msg, NULL, NULL, NULL) < 0 ||
 		 repo_changes(a->g->repo, id, &r->changes, &r->parents) < 0)
 		ret = fail(a, "the commit cannot be read");
@@ -653,7 +654,7 @@ static int check_changes(struct auditor *a, const struct record *cur,
 		char *path = xstrndup(p + 2, n > 2 ? n - 2 : 0);
 		bool ok;
 
-		bool proofs = a->g->fairness == 2 && !strcmp(path, "proofs.txt");
+		bool proofs = game_proves(a->g) && !strcmp(path, "proofs.txt");
 		if (!a->at) {
 			ok = kind == 'A' &&
 			     (!strcmp(path, "game.yaml") || !strcmp(path, "state.yaml") ||
@@ -688,7 +689,8 @@ static int check_changes(struct auditor *a, const struct record *cur,
 	return 0;
 }
 
-/* "words mixed: american H british H": the words' hashes, or 0. */
+/* "words mixed: american H british H": the words' hashes, or 0 (words
+ * may then be half written). */
 static int mix_line(const char *p, const char *end, unsigned char words[64])
 {
 	static const char *const side[2] = { "words mixed: american ", " british " };
@@ -700,8 +702,8 @@ static int mix_line(const char *p, const char *end, unsigned char words[64])
 			memset(words + 32 * i, 0, 32);
 		} else {
 			char hex[65];
-			if (end - p < 64)
-				return 0;
+			if (end - p < 64 || strspn(p, "0123456789abcdef") < 64)
+				return 0;	/* lower case only (section 20.2) */
 			memcpy(hex, p, 64);
 			hex[64] = '\0';
 			if (hex_decode(hex, words + 32 * i, 32) < 0)
@@ -713,35 +715,140 @@ static int mix_line(const char *p, const char *end, unsigned char words[64])
 }
 
 /*
- * Version 2: the proof of one public draw, the next line of the proofs a
- * commit added ("N HEX"), checked under the game's public key; the value
- * it gives must be the one the log shows. 0, or -1 with the reason.
+ * Version 3: the order a commit's public draws belong to (docs/fairness.md
+ * section 19): side 0 for the new game, else the side of the order and
+ * its count of accepted orders before it; place is the next draw's.
+ */
+struct draw_order {
+	bool bound;		/* version 3 */
+	int side;		/* 0 the new game, 1, 2; -1 a commit without an order */
+	unsigned long long n, place;
+};
+
+/* Whether a line of [p, end) that follows a '\n' at p or later is an
+ * order heading "-- YEAR, order N (" (section 19.4). */
+static bool order_headings(const char *p, const char *end)
+{
+	for (; p && p < end; p = memchr(p + 1, '\n', (size_t)(end - p - 1))) {
+		const char *q = p + 1;
+		if (*p != '\n' || end - q < 4 || memcmp(q, "-- ", 3))
+			continue;
+		q += 3;
+		while (q < end && *q >= '0' && *q <= '9')
+			q++;
+		if (q > p + 4 && end - q >= 9 && !memcmp(q, ", order ", 8))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The order of the current commit, in version 3, and what names it: the
+ * Postrider-Side trailer, the counts of `orders:` (the side's one more,
+ * the other's unchanged; neither in a commit without an order) and the
+ * order's heading in log.txt. 0, or -1 with the reason.
+ */
+static int draw_order_of(struct auditor *a, const struct record *prev,
+			 const struct record *cur, struct draw_order *o)
+{
+	const char *t;
+	size_t tlen;
+	char *heading;
+	int ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->bound = a->g->fairness == 3;
+	if (!o->bound || !a->at)
+		return 0;
+	if (cur->s.seq != prev->s.seq + 1) {
+		o->side = -1;
+		if (memcmp(cur->s.orders, prev->s.orders, sizeof(cur->s.orders)))
+			return fail(a, "state.yaml changes the counts of orders in a commit without an order");
+		if (order_headings(cur->log.buf + prev->log.len - (prev->log.len > 0),
+				   cur->log.buf + cur->log.len))
+			return fail(a, "log.txt: an order heading in a commit without an order");
+		return 0;
+	}
+	t = trailer(cur->msg.buf, "Postrider-Side", &tlen);
+	for (enum side k = SIDE_AMERICAN; t && k <= SIDE_BRITISH; k++)
+		if (tlen == strlen(side_name(k)) && !memcmp(t, side_name(k), tlen))
+			o->side = (int)k;
+	if (!o->side)
+		return fail(a, "the commit names no side in a Postrider-Side trailer (american or british)");
+	o->n = prev->s.orders[o->side];
+	if (cur->s.orders[o->side] != prev->s.orders[o->side] + 1 ||
+	    cur->s.orders[OTHER_SIDE(o->side)] != prev->s.orders[OTHER_SIDE(o->side)])
+		return fail(a, "state.yaml's counts of orders (american %u, british %u) do not count this order of the %s alone",
+			    cur->s.orders[SIDE_AMERICAN], cur->s.orders[SIDE_BRITISH], side_name(o->side));
+	heading = xstrfmt("\n-- %d, order %u (%s) --\n", prev->s.year, cur->s.seq,
+			  side_title(o->side));
+	if (cur->log.len - prev->log.len < strlen(heading) ||
+	    memcmp(cur->log.buf + prev->log.len, heading, strlen(heading)))
+		ret = fail(a, "log.txt: the order's lines do not begin with its heading '%.*s'",
+			   (int)strlen(heading) - 2, heading + 1);
+	else if (order_headings(cur->log.buf + prev->log.len + strlen(heading) - 1,
+				cur->log.buf + cur->log.len))
+		ret = fail(a, "log.txt: a second order heading in the lines of one order");
+	free(heading);
+	return ret;
+}
+
+/*
+ * A proof line of proofs.txt (docs/fairness.md 18.4, 20.2), strictly:
+ * a decimal without a leading zero, one space, 162 lowercase hex digits,
+ * LF. Reads the number and the proof; false if the line breaks it.
+ */
+static bool proof_line(const char *p, const char *eol, unsigned long long *n,
+		       unsigned char pi[VRF_PROOF_BYTES])
+{
+	char hex[2 * VRF_PROOF_BYTES + 1];
+
+	if (!parse_num(&p, eol, n) || !eat(&p, eol, " ") ||
+	    eol - p != 2 * VRF_PROOF_BYTES ||
+	    strspn(p, "0123456789abcdef") < 2 * VRF_PROOF_BYTES)
+		return false;
+	memcpy(hex, p, sizeof(hex) - 1);
+	hex[sizeof(hex) - 1] = '\0';
+	return hex_decode(hex, pi, VRF_PROOF_BYTES) == 0;
+}
+
+/*
+ * Version 2 or 3: the proof of one public draw, the next line of the
+ * proofs a commit added ("N HEX"), checked under the game's public key for
+ * the draw's input (version 2: its index; version 3: its order o and its
+ * place there, which advances); the value it gives must be the one the
+ * log shows. 0, or -1 with the reason.
  */
 static int check_proof(struct auditor *a, const struct draw *d, int line,
-		       const unsigned char words[64], const char **pp, const char *pend)
+		       const unsigned char words[64], struct draw_order *o,
+		       const char **pp, const char *pend)
 {
-	unsigned long long n;
+	unsigned long long n, at = d->first;
 	unsigned char pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES], alpha[RNG_ALPHA_MAX];
-	char hex[2 * VRF_PROOF_BYTES + 1];
 	const char *p = *pp, *eol = memchr(p, '\n', (size_t)(pend - p));
 	size_t len;
 
 	if (p >= pend || !eol)
 		return fail(a, "log.txt line %d: draw %llu has no proof in proofs.txt", line, d->first);
-	if (!parse_num(&p, eol, &n) || !eat(&p, eol, " ") ||
-	    eol - p != 2 * VRF_PROOF_BYTES)
-		return fail(a, "proofs.txt: a malformed line where the proof of draw %llu belongs", d->first);
+	if (!proof_line(p, eol, &n, pi))
+		return fail(a, "proofs.txt: a malformed line where the proof of draw %llu belongs (a line is N, a space, 162 lowercase hex digits and LF)",
+			    d->first);
 	if (n != d->first)
 		return fail(a, "log.txt line %d: draw %llu has no proof in proofs.txt (the next proof is of draw %llu)",
 			    line, d->first, n);
-	memcpy(hex, p, sizeof(hex) - 1);
-	hex[sizeof(hex) - 1] = '\0';
-	len = rng_vrf_alpha(a->g->id, words, d->first, alpha);
-	if (hex_decode(hex, pi, sizeof(pi)) < 0 ||
-	    vrf_verify(a->g->vrf_pk, pi, alpha, len, beta) < 0)
-		return fail(a, "log.txt line %d: the proof of draw %llu in proofs.txt does not verify under the game's public key",
+	if (o->bound && o->side < 0)
+		return fail(a, "log.txt line %d: draw %llu in a commit without an order (version 3 binds every die to its order)",
 			    line, d->first);
-	unsigned long long got = rng_vrf_value(beta, d->first, d->n) + (d->die ? 1 : 0);
+	if (o->bound) {
+		at = o->place++;
+		len = rng_vrf_alpha3(a->g->id, words, o->side, o->n, at, alpha);
+	} else {
+		len = rng_vrf_alpha(a->g->id, words, d->first, alpha);
+	}
+	if (vrf_verify(a->g->vrf_pk, pi, alpha, len, beta) < 0)
+		return fail(a, "log.txt line %d: the proof of draw %llu in proofs.txt does not verify under the game's public key%s",
+			    line, d->first, o->bound ? " for its order and place" : "");
+	unsigned long long got = rng_vrf_value(beta, at, d->n) + (d->die ? 1 : 0);
 	unsigned long long shown = d->forced ? d->stream : d->v;
 	if (got != shown)
 		return fail(a, "log.txt line %d: draw %llu shows %s %llu, but its proof gives %llu",
@@ -758,13 +865,16 @@ static int check_draws(struct auditor *a, const struct record *prev,
 	unsigned long long at = a->at ? prev->s.draws : 0;
 	const char *p = cur->log.buf + (a->at ? prev->log.len : 0);
 	const char *end = cur->log.buf + cur->log.len, *t;
-	const bool vrf = a->g->fairness == 2;
+	const bool vrf = game_proves(a->g);
 	const char *pp = cur->proofs.buf, *pend = cur->proofs.buf + cur->proofs.len;
 	unsigned char words[64] = { 0 };
 	int line = 1;
 	size_t tlen;
 	struct draw d;
+	struct draw_order o;
 
+	if (draw_order_of(a, prev, cur, &o) < 0)
+		return -1;
 	if (vrf && a->at) {
 		if (prev->proofs.len > cur->proofs.len ||
 		    memcmp(cur->proofs.buf, prev->proofs.buf, prev->proofs.len))
@@ -790,9 +900,11 @@ static int check_draws(struct auditor *a, const struct record *prev,
 		if (k > 0 && d.forced && !fixed)
 			return fail(a, "log.txt line %d: a fixed die in a commit that does not say it used fixed dice",
 				    line);
-		if (k == 0 && vrf)
-			mix_line(p, eol, words);
-		if (k > 0 && vrf && !d.shuffle && check_proof(a, &d, line, words, &pp, pend) < 0)
+		if (k == 0 && vrf && eol - p >= 13 && !memcmp(p, "words mixed: ", 13) &&
+		    !mix_line(p, eol, words))
+			return fail(a, "log.txt line %d is a malformed words line: %.*s", line,
+				    (int)(eol - p), p);
+		if (k > 0 && vrf && !d.shuffle && check_proof(a, &d, line, words, &o, &pp, pend) < 0)
 			return -1;
 		if (k > 0 && d.shuffle)
 			a->shuffles++;
@@ -909,6 +1021,13 @@ static int explain_turn(struct auditor *a, unsigned long seq)
 		unsigned char words[64] = { 0 };
 		int line = 1, n_draws = 0;
 		struct strbuf rule = STRBUF_INIT;
+		struct draw_order o;
+
+		a->at = at;
+		if (draw_order_of(a, &rec[0], &rec[1], &o) < 0) {
+			printf("  THE ORDER IS NOT NAMED: %s\n", a->why.buf);
+			goto out;
+		}
 
 		for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++)
 			if (rec[0].s.has_words[k])
@@ -923,7 +1042,7 @@ static int explain_turn(struct auditor *a, unsigned long seq)
 				break;
 			printf("  | %.*s\n", (int)(eol - p), p);
 			k = draw_line(p, eol, &d);
-			if (k == 0 && a->g->fairness == 2)
+			if (k == 0 && game_proves(a->g))
 				mix_line(p, eol, words);
 			if (k > 0) {
 				n_draws++;
@@ -932,9 +1051,9 @@ static int explain_turn(struct auditor *a, unsigned long seq)
 				if (d.shuffle) {
 					printf("      draws %llu-%llu: a shuffle, %s; its draws stay sealed until the seed is revealed\n",
 					       d.first, d.first + d.count - 1, a->g->revealed ? "checked by the replay with the revealed seed" : "the deck is secret");
-				} else if (a->g->fairness == 2) {
+				} else if (game_proves(a->g)) {
 					strbuf_reset(&a->why);
-					if (check_proof(a, &d, line, words, &pp, pend) < 0) {
+					if (check_proof(a, &d, line, words, &o, &pp, pend) < 0) {
 						printf("      draw %llu: THE PROOF FAILS: %s\n", d.first, a->why.buf);
 						strbuf_release(&rule);
 						goto out;
@@ -1256,7 +1375,7 @@ static int exec_audit(int argc, char **argv)
 		a.n = all;
 		goto differs;
 	}
-	if (g.fairness == 2) {
+	if (game_proves(&g)) {
 		/* the public dice, each proved under the game's key */
 		printf("verified %lu di%s without any secret", a.dice, a.dice == 1 ? "e" : "ce");
 		if (!g.have_seed && a.shuffles)

@@ -60,7 +60,7 @@ static int exec_new(int argc, char **argv)
 	const char *publish_url = NULL;
 	char *dir = NULL;
 	bool tournament = false;
-	int fairness = 2;
+	int fairness = 3;
 	long long deadline = 0, vacation_limit = CLOCK_DEFAULT_VACATION;
 	enum mail_mode mail_mode[3] = { MAIL_EVERY, MAIL_EVERY, MAIL_EVERY };
 	struct game g;
@@ -69,6 +69,7 @@ static int exec_new(int argc, char **argv)
 	struct strbuf yaml = STRBUF_INIT, subject = STRBUF_INIT, proofs = STRBUF_INIT;
 	struct strbuf files_text[DATA_MAX_FILES];
 	struct repo_file extra[DATA_MAX_FILES + 1];
+	char *data_paths[DATA_MAX_FILES] = { NULL };
 	struct notify n = { 0 };
 	char *datadir = NULL, commit[41];
 	int c, ret = 1, n_extra = 0, made = 0;
@@ -91,8 +92,8 @@ static int exec_new(int argc, char **argv)
 		case 'G': games = optarg; break;
 		case 'P': publish_url = optarg; break;
 		case 'F':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2")) {
-				fprintf(stderr, "postrider new: --fairness takes 2 (dice provable at once, the default) or 1 (checked at the reveal)\n");
+			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3")) {
+				fprintf(stderr, "postrider new: --fairness takes 3 (each die provable at once as the one its order called for, the default), 2 (dice provable at once) or 1 (checked at the reveal)\n");
 				return EXIT_USAGE;
 			}
 			fairness = *optarg - '0';
@@ -152,7 +153,7 @@ static int exec_new(int argc, char **argv)
 	}
 	g.module = xstrdup("washingtons-war");
 	datadir = game_data_dir(data_opt, g.module);
-	g.data = data_load(datadir, &err);
+	g.data = g.data_owned = data_load(datadir, &err);
 	if (!g.data) {
 		fprintf(stderr, "error: the component data in '%s' does not load:\n%s", datadir, err.buf);
 		goto out;
@@ -173,7 +174,7 @@ static int exec_new(int argc, char **argv)
 	fair_commitment(g.seed, g.commitment);
 	g.id = xstrfmt("ww-%.8s", g.commitment);
 	g.fairness = fairness;
-	if (fairness == 2 && fair_vrf_keys(g.seed, NULL, g.vrf_pk) < 0) {
+	if (fairness >= 2 && fair_vrf_keys(g.seed, NULL, g.vrf_pk) < 0) {
 		error("cannot derive the game's VRF key");
 		goto out;
 	}
@@ -225,8 +226,8 @@ static int exec_new(int argc, char **argv)
 			error("cannot read '%s': %s", g.data->files[i], strerror(errno));
 			goto out;
 		}
-		char *p = xstrfmt("data/%s", g.data_files[i]);
-		extra[n_extra++] = (struct repo_file){ p, files_text[i].buf, files_text[i].len };
+		data_paths[i] = xstrfmt("data/%s", g.data_files[i]);
+		extra[n_extra++] = (struct repo_file){ data_paths[i], files_text[i].buf, files_text[i].len };
 	}
 	/* the host's clock, before the first reports show it */
 	clock_init(&g.clock, game_now());
@@ -265,8 +266,8 @@ static int exec_new(int argc, char **argv)
 		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
 	publish_after_commit(g.repo, &cfg);
 out:
-	for (int i = 1; i < n_extra; i++)
-		free((char *)extra[i].path);
+	for (int i = 0; i < DATA_MAX_FILES; i++)
+		free(data_paths[i]);
 	for (int i = 0; i < DATA_MAX_FILES; i++)
 		strbuf_release(&files_text[i]);
 	notify_release(&n);
@@ -292,7 +293,7 @@ out:
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME] [--fairness 1|2]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME] [--fairness 1|2|3]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
 	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
@@ -308,9 +309,11 @@ const struct cmd_entry cmd_new_entry = {
 	"                         `postrider remind` mails the reminders (default: none)\n"
 	"  --vacation-limit TIME  how much vacation each player may take by mail in\n"
 	"                         this game (default 14d)\n"
-	"  --fairness 2|1         2 (the default): every public die provable at once\n"
-	"                         with the game's VRF key; 1: the keyed stream alone,\n"
-	"                         checked when the seed is revealed (docs/fairness.md)\n"
+	"  --fairness 3|2|1       3 (the default): every public die provable at once\n"
+	"                         with the game's VRF key, as the one its order called\n"
+	"                         for; 2: provable, bound to the shared draw index (older\n"
+	"                         games); 1: the keyed stream alone, checked when the\n"
+	"                         seed is revealed (docs/fairness.md)\n"
 	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",

@@ -37,22 +37,32 @@ static void emit_int(struct strbuf *out, const char *indent, const char *key,
 	strbuf_addf(out, "%s%s: %d\n", indent, key, v);
 }
 
-void data_dump(const struct data *d, struct strbuf *out)
+static const char *const dump_sides[] = { "none", "american", "british" };
+static const char *const dump_nations[] = { "american", "british", "french" };
+static const char *const I = "    ";	/* a field of a list item */
+
+/* One effect of a card. */
+static void dump_effect(const struct data *d, const struct data_effect *e,
+			struct strbuf *out)
 {
-	static const char *const shapes[] = { "circle", "square", "star" };
-	static const char *const sides[] = { "none", "american", "british" };
-	static const char *const nations[] = {
-		"american", "british", "french"
-	};
-	static const char *const wheres[] = {
-		"space", "reinforcements", "french"
-	};
-	const char *I = "    ";
+	emit_kv(out, "      - ", "verb", effect_verbs[e->verb].name);
+	emit_int(out, "        ", "count", e->count);
+	strbuf_addstr(out, "        colonies: [");
+	for (int ci = 0, first = 1; ci < d->n_colonies; ci++)
+		if (e->colonies_mask & (1 << ci)) {
+			if (!first)
+				strbuf_addstr(out, ", ");
+			first = 0;
+			ytree_emit_scalar(out, d->colonies[ci].code);
+		}
+	strbuf_addstr(out, "]\n");
+	emit_kv(out, "        ", "where", e->where);
+	emit_int(out, "        ", "amount", e->amount);
+}
 
-	strbuf_addstr(out, "# postrider component data, schema: docs/data.md\n");
-	emit_kv(out, "", "game", d->game);
-	emit_kv(out, "", "hash", d->hash);
-
+/* The colonies and the blockade zones with their ports. */
+static void dump_colonies_zones(const struct data *d, struct strbuf *out)
+{
 	strbuf_addstr(out, "colonies:\n");
 	for (int i = 0; i < d->n_colonies; i++) {
 		const struct data_colony *c = &d->colonies[i];
@@ -77,6 +87,12 @@ void data_dump(const struct data *d, struct strbuf *out)
 			}
 		emit_kv(out, I, "source", d->zones[i].src.source);
 	}
+}
+
+/* The spaces. */
+static void dump_spaces(const struct data *d, struct strbuf *out)
+{
+	static const char *const shapes[] = { "circle", "square", "star" };
 
 	strbuf_addstr(out, "spaces:\n");
 	for (int i = 0; i < d->n_spaces; i++) {
@@ -104,7 +120,11 @@ void data_dump(const struct data *d, struct strbuf *out)
 		strbuf_addstr(out, "]\n");
 		emit_kv(out, I, "source", s->src.source);
 	}
+}
 
+/* The connections between spaces. */
+static void dump_connections(const struct data *d, struct strbuf *out)
+{
 	strbuf_addstr(out, "connections:\n");
 	for (int i = 0; i < d->n_connections; i++) {
 		const struct data_connection *c = &d->connections[i];
@@ -116,14 +136,22 @@ void data_dump(const struct data *d, struct strbuf *out)
 			? d->generals[c->only_general].name : NULL);
 		emit_kv(out, I, "source", c->src.source);
 	}
+}
+
+/* The generals, the set-up, the years and the counter mix. */
+static void dump_pieces(const struct data *d, struct strbuf *out)
+{
+	static const char *const wheres[] = {
+		"space", "reinforcements", "french"
+	};
 
 	strbuf_addstr(out, "generals:\n");
 	for (int i = 0; i < d->n_generals; i++) {
 		const struct data_general *g = &d->generals[i];
 
 		emit_kv(out, "  - ", "name", g->name);
-		emit_kv(out, I, "side", sides[g->side]);
-		emit_kv(out, I, "nation", nations[g->nation]);
+		emit_kv(out, I, "side", dump_sides[g->side]);
+		emit_kv(out, I, "nation", dump_nations[g->nation]);
 		emit_int(out, I, "strategy", g->strategy);
 		emit_int(out, I, "battle", g->battle);
 		emit_int(out, I, "agility", g->agility);
@@ -137,7 +165,7 @@ void data_dump(const struct data *d, struct strbuf *out)
 	for (int i = 0; i < d->n_setup; i++) {
 		const struct data_setup *p = &d->setup[i];
 
-		emit_kv(out, "  - ", "nation", nations[p->nation]);
+		emit_kv(out, "  - ", "nation", dump_nations[p->nation]);
 		emit_kv(out, I, "where", wheres[p->where]);
 		emit_kv(out, I, "space", p->space >= 0
 			? d->spaces[p->space].full_name : NULL);
@@ -166,7 +194,11 @@ void data_dump(const struct data *d, struct strbuf *out)
 	emit_int(out, "  ", "british_cus", d->cu_pool[NATION_BRITISH]);
 	emit_int(out, "  ", "french_cus", d->cu_pool[NATION_FRENCH]);
 	emit_int(out, "  ", "pc_markers", d->pc_markers);
+}
 
+/* The cards and their effects. */
+static void dump_cards(const struct data *d, struct strbuf *out)
+{
 	strbuf_addstr(out, "cards:\n");
 	for (int k = 1; k <= DATA_MAX_CARDS; k++) {
 		static const char *const resh[] = {
@@ -179,7 +211,7 @@ void data_dump(const struct data *d, struct strbuf *out)
 		emit_int(out, "  - ", "number", c->number);
 		emit_kv(out, I, "title", c->title);
 		emit_int(out, I, "ops", c->ops);
-		emit_kv(out, I, "side", sides[c->side]);
+		emit_kv(out, I, "side", dump_sides[c->side]);
 		emit_bool(out, I, "battle_card", c->battle_card);
 		emit_bool(out, I, "special", c->special);
 		emit_bool(out, I, "removed_after_play", c->removed_after_play);
@@ -191,25 +223,21 @@ void data_dump(const struct data *d, struct strbuf *out)
 		emit_kv(out, I, "text", c->text);
 		emit_kv(out, I, "handler", c->handler ? card_handlers[c->handler] : NULL);
 		strbuf_addf(out, "%seffects:%s\n", I, c->n_effects ? "" : " []");
-		for (int j = 0; j < c->n_effects; j++) {
-			const struct data_effect *e = &c->effects[j];
-
-			emit_kv(out, "      - ", "verb", effect_verbs[e->verb].name);
-			emit_int(out, "        ", "count", e->count);
-			strbuf_addstr(out, "        colonies: [");
-			for (int ci = 0, first = 1; ci < d->n_colonies; ci++)
-				if (e->colonies_mask & (1 << ci)) {
-					if (!first)
-						strbuf_addstr(out, ", ");
-					first = 0;
-					ytree_emit_scalar(out,
-							  d->colonies[ci].code);
-				}
-			strbuf_addstr(out, "]\n");
-			emit_kv(out, "        ", "where", e->where);
-			emit_int(out, "        ", "amount", e->amount);
-		}
+		for (int j = 0; j < c->n_effects; j++)
+			dump_effect(d, &c->effects[j], out);
 		emit_kv(out, I, "source", c->src.source);
 		emit_bool(out, I, "by_player", c->by_player);
 	}
+}
+
+void data_dump(const struct data *d, struct strbuf *out)
+{
+	strbuf_addstr(out, "# postrider component data, schema: docs/data.md\n");
+	emit_kv(out, "", "game", d->game);
+	emit_kv(out, "", "hash", d->hash);
+	dump_colonies_zones(d, out);
+	dump_spaces(d, out);
+	dump_connections(d, out);
+	dump_pieces(d, out);
+	dump_cards(d, out);
 }

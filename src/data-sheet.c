@@ -263,26 +263,34 @@ static char *effects_text(const struct data *d, const struct data_card *c)
 	return strbuf_detach(&b, NULL);
 }
 
-int data_sheet_texts(const struct data *d, struct strbuf out[DATA_N_SHEETS],
-		     struct strbuf *err)
+/* A row of the numbers sheet that is no nation's count of CUs. */
+static int number_row(struct out_row *r, const char *what, int count,
+		      const char *source, struct strbuf *out, struct strbuf *err)
 {
-	struct out_row r;
+	const struct sheet *sh = &sheets[S_NUMBERS];
+
+	cell(r, sh, "what", what);
+	cell_int(r, sh, "count", count, true);
+	cell(r, sh, "source", source);
+	return emit_row(out, sh, r, err);
+}
+
+/* The colonies, the spaces, the zones and the connections. */
+static int sheet_map(const struct data *d, struct out_row *r,
+		     struct strbuf out[DATA_N_SHEETS], struct strbuf *err)
+{
 	const struct sheet *sh;
 	int ret = 0;
-
-	memset(&r, 0, sizeof(r));
-	for (int i = 0; i < DATA_N_SHEETS; i++)
-		emit_header(&out[i], &sheets[i]);
 
 	sh = &sheets[S_COLONIES];
 	for (int i = 0; i < d->n_colonies; i++) {
 		const struct data_colony *c = &d->colonies[i];
-		cell(&r, sh, "name", c->name);
-		cell(&r, sh, "code", c->code);
-		cell_bool(&r, sh, "canada", c->canada);
-		cell_bool(&r, sh, "south_of_winter_line", c->south_of_winter_line);
-		cell(&r, sh, "source", c->src.source);
-		ret |= emit_row(&out[S_COLONIES], sh, &r, err);
+		cell(r, sh, "name", c->name);
+		cell(r, sh, "code", c->code);
+		cell_bool(r, sh, "canada", c->canada);
+		cell_bool(r, sh, "south_of_winter_line", c->south_of_winter_line);
+		cell(r, sh, "source", c->src.source);
+		ret |= emit_row(&out[S_COLONIES], sh, r, err);
 	}
 	sh = &sheets[S_SPACES];
 	for (int i = 0; i < d->n_spaces; i++) {
@@ -294,29 +302,15 @@ int data_sheet_texts(const struct data *d, struct strbuf out[DATA_N_SHEETS],
 			strbuf_addf(&al, "%s%s", j ? "; " : "", a);
 			free(a);
 		}
-		cell(&r, sh, "name", s->name);
-		cell(&r, sh, "colony", d->colonies[s->colony].code);
-		cell(&r, sh, "shape", shape_words[s->shape]);
-		cell_bool(&r, sh, "port", s->port);
-		cell_int(&r, sh, "x", s->x, true);
-		cell_int(&r, sh, "y", s->y, true);
-		cellf(&r, sh, "aliases", strbuf_detach(&al, NULL));
-		cell(&r, sh, "source", s->src.source);
-		ret |= emit_row(&out[S_SPACES], sh, &r, err);
-	}
-	sh = &sheets[S_GENERALS];
-	for (int i = 0; i < d->n_generals; i++) {
-		const struct data_general *g = &d->generals[i];
-		cell(&r, sh, "name", g->name);
-		cell(&r, sh, "side", side_words[g->side]);
-		cell(&r, sh, "nation", nation_words[g->nation]);
-		cell_int(&r, sh, "strategy", g->strategy, true);
-		cell_int(&r, sh, "battle", g->battle, true);
-		cell_int(&r, sh, "agility", g->agility, true);
-		cell_int(&r, sh, "retreat_bonus", g->retreat_bonus, false);
-		cell_bool(&r, sh, "never_to_reinforcements", g->never_to_reinforcements);
-		cell(&r, sh, "source", g->src.source);
-		ret |= emit_row(&out[S_GENERALS], sh, &r, err);
+		cell(r, sh, "name", s->name);
+		cell(r, sh, "colony", d->colonies[s->colony].code);
+		cell(r, sh, "shape", shape_words[s->shape]);
+		cell_bool(r, sh, "port", s->port);
+		cell_int(r, sh, "x", s->x, true);
+		cell_int(r, sh, "y", s->y, true);
+		cellf(r, sh, "aliases", strbuf_detach(&al, NULL));
+		cell(r, sh, "source", s->src.source);
+		ret |= emit_row(&out[S_SPACES], sh, r, err);
 	}
 	sh = &sheets[S_ZONES];
 	for (int i = 0; i < d->n_zones; i++) {
@@ -326,98 +320,141 @@ int data_sheet_texts(const struct data *d, struct strbuf out[DATA_N_SHEETS],
 			if (d->spaces[s].zone == i)
 				strbuf_addf(&ports, "%s%s", ports.len ? "; " : "",
 					    d->spaces[s].full_name);
-		cell(&r, sh, "name", d->zones[i].name);
-		cellf(&r, sh, "ports", strbuf_detach(&ports, NULL));
-		cell(&r, sh, "source", d->zones[i].src.source);
-		ret |= emit_row(&out[S_ZONES], sh, &r, err);
+		cell(r, sh, "name", d->zones[i].name);
+		cellf(r, sh, "ports", strbuf_detach(&ports, NULL));
+		cell(r, sh, "source", d->zones[i].src.source);
+		ret |= emit_row(&out[S_ZONES], sh, r, err);
 	}
 	sh = &sheets[S_CONNECTIONS];
 	for (int i = 0; i < d->n_connections; i++) {
 		const struct data_connection *c = &d->connections[i];
-		cell(&r, sh, "from", d->spaces[c->a].full_name);
-		cell(&r, sh, "to", d->spaces[c->b].full_name);
-		cell_bool(&r, sh, "wilderness", c->wilderness);
+		cell(r, sh, "from", d->spaces[c->a].full_name);
+		cell(r, sh, "to", d->spaces[c->b].full_name);
+		cell_bool(r, sh, "wilderness", c->wilderness);
 		if (c->only_general >= 0)
-			cell(&r, sh, "only", d->generals[c->only_general].name);
-		cell(&r, sh, "source", c->src.source);
-		ret |= emit_row(&out[S_CONNECTIONS], sh, &r, err);
+			cell(r, sh, "only", d->generals[c->only_general].name);
+		cell(r, sh, "source", c->src.source);
+		ret |= emit_row(&out[S_CONNECTIONS], sh, r, err);
+	}
+	return ret;
+}
+
+/* The generals, the set-up, the turn track and the counter mix. */
+static int sheet_pieces(const struct data *d, struct out_row *r,
+			struct strbuf out[DATA_N_SHEETS], struct strbuf *err)
+{
+	const struct sheet *sh;
+	int ret = 0;
+
+	sh = &sheets[S_GENERALS];
+	for (int i = 0; i < d->n_generals; i++) {
+		const struct data_general *g = &d->generals[i];
+		cell(r, sh, "name", g->name);
+		cell(r, sh, "side", side_words[g->side]);
+		cell(r, sh, "nation", nation_words[g->nation]);
+		cell_int(r, sh, "strategy", g->strategy, true);
+		cell_int(r, sh, "battle", g->battle, true);
+		cell_int(r, sh, "agility", g->agility, true);
+		cell_int(r, sh, "retreat_bonus", g->retreat_bonus, false);
+		cell_bool(r, sh, "never_to_reinforcements", g->never_to_reinforcements);
+		cell(r, sh, "source", g->src.source);
+		ret |= emit_row(&out[S_GENERALS], sh, r, err);
 	}
 	sh = &sheets[S_SETUP];
 	for (int i = 0; i < d->n_setup; i++) {
 		const struct data_setup *p = &d->setup[i];
-		cell(&r, sh, "nation", nation_words[p->nation]);
+		cell(r, sh, "nation", nation_words[p->nation]);
 		if (p->where == SETUP_SPACE && p->space >= 0)
-			cell(&r, sh, "space", d->spaces[p->space].full_name);
+			cell(r, sh, "space", d->spaces[p->space].full_name);
 		else
-			cell(&r, sh, "box", p->where == SETUP_FRENCH_BOX
+			cell(r, sh, "box", p->where == SETUP_FRENCH_BOX
 				  ? "french" : "reinforcements");
 		if (p->general >= 0)
-			cell(&r, sh, "general", d->generals[p->general].name);
-		cell_int(&r, sh, "cus", p->cus, false);
-		cell_bool(&r, sh, "pc", p->pc);
-		cell_bool(&r, sh, "congress", p->congress);
-		cell_bool(&r, sh, "french_navy", p->french_navy);
-		cell(&r, sh, "source", p->src.source);
-		ret |= emit_row(&out[S_SETUP], sh, &r, err);
+			cell(r, sh, "general", d->generals[p->general].name);
+		cell_int(r, sh, "cus", p->cus, false);
+		cell_bool(r, sh, "pc", p->pc);
+		cell_bool(r, sh, "congress", p->congress);
+		cell_bool(r, sh, "french_navy", p->french_navy);
+		cell(r, sh, "source", p->src.source);
+		ret |= emit_row(&out[S_SETUP], sh, r, err);
 	}
 	sh = &sheets[S_TURNS];
 	for (int i = 0; i < d->n_years; i++) {
-		cell_int(&r, sh, "year", d->years[i].year, true);
-		cell_int(&r, sh, "british_reinforcements",
+		cell_int(r, sh, "year", d->years[i].year, true);
+		cell_int(r, sh, "british_reinforcements",
 			 d->years[i].british_reinforcements, true);
-		cell(&r, sh, "source", d->years[i].src.source);
-		ret |= emit_row(&out[S_TURNS], sh, &r, err);
+		cell(r, sh, "source", d->years[i].src.source);
+		ret |= emit_row(&out[S_TURNS], sh, r, err);
 	}
 	sh = &sheets[S_NUMBERS];
 	for (int i = 0; i < 3; i++) {
-		cell(&r, sh, "what", "cus");
-		cell(&r, sh, "nation", nation_words[i]);
-		cell_int(&r, sh, "count", d->cu_pool[i], true);
-		cell(&r, sh, "source", d->cu_src[i].source);
-		ret |= emit_row(&out[S_NUMBERS], sh, &r, err);
+		cell(r, sh, "what", "cus");
+		cell(r, sh, "nation", nation_words[i]);
+		cell_int(r, sh, "count", d->cu_pool[i], true);
+		cell(r, sh, "source", d->cu_src[i].source);
+		ret |= emit_row(&out[S_NUMBERS], sh, r, err);
 	}
-	cell(&r, sh, "what", "pc_markers");
-	cell_int(&r, sh, "count", d->pc_markers, true);
-	cell(&r, sh, "source", d->pc_markers_src.source);
-	ret |= emit_row(&out[S_NUMBERS], sh, &r, err);
-	cell(&r, sh, "what", "committees_of_correspondence");
-	cell_int(&r, sh, "count", d->committees_pcs_per_colony, true);
-	cell(&r, sh, "source", d->committees_src.source);
-	ret |= emit_row(&out[S_NUMBERS], sh, &r, err);
-	cell(&r, sh, "what", "for_the_king");
-	cell_int(&r, sh, "count", d->for_the_king_pcs, true);
-	cell(&r, sh, "source", d->for_the_king_src.source);
-	ret |= emit_row(&out[S_NUMBERS], sh, &r, err);
+	ret |= number_row(r, "pc_markers", d->pc_markers,
+			  d->pc_markers_src.source, &out[S_NUMBERS], err);
+	ret |= number_row(r, "committees_of_correspondence",
+			  d->committees_pcs_per_colony, d->committees_src.source,
+			  &out[S_NUMBERS], err);
+	ret |= number_row(r, "for_the_king", d->for_the_king_pcs,
+			  d->for_the_king_src.source, &out[S_NUMBERS], err);
+	return ret;
+}
+
+/* The cards. */
+static int sheet_cards(const struct data *d, struct out_row *r,
+		       struct strbuf out[DATA_N_SHEETS], struct strbuf *err)
+{
+	const struct sheet *sh;
+	int ret = 0;
 
 	sh = &sheets[S_CARDS];
 	for (int n = 1; n <= d->n_cards; n++) {
 		const struct data_card *c = &d->cards[n];
 		char *ops_title = xstrfmt("%d OPS", c->ops);
 
-		cell_int(&r, sh, "number", n, true);
+		cell_int(r, sh, "number", n, true);
 		if (!c->ops || strcmp(c->title, ops_title))
-			cell(&r, sh, "title", c->title);
+			cell(r, sh, "title", c->title);
 		free(ops_title);
-		cell_int(&r, sh, "ops", c->ops, false);
+		cell_int(r, sh, "ops", c->ops, false);
 		if (!c->ops) {
-			cell(&r, sh, "side", side_words[c->side]);
-			cell_bool(&r, sh, "battle_card", c->battle_card);
-			cell_bool(&r, sh, "special", c->special);
-			cell_bool(&r, sh, "removed_after_play", c->removed_after_play);
-			cell(&r, sh, "reshuffle", resh_words[c->reshuffle]);
-			cell_int(&r, sh, "war_ends_year", c->war_ends_year, false);
-			cell_int(&r, sh, "campaign", c->campaign, false);
-			cell_bool(&r, sh, "set_aside_until_1776", c->set_aside_until_1776);
-			cell_bool(&r, sh, "by_player", c->by_player);
-			cell(&r, sh, "text", c->text);
+			cell(r, sh, "side", side_words[c->side]);
+			cell_bool(r, sh, "battle_card", c->battle_card);
+			cell_bool(r, sh, "special", c->special);
+			cell_bool(r, sh, "removed_after_play", c->removed_after_play);
+			cell(r, sh, "reshuffle", resh_words[c->reshuffle]);
+			cell_int(r, sh, "war_ends_year", c->war_ends_year, false);
+			cell_int(r, sh, "campaign", c->campaign, false);
+			cell_bool(r, sh, "set_aside_until_1776", c->set_aside_until_1776);
+			cell_bool(r, sh, "by_player", c->by_player);
+			cell(r, sh, "text", c->text);
 			if (c->handler != HANDLER_NONE)
-				cell(&r, sh, "handler", card_handlers[c->handler]);
+				cell(r, sh, "handler", card_handlers[c->handler]);
 			if (c->n_effects)
-				cellf(&r, sh, "effects", effects_text(d, c));
+				cellf(r, sh, "effects", effects_text(d, c));
 		}
-		cell(&r, sh, "source", c->src.source);
-		ret |= emit_row(&out[S_CARDS], sh, &r, err);
+		cell(r, sh, "source", c->src.source);
+		ret |= emit_row(&out[S_CARDS], sh, r, err);
 	}
+	return ret;
+}
+
+int data_sheet_texts(const struct data *d, struct strbuf out[DATA_N_SHEETS],
+		     struct strbuf *err)
+{
+	struct out_row r;
+	int ret = 0;
+
+	memset(&r, 0, sizeof(r));
+	for (int i = 0; i < DATA_N_SHEETS; i++)
+		emit_header(&out[i], &sheets[i]);
+	ret |= sheet_map(d, &r, out, err);
+	ret |= sheet_pieces(d, &r, out, err);
+	ret |= sheet_cards(d, &r, out, err);
 	return ret;
 }
 

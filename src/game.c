@@ -45,7 +45,7 @@ void game_close(struct game *g)
 	if (!g)
 		return;
 	repo_free(g->repo);
-	data_free(g->data);
+	data_free(g->data_owned);
 	free(g->dir);
 	free(g->id);
 	free(g->module);
@@ -182,8 +182,8 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		g->player[side].name = dup_scalar(&t, p, "name", err, &errors);
 		g->player[side].addr = dup_scalar(&t, p, "address", err, &errors);
 		if ((n = ytree_get(&t, p, "mail"))) {
-			const char *v = ytree_scalar(n);
-			int mode = v ? mail_mode_parse(v) : -1;
+			const char *mode_text = ytree_scalar(n);
+			int mode = mode_text ? mail_mode_parse(mode_text) : -1;
 			if (mode < 0) {
 				ytree_error(&t, n, err, "bad 'mail': every, my-move or digest");
 				errors++;
@@ -219,21 +219,22 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		g->seed_source = dup_scalar(&t, m, "seed_source", err, &errors);
 		g->fairness = 1;
 		if ((n = ytree_get(&t, m, "version"))) {
-			if (ytree_int(&t, n, 1, 2, &v, err) < 0)
+			if (ytree_int(&t, n, 1, 3, &v, err) < 0)
 				errors++;
 			else
 				g->fairness = (int)v;
 		}
 		n = ytree_get(&t, m, "vrf_public_key");
-		if (g->fairness == 2) {
+		if (game_proves(g)) {
 			const char *k = ytree_scalar(n);
 			if (!k || strlen(k) != 66 || hex_decode(k, g->vrf_pk, 33) < 0 ||
 			    (g->vrf_pk[0] != 2 && g->vrf_pk[0] != 3)) {
-				ytree_error(&t, n ? n : m, err, "fairness version 2 needs 'vrf_public_key' (66 hex digits, a compressed P-256 point)");
+				ytree_error(&t, n ? n : m, err, "fairness version %d needs 'vrf_public_key' (66 hex digits, a compressed P-256 point)",
+					    g->fairness);
 				errors++;
 			}
 		} else if (n) {
-			ytree_error(&t, n, err, "'vrf_public_key' belongs to fairness version 2");
+			ytree_error(&t, n, err, "'vrf_public_key' belongs to fairness versions 2 and 3");
 			errors++;
 		}
 		if ((n = ytree_get(&t, m, "fixed_dice")) &&
@@ -299,10 +300,10 @@ void game_write_yaml(const struct game *g, struct strbuf *out)
 		    g->tournament ? "true" : "false");
 	strbuf_addf(out, "fairness:\n  seed_commitment: %s\n  seed_source: %s\n",
 		    g->commitment, g->seed_source);
-	if (g->fairness == 2) {
+	if (game_proves(g)) {
 		char hex[67];
 		hex_encode(g->vrf_pk, 33, hex);
-		strbuf_addf(out, "  version: 2\n  vrf_public_key: %s\n", hex);
+		strbuf_addf(out, "  version: %d\n  vrf_public_key: %s\n", g->fairness, hex);
 	}
 	if (g->fixed_dice)
 		strbuf_addstr(out, "  fixed_dice: true\n");
@@ -318,7 +319,7 @@ static int game_vrf_key_matches(const struct game *g)
 {
 	unsigned char pk[33];
 
-	if (g->fairness != 2)
+	if (!game_proves(g))
 		return 0;
 	if (fair_vrf_keys(g->seed, NULL, pk) < 0)
 		return -1;
@@ -384,7 +385,7 @@ static int load_data(struct game *g, struct strbuf *err)
 			goto out;
 		}
 	}
-	g->data = data_load_texts("data", g->module, texts, &errs);
+	g->data = g->data_owned = data_load_texts("data", g->module, texts, &errs);
 	if (!g->data) {
 		strbuf_addstr(err, "the game's data does not load:\n");
 		strbuf_add(err, errs.buf, errs.len);
@@ -517,13 +518,29 @@ void game_rng_for(const struct game *g, const struct state *s, struct rng *r)
 	}
 	rng_init(r, g->seed, s->draws);
 	state_mix_words(s, r);
-	if (g->fairness == 2) {
+	if (game_proves(g)) {
 		unsigned char sk[32], pk[33];
 		if (fair_vrf_keys(g->seed, sk, pk) < 0)
 			BUG("cannot derive the VRF key");
 		rng_use_vrf(r, sk, g->id);
 		OPENSSL_cleanse(sk, sizeof(sk));
+		/* version 3: the new game's own draws, side 0 (section 19) */
+		if (g->fairness == 3)
+			rng_vrf_bind_order(r, 0, 0);
 	}
+}
+
+bool game_proves(const struct game *g)
+{
+	return g->fairness == 2 || g->fairness == 3;
+}
+
+void game_rng_order(const struct game *g, const struct state *s, enum side side,
+		    struct rng *r)
+{
+	game_rng_for(g, s, r);
+	if (g->fairness == 3 && r->vrf)
+		rng_vrf_bind_order(r, (int)side, s->orders[side]);
 }
 
 void game_rng(const struct game *g, struct rng *r)

@@ -49,7 +49,9 @@ struct game_player {
 struct game {
 	char *dir;
 	struct repo *repo;
-	struct data *data;
+	const struct data *data;
+	struct data *data_owned;	/* what game_close frees: data, or NULL
+					   where the data is borrowed */
 	char head[41];			/* the commit the state was read from */
 
 	/* game.yaml */
@@ -69,7 +71,9 @@ struct game {
 	/*
 	 * The version of the construction (docs/fairness.md): 1, every draw
 	 * from the keyed stream, checked at the reveal; 2, the public draws
-	 * from a VRF whose public key is vrf_pk, checked at once.
+	 * from a VRF whose public key is vrf_pk, checked at once; 3, as 2
+	 * with each public draw's input naming the order that calls for it
+	 * and its place in that order (section 19). game_proves() is 2 or 3.
 	 */
 	int fairness;
 	unsigned char vrf_pk[33];
@@ -122,6 +126,13 @@ void game_rng(const struct game *g, struct rng *r);
 /* The same for state s (an audit's replay): the stream at s->draws, with
  * s's words mixed in and, in version 2, the VRF key. */
 void game_rng_for(const struct game *g, const struct state *s, struct rng *r);
+/* The stream of the order of side played on state s (play, the audit's
+ * replay): game_rng_for(), and in version 3 the public draws bound to the
+ * side's order s->orders[side] (docs/fairness.md section 19). */
+void game_rng_order(const struct game *g, const struct state *s, enum side side,
+		    struct rng *r);
+/* Whether the game keeps VRF proofs of its public draws (version 2 or 3). */
+bool game_proves(const struct game *g);
 
 /* The one-time reply token of side for the state at head, and for a given
  * state. A token is valid until that side's next accepted order. */

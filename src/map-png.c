@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <cairo.h>
+#define ZLIB_CONST
 #include <zlib.h>
 
 #include "map.h"
@@ -362,7 +363,7 @@ static int deflate_into(z_stream *zs, struct strbuf *idat,
 	unsigned char buf[16384];
 	int r;
 
-	zs->next_in = (Bytef *)in;
+	zs->next_in = in;
 	zs->avail_in = (uInt)len;
 	do {
 		zs->next_out = buf;

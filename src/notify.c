@@ -212,7 +212,7 @@ static int compose_report(const struct game *g, const struct state *s,
 			"held", held.buf ? held.buf : "",
 			"standing", standing.buf ? standing.buf : "",
 			"held_note", s->held_note[side],
-			"provable", g->fairness == 2 && draws.buf && strstr(draws.buf, "draw ") ? "yes" : "",
+			"provable", game_proves(g) && draws.buf && strstr(draws.buf, "draw ") ? "yes" : "",
 			"data", data_line.buf,
 			"data_note", s->seq == 0 && !data_deck_printed(d) ? "yes" : "",
 			"marks", strstr(hand.buf, DATA_UNSOURCED_MARK) ||

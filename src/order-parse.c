@@ -207,17 +207,17 @@ static int parse_movement(const struct data *d, const struct state *s,
 		return (out->general = order_find_general(d, rest, err)) < 0 ? -1 : 0;
 	}
 	if (out->kind == ACT_INTERCEPT) {
-		char *last;
+		char *tail;
 		if (!len) {
 			strbuf_addstr(err, "'intercept' needs the general of the intercepting Army: 'intercept Greene'");
 			return -1;
 		}
 		/* "intercept Greene 2": 2 French among his CUs (7.8.C) */
-		last = strrchr(rest, ' ');
-		if (last && parse_count(last + 1, strlen(last + 1), &out->french)) {
-			while (last > rest && last[-1] == ' ')
-				last--;
-			*last = '\0';
+		tail = strrchr(rest, ' ');
+		if (tail && parse_count(tail + 1, strlen(tail + 1), &out->french)) {
+			while (tail > rest && tail[-1] == ' ')
+				tail--;
+			*tail = '\0';
 		}
 		return (out->general = order_find_general(d, rest, err)) < 0 ? -1 : 0;
 	}

@@ -223,9 +223,11 @@ out:
 
 int outbox_publish(const char *dir, const char *tmp_path)
 {
-	char *one = (char *)tmp_path;
+	char *one = xstrdup(tmp_path);
+	int ret = outbox_publish_all(dir, &one, 1);
 
-	return outbox_publish_all(dir, &one, 1);
+	free(one);
+	return ret;
 }
 
 int outbox_add(const char *dir, const char *name_hint, const char *msg,

@@ -36,7 +36,7 @@ char *paths_find(const char *env, const char *env_sub, const char *sub,
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (n > 0) {
 		static const char *const beside[] = {
-			"%s/%s", "%s/../%s", "%s/../share/postrider/%s",
+			"", "/..", "/../share/postrider",
 		};
 		char *slash;
 
@@ -45,7 +45,7 @@ char *paths_find(const char *env, const char *env_sub, const char *sub,
 		if (slash)
 			*slash = '\0';
 		for (size_t i = 0; i < ARRAY_SIZE(beside); i++) {
-			p = xstrfmt(beside[i], exe, sub);
+			p = xstrfmt("%s%s/%s", exe, beside[i], sub);
 			if (holds(p, probe))
 				return p;
 			free(p);

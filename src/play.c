@@ -480,7 +480,7 @@ static void run_order(struct game *g, const struct play_request *rq, enum side s
 
 	order_result_init(&res);
 	out->next = g->state;
-	game_rng(g, &rng);
+	game_rng_order(g, &g->state, side, &rng);
 	for (int i = 0; i < rq->n_dice; i++)
 		rng.forced[i] = rq->dice[i];
 	rng.n_forced = rq->n_dice;

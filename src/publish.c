@@ -389,8 +389,9 @@ int publish_push(struct repo *r, const struct mail_config *cfg,
 	struct strbuf url = STRBUF_INIT;
 	struct push_ctx ctx = { .why = STRBUF_INIT, .rejected = STRBUF_INIT };
 	git_push_options opts;
-	char *spec = REPO_BRANCH ":" REPO_BRANCH;
-	git_strarray refs = { &spec, 1 };
+	char spec[] = REPO_BRANCH ":" REPO_BRANCH;
+	char *specs[] = { spec };
+	git_strarray refs = { specs, 1 };
 	git_remote *remote = NULL;
 	char head[41];
 	int ret = -1, e;

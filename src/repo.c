@@ -658,9 +658,10 @@ int repo_commit_prepare(struct repo *r, const char *parent,
 		gitfail("cannot read the new tree");
 		goto done;
 	}
+	const git_commit *parents[1] = { parent_commit };
 	if (git_commit_create(&commit_id, r->git, NULL, asig, csig, NULL,
 			      msg.ptr, tree, parent ? 1 : 0,
-			      (const git_commit **)&parent_commit) < 0) {
+			      parents) < 0) {
 		gitfail("cannot create a commit in '%s'", r->gitdir);
 		goto done;
 	}

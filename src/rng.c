@@ -148,16 +148,56 @@ size_t rng_vrf_alpha(const char *game_id, const unsigned char words[64],
 	return len + 8;
 }
 
+void rng_vrf_bind_order(struct rng *r, int side, uint64_t n)
+{
+	if (!r->vrf)
+		BUG("an order bound to a stream without the VRF");
+	if (side < 0 || side > 2)
+		BUG("the order of side %d", side);
+	r->bound = true;
+	r->order_side = side;
+	r->order_n = n;
+	r->place = 0;
+}
+
+size_t rng_vrf_alpha3(const char *game_id, const unsigned char words[64],
+		      int side, uint64_t n, uint64_t place,
+		      unsigned char out[RNG_ALPHA_MAX])
+{
+	static const char label[] = "postrider-vrf-draw-v3";
+	size_t id = strlen(game_id), len = 0;
+
+	if (id > RNG_MAX_GAME_ID)
+		BUG("game id of %zu bytes in the VRF input", id);
+	memcpy(out, label, sizeof(label) - 1);
+	len += sizeof(label) - 1;
+	out[len++] = (unsigned char)id;
+	memcpy(out + len, game_id, id);
+	len += id;
+	memcpy(out + len, words, 64);
+	len += 64;
+	out[len++] = (unsigned char)side;
+	put_be64(out + len, n);
+	len += 8;
+	put_be64(out + len, place);
+	return len + 8;
+}
+
 uint64_t rng_vrf_value(const unsigned char beta[32], uint64_t index, uint64_t n)
 {
 	return rng_uniform64_at(beta, index, n, NULL);
 }
 
-/* A public draw of fairness version 2: the proof logged, the value. */
+/* A public draw of fairness version 2 or 3: the proof logged, the value. */
 static int vrf_draw(struct rng *r, uint64_t index, int n)
 {
 	unsigned char alpha[RNG_ALPHA_MAX], pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES];
-	size_t len = rng_vrf_alpha(r->vrf_game, r->words, index, alpha);
+	/* version 3: the order and the place, not the shared index, in the
+	 * input and in the sampling (docs/fairness.md 19.2, 19.3) */
+	uint64_t at = r->bound ? r->place++ : index;
+	size_t len = r->bound ?
+		rng_vrf_alpha3(r->vrf_game, r->words, r->order_side, r->order_n, at, alpha) :
+		rng_vrf_alpha(r->vrf_game, r->words, index, alpha);
 
 	if (vrf_prove(r->vrf_sk, alpha, len, pi) < 0 || vrf_proof_to_hash(pi, beta) < 0)
 		BUG("the VRF failed for draw %" PRIu64, index);
@@ -167,10 +207,10 @@ static int vrf_draw(struct rng *r, uint64_t index, int n)
 			strbuf_addf(r->proofs, "%02x", pi[i]);
 		strbuf_addch(r->proofs, '\n');
 	}
-	return (int)rng_vrf_value(beta, index, (uint64_t)n);
+	return (int)rng_vrf_value(beta, at, (uint64_t)n);
 }
 
-/* The value of a public draw: from the VRF (version 2) or the stream. */
+/* The value of a public draw: from the VRF (versions 2, 3) or the stream. */
 static int public_value(struct rng *r, uint64_t index, int n)
 {
 	return r->vrf ? vrf_draw(r, index, n) : rng_value_at(r->key, index, n);

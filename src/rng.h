@@ -24,7 +24,7 @@
 #define RNG_SEED_BYTES 32
 #define RNG_MAX_FORCED 64
 #define RNG_MAX_GAME_ID 64	/* a game id's length in the VRF input */
-#define RNG_ALPHA_MAX (18 + 1 + RNG_MAX_GAME_ID + 64 + 8)
+#define RNG_ALPHA_MAX (21 + 1 + RNG_MAX_GAME_ID + 64 + 1 + 8 + 8)
 
 struct rng {
 	unsigned char key[32];	/* the stream key: K_draw, or K_draw mixed
@@ -61,6 +61,17 @@ struct rng {
 	char vrf_game[RNG_MAX_GAME_ID + 1];
 	unsigned char words[64];	/* the mixed words, zeros for none */
 	struct strbuf *proofs;
+	/*
+	 * Fairness version 3 (docs/fairness.md section 19): with bound set,
+	 * a public draw's VRF input names the order that calls for it (the
+	 * side and that side's count of accepted orders before it, side 0
+	 * for the new game) and its place among the order's public draws
+	 * (0, 1, ...: its own counter, which shuffles never advance),
+	 * instead of the shared draw index.
+	 */
+	bool bound;
+	int order_side;
+	uint64_t order_n, place;
 };
 
 /* Initialises r from a 32-byte seed, the next draw being next_index. */
@@ -79,6 +90,21 @@ void rng_mix(struct rng *r, const unsigned char am[32],
  * game game_id (at most RNG_MAX_GAME_ID bytes, or a BUG).
  */
 void rng_use_vrf(struct rng *r, const unsigned char sk[32], const char *game_id);
+/*
+ * Switches a version 2 stream to fairness version 3: from now on the
+ * public draws are those of the order of side (1 American, 2 British, 0
+ * for the new game's commit) that is the side's n-th (n counted from 0),
+ * their places numbered from 0.
+ */
+void rng_vrf_bind_order(struct rng *r, int side, uint64_t n);
+/*
+ * The VRF input of a public draw of version 3 (docs/fairness.md 19.2):
+ * "postrider-vrf-draw-v3" || u8(len(id)) || id || words || u8(side) ||
+ * u64be(n) || u64be(place). Returns its length (at most RNG_ALPHA_MAX).
+ */
+size_t rng_vrf_alpha3(const char *game_id, const unsigned char words[64],
+		      int side, uint64_t n, uint64_t place,
+		      unsigned char out[RNG_ALPHA_MAX]);
 /*
  * The VRF input of draw index (docs/fairness.md 18.2):
  * "postrider-vrf-draw" || u8(len(id)) || id || words || u64be(index).

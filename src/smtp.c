@@ -352,8 +352,8 @@ int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
 		  struct strbuf *err)
 {
 	const char *prog = cfg->sendmail ? cfg->sendmail : "/usr/sbin/sendmail";
-	char **rcpts = NULL, *from = NULL;
-	const char **argv = NULL;
+	static char opt_i[] = "-oi", opt_f[] = "-f", opt_end[] = "--";
+	char **rcpts = NULL, *from = NULL, *prog_arg = NULL, **argv = NULL;
 	size_t n = 0, argc = 0;
 	int ret = -2, fds[2] = { -1, -1 }, status;
 	pid_t pid;
@@ -373,11 +373,11 @@ int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
 		goto out;
 	}
 	argv = xcalloc(n + 7, sizeof(*argv));
-	argv[argc++] = prog;
-	argv[argc++] = "-oi";
-	argv[argc++] = "-f";
+	argv[argc++] = prog_arg = xstrdup(prog);
+	argv[argc++] = opt_i;
+	argv[argc++] = opt_f;
 	argv[argc++] = from;
-	argv[argc++] = "--";
+	argv[argc++] = opt_end;
 	for (size_t i = 0; i < n; i++)
 		argv[argc++] = rcpts[i];
 	argv[argc] = NULL;
@@ -395,7 +395,7 @@ int sendmail_send(const struct mail_config *cfg, const char *msg, size_t len,
 			_exit(EX_OSERR);
 		close(fds[0]);
 		close(fds[1]);
-		execv(prog, (char *const *)argv);
+		execv(prog, argv);
 		_exit(EX_TEMPFAIL);	/* missing: the host may install it */
 	}
 	close(fds[0]);
@@ -447,6 +447,7 @@ out:
 		free(rcpts[i]);
 	free(rcpts);
 	free(argv);
+	free(prog_arg);
 	free(from);
 	return ret;
 }

@@ -152,28 +152,23 @@ static void write_battle(const struct state *s, const struct data *d,
 			    s->replacement_draws[SIDE_BRITISH]);
 }
 
-void state_write_public(const struct state *s, const struct data *d,
-			const char *const hand_commitment[3], struct strbuf *out)
+/* The spaces of a bit set, by their full names, in data order. */
+static void emit_space_set(struct strbuf *out, const struct data *d,
+			   const uint64_t bits[])
 {
-	strbuf_addstr(out, "# Washington's War: the public state of the game (postrider).\n");
-	strbuf_addf(out, "version: %d\n", s->version);
-	strbuf_addf(out, "seq: %u\n", s->seq);
-	strbuf_addf(out, "orders: {american: %u, british: %u}\n",
-		    s->orders[SIDE_AMERICAN], s->orders[SIDE_BRITISH]);
-	strbuf_addf(out, "draws: %llu\n", (unsigned long long)s->draws);
-	if (s->has_words[SIDE_AMERICAN] || s->has_words[SIDE_BRITISH]) {
-		const char *sep = "";
-		strbuf_addstr(out, "words: {");
-		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-			char hex[65];
-			if (!s->has_words[side])
-				continue;
-			hex_encode(s->words[side], 32, hex);
-			strbuf_addf(out, "%s%s: %s", sep, side_name(side), hex);
-			sep = ", ";
-		}
-		strbuf_addstr(out, "}\n");
+	for (int i = 0, first = 1; i < d->n_spaces; i++) {
+		if (!((bits[i / 64] >> (i % 64)) & 1))
+			continue;
+		strbuf_addstr(out, first ? "" : ", ");
+		ytree_emit_scalar(out, d->spaces[i].full_name);
+		first = 0;
 	}
+}
+
+/* Standing reactions, per side and per general. */
+static void write_reactions(const struct state *s, const struct data *d,
+                            struct strbuf *out)
+{
 	strbuf_addstr(out, "standing_reactions:\n");
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 		strbuf_addf(out, "  %s: {", side_name(side));
@@ -203,8 +198,12 @@ void state_write_public(const struct state *s, const struct data *d,
 		first = 0;
 	}
 	strbuf_addstr(out, "}\n");
-	strbuf_addf(out, "year: %d\n", s->year);
+}
 
+/* The decision the game waits for. */
+static void write_prompt(const struct state *s, const struct data *d,
+                         struct strbuf *out)
+{
 	strbuf_addstr(out, "prompt:\n");
 	strbuf_addf(out, "  kind: %s\n", prompt_kind_name(s->prompt.kind));
 	strbuf_addf(out, "  side: %s\n", side_name(s->prompt.side));
@@ -220,18 +219,15 @@ void state_write_public(const struct state *s, const struct data *d,
 	strbuf_addstr(out, "]\n");
 	strbuf_addf(out, "  step: %d\n", s->prompt.step);
 	strbuf_addstr(out, "  spaces_done: [");
-	for (int i = 0, first = 1; i < d->n_spaces; i++) {
-		if (!((s->prompt.spaces_done[i / 64] >> (i % 64)) & 1))
-			continue;
-		strbuf_addstr(out, first ? "" : ", ");
-		ytree_emit_scalar(out, d->spaces[i].full_name);
-		first = 0;
-	}
+	emit_space_set(out, d, s->prompt.spaces_done);
 	strbuf_addstr(out, "]\n");
+}
 
-	write_move(s, d, out);
-	write_battle(s, d, out);
-	write_campaign(s, d, out);
+/* The turn, the flags of the year and where the French Navy, the
+ * Congress and Kosciuszko's works are. */
+static void write_turn(const struct state *s, const struct data *d,
+                       struct strbuf *out)
+{
 	strbuf_addstr(out, "turn:\n");
 	strbuf_addf(out, "  first: %s\n", side_name(s->first));
 	strbuf_addf(out, "  active: %s\n", side_name(s->active));
@@ -239,13 +235,7 @@ void state_write_public(const struct state *s, const struct data *d,
 	emit_bool(out, "  ", "british_choose_first", s->british_choose_first);
 	emit_bool(out, "  ", "line_mutinies", s->mutinies);
 	strbuf_addstr(out, "  british_pcs_at_card_start: [");
-	for (int i = 0, first = 1; i < d->n_spaces; i++) {
-		if (!((s->british_pc_at_start[i / 64] >> (i % 64)) & 1))
-			continue;
-		strbuf_addstr(out, first ? "" : ", ");
-		ytree_emit_scalar(out, d->spaces[i].full_name);
-		first = 0;
-	}
+	emit_space_set(out, d, s->british_pc_at_start);
 	strbuf_addstr(out, "]\n");
 
 	/* Written only when set, so that older states read the same. */
@@ -274,7 +264,12 @@ void state_write_public(const struct state *s, const struct data *d,
 		ytree_emit_scalar(out, d->spaces[s->kosciuszko - 1].full_name);
 		strbuf_addch(out, '\n');
 	}
+}
 
+/* The boxes' CUs, every general and the spaces that hold anything. */
+static void write_pieces(const struct state *s, const struct data *d,
+                         struct strbuf *out)
+{
 	strbuf_addstr(out, "boxes:\n");
 	strbuf_addf(out, "  british_cus: %d\n", s->box_cu[NATION_BRITISH]);
 	strbuf_addf(out, "  american_cus: %d\n", s->box_cu[NATION_AMERICAN]);
@@ -309,7 +304,13 @@ void state_write_public(const struct state *s, const struct data *d,
 			}
 		strbuf_addstr(out, "}\n");
 	}
+}
 
+/* The public side of the cards. */
+static void write_cards(const struct state *s,
+			const char *const hand_commitment[3],
+			struct strbuf *out)
+{
 	strbuf_addstr(out, "cards:\n");
 	strbuf_addf(out, "  deck: %d\n", s->n_deck);
 	strbuf_addf(out, "  hands: {american: %d, british: %d}\n",
@@ -338,12 +339,50 @@ void state_write_public(const struct state *s, const struct data *d,
 		strbuf_addf(out, "    %s: ", side_name(side));
 		emit_cards(out, s->queue[side], s->n_queue[side]);
 	}
+}
 
+/* The end of the game, if any. */
+static void write_result(const struct state *s, struct strbuf *out)
+{
 	strbuf_addstr(out, "result:\n");
 	strbuf_addf(out, "  winner: %s\n", side_name(s->winner));
 	strbuf_addf(out, "  end: %s\n", game_end_name(s->end));
 	strbuf_addf(out, "  colonies: {american: %d, british: %d}\n",
 		    s->colonies[SIDE_AMERICAN], s->colonies[SIDE_BRITISH]);
+}
+
+void state_write_public(const struct state *s, const struct data *d,
+			const char *const hand_commitment[3], struct strbuf *out)
+{
+	strbuf_addstr(out, "# Washington's War: the public state of the game (postrider).\n");
+	strbuf_addf(out, "version: %d\n", s->version);
+	strbuf_addf(out, "seq: %u\n", s->seq);
+	strbuf_addf(out, "orders: {american: %u, british: %u}\n",
+		    s->orders[SIDE_AMERICAN], s->orders[SIDE_BRITISH]);
+	strbuf_addf(out, "draws: %llu\n", (unsigned long long)s->draws);
+	if (s->has_words[SIDE_AMERICAN] || s->has_words[SIDE_BRITISH]) {
+		const char *sep = "";
+		strbuf_addstr(out, "words: {");
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			char hex[65];
+			if (!s->has_words[side])
+				continue;
+			hex_encode(s->words[side], 32, hex);
+			strbuf_addf(out, "%s%s: %s", sep, side_name(side), hex);
+			sep = ", ";
+		}
+		strbuf_addstr(out, "}\n");
+	}
+	write_reactions(s, d, out);
+	strbuf_addf(out, "year: %d\n", s->year);
+	write_prompt(s, d, out);
+	write_move(s, d, out);
+	write_battle(s, d, out);
+	write_campaign(s, d, out);
+	write_turn(s, d, out);
+	write_pieces(s, d, out);
+	write_cards(s, hand_commitment, out);
+	write_result(s, out);
 }
 
 void state_write_hand(const struct state *s, enum side side,
@@ -369,7 +408,12 @@ static const struct {
 	{ "sealed_lines", offsetof(struct state, sealed_lines), STATE_HELD_MAX },
 };
 
-static char *private_text(const struct state *s, size_t k, enum side side)
+static const char *private_text(const struct state *s, size_t k, enum side side)
+{
+	return (const char *)s + private_texts[k].offset + (size_t)side * private_texts[k].size;
+}
+
+static char *private_text_mut(struct state *s, size_t k, enum side side)
 {
 	return (char *)s + private_texts[k].offset + (size_t)side * private_texts[k].size;
 }
@@ -601,11 +645,11 @@ static void read_move(struct reader *rd, struct state *s, yaml_node_t *root)
 	}
 	if ((n = ytree_get(&rd->t, mv, "intercepted"))) {
 		for (int i = 0; i < ytree_len(n); i++) {
-			yaml_node_t *c = ytree_item(&rd->t, n, i);
-			const char *v = ytree_scalar(c);
+			yaml_node_t *item = ytree_item(&rd->t, n, i);
+			const char *v = ytree_scalar(item);
 			int g = v ? data_general_index(d, v) : -1;
 			if (g < 0 || d->generals[g].side != SIDE_AMERICAN)
-				FAIL(c, "'%s' is not an American general", v ? v : "?");
+				FAIL(item, "'%s' is not an American general", v ? v : "?");
 			else
 				s->intercepted |= 1u << g;
 		}
@@ -796,56 +840,14 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(bt, "a battle-losses prompt needs the American, losses (left) and step 0 (the loser's) or 1 (the winner's)");
 }
 
-static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
+/* The game's counters: orders per side, and each side's words (fairness.md). */
+static void read_counters(struct reader *rd, struct state *s, yaml_node_t *root)
 {
-	static const char *const top_keys[] = {
-		"version", "seq", "orders", "draws", "words", "standing_reactions",
-		"year", "prompt", "turn",
-		"british_regulars", "french_alliance", "french_allied",
-		"alliance_this_turn", "french_navy", "congress",
-		"congress_dispersed_this_turn", "kosciuszko_works", "boxes", "generals", "spaces",
-		"cards", "result", "move", "battle", "replacement_draws",
-		"campaign", "tournament_rule", "tournament_extra_action", NULL
-	};
-	static const char *const prompt_keys[] = {
-		"kind", "side", "card", "left", "colonies_done", "step",
-		"spaces_done", NULL
-	};
-	static const char *const turn_keys[] = {
-		"first", "active", "impulse", "british_choose_first",
-		"line_mutinies", "british_pcs_at_card_start", NULL
-	};
-	static const char *const box_keys[] = {
-		"british_cus", "american_cus", "french_cus", NULL
-	};
-	static const char *const card_keys[] = {
-		"deck", "hands", "hand_commitments", "discard", "removed",
-		"set_aside", "war_ends", "reshuffle", "reinforcement_boxes",
-		"queues", NULL
-	};
 	static const char *const side_keys[] = { "american", "british", NULL };
-	static const char *const result_keys[] = { "winner", "end", "colonies", NULL };
-	static const char *const side_keys_top[] = { "american", "british", NULL };
-	static const char *const reaction_names_keys[] = {
-		"exchange", "intercept", "retreat", "battle", "declare", NULL
-	};
-	static const char *const reaction_top_keys[] = { "american", "british", "generals", NULL };
-	const struct data *d = rd->d;
-	yaml_node_t *n, *m;
+	yaml_node_t *m;
 
-	if (!root || root->type != YAML_MAPPING_NODE) {
-		FAIL(root, "the state must be a mapping");
-		return;
-	}
-	rd->errors += ytree_check_keys(&rd->t, root, top_keys, rd->err);
-	s->version = (int)get_int(rd, root, "version", 1, 1000);
-	if (s->version < STATE_VERSION_MIN || s->version > STATE_VERSION)
-		FAIL(root, "state version %d is not supported (this postrider reads versions %d to %d)",
-		     s->version, STATE_VERSION_MIN, STATE_VERSION);
-	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
-	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
 	if (ytree_get(&rd->t, root, "words") &&
-	    (m = get_map(rd, root, "words", side_keys_top))) {
+	    (m = get_map(rd, root, "words", side_keys))) {
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 			yaml_node_t *n = ytree_get(&rd->t, m, side_name(side));
 			const char *v = ytree_scalar(n);
@@ -857,10 +859,22 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 				s->has_words[side] = true;
 		}
 	}
-	if ((m = get_map(rd, root, "orders", side_keys_top))) {
+	if ((m = get_map(rd, root, "orders", side_keys))) {
 		s->orders[SIDE_AMERICAN] = (uint32_t)get_int(rd, m, "american", 0, 100000000);
 		s->orders[SIDE_BRITISH] = (uint32_t)get_int(rd, m, "british", 0, 100000000);
 	}
+}
+
+/* Standing reactions: per side, and per general where a side set one. */
+static void read_reactions(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const reaction_names_keys[] = {
+		"exchange", "intercept", "retreat", "battle", "declare", NULL
+	};
+	static const char *const reaction_top_keys[] = { "american", "british", "generals", NULL };
+	const struct data *d = rd->d;
+	yaml_node_t *m;
+
 	if ((m = get_map(rd, root, "standing_reactions", reaction_top_keys))) {
 		yaml_node_t *gm = need(rd, m, "generals");
 		for (int i = 0; i < ytree_map_len(gm); i++) {
@@ -908,8 +922,17 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			}
 		}
 	}
-	s->year = (int)get_int(rd, root, "year", d->years[0].year,
-			       d->years[d->n_years - 1].year);
+}
+
+/* The decision the game waits for, and its own checks. */
+static void read_prompt(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const prompt_keys[] = {
+		"kind", "side", "card", "left", "colonies_done", "step",
+		"spaces_done", NULL
+	};
+	const struct data *d = rd->d;
+	yaml_node_t *n, *m;
 
 	if ((m = get_map(rd, root, "prompt", prompt_keys))) {
 		if ((n = need(rd, m, "kind")))
@@ -952,6 +975,17 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		    (s->prompt.step > 2 || (s->prompt.step == 2 && s->prompt.card < 1)))
 			FAIL(m, "a navy prompt has step 0 (the alliance), 1 (the French Naval Phase) or 2 (an event's card)");
 	}
+}
+
+/* The turn: who plays first and now, the impulse, and the flags of the year. */
+static void read_turn(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const turn_keys[] = {
+		"first", "active", "impulse", "british_choose_first",
+		"line_mutinies", "british_pcs_at_card_start", NULL
+	};
+	yaml_node_t *n, *m;
+
 	if ((m = get_map(rd, root, "turn", turn_keys))) {
 		s->first = get_side(rd, m, "first");
 		s->active = get_side(rd, m, "active");
@@ -978,6 +1012,17 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		FAIL(root, "an extra action of the Optional Tournament Rule without the rule");
 	if (s->prompt.kind == PROMPT_EXTRA && s->prompt.side != SIDE_BRITISH)
 		FAIL(root, "the extra action of the Optional Tournament Rule is the British's");
+}
+
+/* Where the French Navy, the Congress and Kosciuszko's works are, and the boxes' CUs. */
+static void read_places(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const box_keys[] = {
+		"british_cus", "american_cus", "french_cus", NULL
+	};
+	const struct data *d = rd->d;
+	yaml_node_t *n, *m;
+
 	if ((n = need(rd, root, "french_navy"))) {
 		const char *v = ytree_scalar(n);
 		if (v && !strcmp(v, "french-box"))
@@ -1001,6 +1046,14 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		s->box_cu[NATION_AMERICAN] = (int)get_int(rd, m, "american_cus", 0, 200);
 		s->box_cu[NATION_FRENCH] = (int)get_int(rd, m, "french_cus", 0, 200);
 	}
+}
+
+/* Every general's location, each named once. */
+static void read_general_places(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	const struct data *d = rd->d;
+	yaml_node_t *m;
+
 	if ((m = get_map(rd, root, "generals", NULL))) {
 		bool seen[DATA_MAX_GENERALS] = { false };
 		for (int i = 0; i < ytree_map_len(m); i++) {
@@ -1041,6 +1094,13 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 				FAIL(m, "a generals prompt needs two generals of its side in one space");
 		}
 	}
+}
+
+/* PCs and CUs of the spaces that hold any. */
+static void read_spaces(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	yaml_node_t *n, *m;
+
 	if ((m = get_map(rd, root, "spaces", NULL))) {
 		static const char *const sp_keys[] = { "pc", "american", "british", "french", NULL };
 		for (int i = 0; i < ytree_map_len(m); i++) {
@@ -1071,6 +1131,20 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			}
 		}
 	}
+}
+
+/* The public side of the cards: counts, piles, boxes and queues. */
+static void read_cards(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const card_keys[] = {
+		"deck", "hands", "hand_commitments", "discard", "removed",
+		"set_aside", "war_ends", "reshuffle", "reinforcement_boxes",
+		"queues", NULL
+	};
+	static const char *const side_keys[] = { "american", "british", NULL };
+	const struct data *d = rd->d;
+	yaml_node_t *m;
+
 	if ((m = get_map(rd, root, "cards", card_keys))) {
 		yaml_node_t *h;
 		s->n_deck = (int)get_int(rd, m, "deck", 0, d->n_cards);
@@ -1092,6 +1166,15 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			s->n_queue[SIDE_BRITISH] = get_cards(rd, h, "british", s->queue[SIDE_BRITISH], STATE_MAX_QUEUE);
 		}
 	}
+}
+
+/* The end of a finished game: winner, how, and the colonies counted. */
+static void read_result(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const result_keys[] = { "winner", "end", "colonies", NULL };
+	static const char *const side_keys[] = { "american", "british", NULL };
+	yaml_node_t *n, *m;
+
 	if ((m = get_map(rd, root, "result", result_keys))) {
 		yaml_node_t *c;
 		s->winner = get_side(rd, m, "winner");
@@ -1111,6 +1194,44 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 			s->colonies[SIDE_BRITISH] = (int)get_int(rd, c, "british", 0, 14);
 		}
 	}
+}
+
+static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const top_keys[] = {
+		"version", "seq", "orders", "draws", "words", "standing_reactions",
+		"year", "prompt", "turn",
+		"british_regulars", "french_alliance", "french_allied",
+		"alliance_this_turn", "french_navy", "congress",
+		"congress_dispersed_this_turn", "kosciuszko_works", "boxes", "generals", "spaces",
+		"cards", "result", "move", "battle", "replacement_draws",
+		"campaign", "tournament_rule", "tournament_extra_action", NULL
+	};
+	const struct data *d = rd->d;
+
+	if (!root || root->type != YAML_MAPPING_NODE) {
+		FAIL(root, "the state must be a mapping");
+		return;
+	}
+	rd->errors += ytree_check_keys(&rd->t, root, top_keys, rd->err);
+	s->version = (int)get_int(rd, root, "version", 1, 1000);
+	if (s->version < STATE_VERSION_MIN || s->version > STATE_VERSION)
+		FAIL(root, "state version %d is not supported (this postrider reads versions %d to %d)",
+		     s->version, STATE_VERSION_MIN, STATE_VERSION);
+	s->seq = (uint32_t)get_int(rd, root, "seq", 0, 100000000);
+	s->draws = (uint64_t)get_int(rd, root, "draws", 0, 1000000000);
+	read_counters(rd, s, root);
+	read_reactions(rd, s, root);
+	s->year = (int)get_int(rd, root, "year", d->years[0].year,
+			       d->years[d->n_years - 1].year);
+
+	read_prompt(rd, s, root);
+	read_turn(rd, s, root);
+	read_places(rd, s, root);
+	read_general_places(rd, s, root);
+	read_spaces(rd, s, root);
+	read_cards(rd, s, root);
+	read_result(rd, s, root);
 	read_move(rd, s, root);
 	read_battle(rd, s, root);
 	read_campaign(rd, s, root);
@@ -1208,7 +1329,7 @@ static void read_private(struct reader *rd, struct state *s, yaml_node_t *root)
 			if (!v || strlen(v) >= max)
 				FAIL(n, "a bad or too long text (at most %zu bytes)", max - 1);
 			else
-				memcpy(private_text(s, k, side), v, strlen(v) + 1);
+				memcpy(private_text_mut(s, k, side), v, strlen(v) + 1);
 		}
 	}
 	s->n_shuffles = 0;

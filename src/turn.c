@@ -47,7 +47,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	files[nf++] = (struct repo_file){ "state.yaml", state_yaml.buf, state_yaml.len };
 	files[nf++] = (struct repo_file){ "private/state.sealed", sealed.buf, sealed.len };
 	files[nf++] = (struct repo_file){ "log.txt", log.buf, log.len };
-	if (g->fairness == 2) {
+	if (game_proves(g)) {
 		/* every public draw's proof, one line each, in draw order */
 		if (!first && repo_read(g->repo, g->head, "proofs.txt", &proofs) < 0) {
 			strbuf_addstr(err, "cannot read proofs.txt");

@@ -35,7 +35,7 @@ BETA=a3ad7b0ef73d8fc6655053ea22f9bede8c743f08bbed3d38821f0e16474b505e
 
 expect_exit 0 "$PY" "$VERIFY" --vectors
 expect_grep "the Python reproduces RFC 9381's three examples and 17.8's vector" \
-	'^ok: 3 vectors, and the vector of docs/fairness.md 17.8$' "$TRASH/out"
+	'^ok: 3 vectors, and the vectors of docs/fairness.md 17.8 and 19.5$' "$TRASH/out"
 
 # 17.8's vector in the document is the one the Python checks (the hex of
 # the proof is split over three lines there).
@@ -53,6 +53,22 @@ while read -r hex; do
 	expect_fixed "docs/fairness.md 17.8 shows ${hex%"${hex#????????????}"}..." "$hex" "$DOC"
 done <"$TRASH/doc-vector"
 expect_eq "six pieces of 17.8's vector were looked for" 6 "$(wc -l <"$TRASH/doc-vector")"
+# and 19.5's (version 3) as well
+"$PY" - "$VERIFY" >"$TRASH/doc-vector3" <<'EOF' || fail "reading DOC_VECTOR3"
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("verify_vrf", sys.argv[1])
+v = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(v)
+t = v.DOC_VECTOR3
+print(t["pi"][:66]); print(t["pi"][66:132]); print(t["pi"][132:])
+print(t["beta"])
+print("are %s, %s and %s;" % tuple(t["dice"]))
+print("are %s, %s and %s." % tuple(t["new_game_dice"]))
+EOF
+while read -r text; do
+	expect_fixed "docs/fairness.md 19.5 shows ${text%"${text#????????????}"}..." "$text" "$DOC"
+done <"$TRASH/doc-vector3"
+expect_eq "six pieces of 19.5's vector were looked for" 6 "$(wc -l <"$TRASH/doc-vector3")"
 
 # --- the C and the Python on the same twenty cases ----------------------------
 

@@ -1,9 +1,10 @@
 #!/bin/sh
 #
-# Provable dice (issue 20, docs/fairness.md sections 17-18): a game of
-# fairness version 2 is played through the command line with random legal
-# orders (battles among them), and after every order a player's clone,
-# which holds no secret, is audited; the independent Python verifier
+# Provable dice (issue 20, docs/fairness.md sections 17-19): a game of
+# fairness version 3 (the default) is played through the command line
+# with random legal orders (battles among them), and after every order a
+# player's clone, which holds no secret, is audited; the independent
+# Python verifier
 # agrees at every tenth order and at the end. Then a changed die, a changed
 # proof, a proof moved to another draw and a missing proof are each caught
 # and named in a rewritten history; `audit --turn N` explains an order with
@@ -22,7 +23,7 @@ G=$TRASH/game
 # the tests' fixed seed, so every run plays the same game; the audits say
 # "not a fair game" for it (exit 3) after verifying everything
 new_game "$G"
-expect_grep "game.yaml says fairness version 2" '^  version: 2$' "$G/game.yaml"
+expect_grep "game.yaml says fairness version 3 (the default)" '^  version: 3$' "$G/game.yaml"
 expect_grep "game.yaml publishes the VRF public key" '^  vrf_public_key: 0[23][0-9a-f]\{64\}$' "$G/game.yaml"
 expect_eq "the new game has no dice yet, so no proofs" 0 "$(wc -c <"$G/proofs.txt")"
 
@@ -146,7 +147,7 @@ tamper missing proofs.txt "/^$first /d" "draw $first has no proof in proofs.txt"
 # proving it again (deterministic), and agrees with the log.
 expect_exit 0 postrider reveal --abandon "$G"
 seed=$(sed -n 's/^ *revealed_seed: //p' "$G/game.yaml")
-expect_exit 0 python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" --vrf "$(sed -n 's/^id: //p' "$G/game.yaml")"
+expect_exit 0 python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" --vrf3 "$(sed -n 's/^id: //p' "$G/game.yaml")"
 expect_grep "after the reveal every draw is re-derived from the seed" '^verified: [1-9][0-9]* draws' "$TRASH/out"
 expect_exit 1 python3 tests/verify/verify_draws.py "$seed" "$G/log.txt"
 expect_grep "read as version 1, the dice do not match" '^mismatch: ' "$TRASH/out"
@@ -162,6 +163,6 @@ git clone -q "$V1" "$TRASH/v1-clone"
 expect_exit 0 postrider audit "$TRASH/v1-clone"
 expect_grep "a version 1 clone audits as before" '^verified without the seed: 2 commits' "$TRASH/out"
 expect_no_grep "and claims no proved dice" 'dice without any secret' "$TRASH/out"
-expect_exit 2 postrider new "$TRASH/v3" --american "$AMERICAN" --british "$BRITISH" --fairness 3
+expect_exit 2 postrider new "$TRASH/v4" --american "$AMERICAN" --british "$BRITISH" --fairness 4
 
 test_done

@@ -23,10 +23,13 @@
  * bob@example.org (British), in the middle of its first turn. */
 static void game_fixture(struct game *g)
 {
+	static char id[] = "ww-3f9a", alice[] = "alice@example.net",
+		bob[] = "bob@example.org";
+
 	memset(g, 0, sizeof(*g));
-	g->id = "ww-3f9a";
-	g->player[SIDE_AMERICAN].addr = "alice@example.net";
-	g->player[SIDE_BRITISH].addr = "bob@example.org";
+	g->id = id;
+	g->player[SIDE_AMERICAN].addr = alice;
+	g->player[SIDE_BRITISH].addr = bob;
 	for (int i = 0; i < FAIR_SEED_BYTES; i++)
 		g->seed[i] = (unsigned char)(7 * i + 1);
 	g->have_seed = true;

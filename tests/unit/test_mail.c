@@ -419,24 +419,24 @@ static void test_tokens(void **state)
 	char tok[MAIL_TOKEN_SIZE];
 
 	(void)state;
-	m.subject = "Re: [ww-3f9a] 1775 British impulse 3 (token "
-		    "K3X9-2MFA-P7Q1)";
+	m.subject = (char[]){"Re: [ww-3f9a] 1775 British impulse 3 (token "
+			     "K3X9-2MFA-P7Q1)"};
 	assert_int_equal(mail_find_token(&m, tok), 1);
 	assert_string_equal(tok, "k3x9-2mfa-p7q1");
 	/* the word "token" wins over an earlier look-alike */
-	m.subject = "aaaa-bbbb-cccc token: dddd-eeee-ffff";
+	m.subject = (char[]){"aaaa-bbbb-cccc token: dddd-eeee-ffff"};
 	assert_int_equal(mail_find_token(&m, tok), 1);
 	assert_string_equal(tok, "dddd-eeee-ffff");
 	/* no partial matches */
-	m.subject = "xaaaa-bbbb-cccc aaaa-bbbb-ccccc aaaa-bbb-cccc";
-	m.to = "Ref <ref+abcd-efgh-2345@x.org>";
+	m.subject = (char[]){"xaaaa-bbbb-cccc aaaa-bbbb-ccccc aaaa-bbb-cccc"};
+	m.to = (char[]){"Ref <ref+abcd-efgh-2345@x.org>"};
 	assert_int_equal(mail_find_token(&m, tok), 1);
 	assert_string_equal(tok, "abcd-efgh-2345");
-	m.to = "ref@x.org";
-	m.body = "> token: qqqq-qqqq-qqqq\n  Token : wwww-wwww-wwww\n";
+	m.to = (char[]){"ref@x.org"};
+	m.body = (char[]){"> token: qqqq-qqqq-qqqq\n  Token : wwww-wwww-wwww\n"};
 	assert_int_equal(mail_find_token(&m, tok), 1);
 	assert_string_equal(tok, "wwww-wwww-wwww");
-	m.body = "> token: qqqq-qqqq-qqqq\n";
+	m.body = (char[]){"> token: qqqq-qqqq-qqqq\n"};
 	assert_int_equal(mail_find_token(&m, tok), 0);
 	m.subject = NULL;
 	m.to = NULL;
@@ -451,24 +451,24 @@ static void test_game(void **state)
 
 	(void)state;
 	assert_int_equal(mail_find_game(&m, g, sizeof(g)), 0);
-	m.references = "<a@b> <postrider.ww-1234.0001.british@h.org> "
-		       "<postrider.ww-5678.0002.american@h.org> <c@d>";
+	m.references = (char[]){"<a@b> <postrider.ww-1234.0001.british@h.org> "
+				"<postrider.ww-5678.0002.american@h.org> <c@d>"};
 	assert_int_equal(mail_find_game(&m, g, sizeof(g)), 1);
 	assert_string_equal(g, "ww-5678");
-	m.in_reply_to = "<postrider.ww-abcd.0009.british@h.org>";
+	m.in_reply_to = (char[]){"<postrider.ww-abcd.0009.british@h.org>"};
 	assert_int_equal(mail_find_game(&m, g, sizeof(g)), 1);
 	assert_string_equal(g, "ww-abcd");
-	m.subject = "Re: [WW-ABCDEF] x";
+	m.subject = (char[]){"Re: [WW-ABCDEF] x"};
 	assert_int_equal(mail_find_game(&m, g, sizeof(g)), 1);
 	assert_string_equal(g, "ww-abcdef");
-	m.game_header = "ww-0123456789abcdef";
+	m.game_header = (char[]){"ww-0123456789abcdef"};
 	assert_int_equal(mail_find_game(&m, g, sizeof(g)), 1);
 	assert_string_equal(g, "ww-0123456789abcdef");
 	assert_int_equal(mail_find_game(&m, g, 8), 0 + 1);	/* subject */
 	assert_string_equal(g, "ww-abcd" "");
 	/* bad ids are skipped, not trusted */
-	m.game_header = "../../etc";
-	m.subject = "[ww-abc] [ww-0123456789abcdef0] [ww-ok12]";
+	m.game_header = (char[]){"../../etc"};
+	m.subject = (char[]){"[ww-abc] [ww-0123456789abcdef0] [ww-ok12]"};
 	assert_int_equal(mail_find_game(&m, g, sizeof(g)), 1);
 	assert_string_equal(g, "ww-ok12");
 	assert_true(mail_valid_game_id("ww-3f9a"));
@@ -784,6 +784,7 @@ static void test_compose_long_message_id(void **state)
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT, id = STRBUF_INIT;
 	char date[40];
 	const char *line;
+	char *refs;
 
 	(void)state;
 	fill_out(&o, date);
@@ -792,7 +793,7 @@ static void test_compose_long_message_id(void **state)
 		strbuf_addch(&id, 'a' + i % 26);
 	strbuf_addstr(&id, "@example.org>");
 	o.in_reply_to = id.buf;
-	o.references = xstrfmt("<short@example.org> %s", id.buf);
+	o.references = refs = xstrfmt("<short@example.org> %s", id.buf);
 	assert_int_equal(mail_compose(&o, &out, &err), 0);
 	for (line = out.buf; *line; ) {
 		size_t n = strcspn(line, "\n");
@@ -801,7 +802,7 @@ static void test_compose_long_message_id(void **state)
 	}
 	assert_null(strstr(out.buf, "In-Reply-To:"));
 	assert_non_null(strstr(out.buf, "References: <short@example.org>\r\n"));
-	free((char *)o.references);
+	free(refs);
 	strbuf_release(&out);
 	strbuf_release(&err);
 	strbuf_release(&id);
@@ -909,7 +910,7 @@ static void test_outbox_add(void **state)
 	strbuf_reset(&t3);
 	assert_int_equal(outbox_stage(ob, "pair", "p2", 2, &t3), 0);
 	{
-		char *two[2] = { (char *)"/nowhere/", t3.buf };
+		char *two[2] = { (char[]){"/nowhere/"}, t3.buf };
 		assert_int_equal(outbox_publish_all(ob, two, 2), -1);
 	}
 	assert_false(file_exists(t3.buf));

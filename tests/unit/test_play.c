@@ -54,8 +54,8 @@ static int setup(void **state)
 	free(templates);
 	free(cfg);
 	dir = xstrfmt("%s/game", tmp_root);
-	char *argv[] = { "new", dir, "--american", AMERICAN, "--british", BRITISH,
-			 "--host", "Referee <ref@example.org>", "--seed", SEED, NULL };
+	char *argv[] = { (char[]){"new"}, dir, (char[]){"--american"}, (char[]){AMERICAN}, (char[]){"--british"}, (char[]){BRITISH},
+			 (char[]){"--host"}, (char[]){"Referee <ref@example.org>"}, (char[]){"--seed"}, (char[]){SEED}, NULL };
 	int saved = dup(1);
 	freopen("/dev/null", "w", stdout);
 	int ret = cmd_new_entry.exec(10, argv);

@@ -472,6 +472,68 @@ static void test_words_change_alpha(void **state)
 	assert_true(same < 20);
 }
 
+/*
+ * Version 3 (docs/fairness.md section 19): the input names the order and
+ * the draw's place in it; the vector of 19.5, computed by verify_vrf.py.
+ * An undue shuffle before the dice moves none of them; another order, or
+ * another place, gives other dice.
+ */
+static void test_order_bound(void **state)
+{
+	unsigned char seed[32], sk[32], pk[33], words[64] = { 0 };
+	unsigned char alpha[RNG_ALPHA_MAX], pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES];
+	struct strbuf proofs = STRBUF_INIT;
+	struct rng a, b, c;
+	int items[6] = { 0, 1, 2, 3, 4, 5 }, da[3], differ = 0;
+	static const int dice[3] = { 6, 4, 3 };
+
+	(void)state;
+	for (int i = 0; i < 32; i++)
+		seed[i] = (unsigned char)i;
+	assert_int_equal(fair_vrf_keys(seed, sk, pk), 0);
+	size_t len = rng_vrf_alpha3("ww-test", words, 1, 4, 0, alpha);
+	assert_int_equal(len, 21 + 1 + 7 + 64 + 1 + 8 + 8);
+	assert_hex(alpha, len, "706f737472696465722d7672662d647261772d7633" "07" "77772d74657374"
+		   "0000000000000000000000000000000000000000000000000000000000000000"
+		   "0000000000000000000000000000000000000000000000000000000000000000"
+		   "01" "0000000000000004" "0000000000000000");
+	assert_int_equal(vrf_prove(sk, alpha, len, pi), 0);
+	assert_hex(pi, 81, "0252cfe97ba66b79839e75d243410c49b7b11ff93ad3eff1e6ea00411c4ce62634"
+		   "db1e2761499c5c7ebf5c7a232f9297e37a8bdb41009b9e07512d48a6517da9452f"
+		   "e73f3ffa9fd212d5efa7e794da5e8d");
+	assert_int_equal(vrf_verify(pk, pi, alpha, len, beta), 0);
+	assert_hex(beta, 32, "91209bf4d1c9542c81bb1f13806311e6afff1117f1b70a8434bca6cb6f727c10");
+
+	/* the American's order number 4 (from 0), from draw index 37 */
+	rng_init(&a, seed, 37);
+	rng_use_vrf(&a, sk, "ww-test");
+	rng_vrf_bind_order(&a, 1, 4);
+	a.proofs = &proofs;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(da[i] = rng_die(&a, "test"), dice[i]);
+	/* the proof lines name the shared index, as in version 2 */
+	assert_true(!strncmp(proofs.buf, "37 0252cfe97ba66b79839e75d243", 29));
+	assert_int_equal(a.next, 40);
+	/* an undue shuffle first: other indices, the same dice */
+	rng_init(&b, seed, 37);
+	rng_use_vrf(&b, sk, "ww-test");
+	rng_vrf_bind_order(&b, 1, 4);
+	rng_shuffle(&b, items, 6, "undue");
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rng_die(&b, "test"), da[i]);
+	assert_int_equal(b.next, 37 + 5 + 3);
+	/* the next order of the same side: other dice */
+	for (int k = 0; k < 2; k++) {
+		rng_init(&c, seed, 37);
+		rng_use_vrf(&c, sk, "ww-test");
+		rng_vrf_bind_order(&c, k ? 2 : 1, k ? 4 : 5);
+		for (int i = 0; i < 3; i++)
+			differ += rng_die(&c, "test") != da[i];
+	}
+	assert_true(differ >= 2);
+	strbuf_release(&proofs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -483,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_secret_key_range),
 		cmocka_unit_test(test_game_vector),
 		cmocka_unit_test(test_words_change_alpha),
+		cmocka_unit_test(test_order_bound),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,14 +5,17 @@ Written from the specification with the Python standard library only, not
 from the C code, so that the two can check each other.
 
     verify_draws.py SEED LOG [--start N] [--commitment HEX] [--allow-forced]
-                    [--vrf GAME_ID]
+                    [--vrf GAME_ID | --vrf3 GAME_ID]
     verify_draws.py --vectors
 
 The first form re-derives every "draw N: ..." line of LOG (a file, or - for
 standard input) from the revealed SEED (64 hex digits) and checks that the
 draw indices run on from N (default 0) without gap or repeat. It prints
 "verified: N draws" and exits 0, or prints the first mismatch and exits 1
-(2 for bad usage). The second form prints the test vectors of section 11.
+(2 for bad usage). With --vrf (fairness version 2) or --vrf3 (version 3)
+the dice and uniform draws are re-derived from the game's VRF key
+(sections 18 and 19). The second form prints the test vectors of section
+11.
 """
 
 import hashlib
@@ -159,40 +162,70 @@ def vectors():
     return "\n".join(out) + "\n"
 
 
+# ASCII digits only, no leading zero; a purpose holds no control character
+# (so a CR before the LF breaks the line, section 20.1)
 N = r"(0|[1-9][0-9]*)"
+PURPOSE = r"( \([^\x00-\x1f\x7f]*\))?"
 DRAW_RE = re.compile(r"draw " + N + r": (d6|uniform\(" + N + r"\)) -> " + N
-                     + r"( forced, stream " + N + r")?( \(.*\))?")
+                     + r"( forced, stream " + N + r")?" + PURPOSE, re.ASCII)
 SHUFFLE_RE = re.compile(r"draws " + N + "-" + N + r": shuffle of " + N
-                        + r"( \(.*\))?")
+                        + PURPOSE, re.ASCII)
 HASH = r"([0-9a-f]{64}|-)"
 MIX_RE = re.compile(r"words mixed: american " + HASH + r" british " + HASH)
+HEADING_RE = re.compile(r"-- " + N + ", order " + N + r" \((American|British)\) --",
+                        re.ASCII)
 
 
 class Mismatch(Exception):
     pass
 
 
-def vrf_value(seed, game_id, words, index, n):
+def vrf_value(seed, game_id, words, index, n, order=None):
     """Fairness version 2 (sections 17-18): the value of public draw index,
-    from the VRF under the key the seed gives (verify_vrf.py beside this)."""
+    from the VRF under the key the seed gives (verify_vrf.py beside this).
+    Version 3 (section 19): order is (side, n, place), which names the
+    input instead of the index."""
     import verify_vrf
     sk = verify_vrf.game_secret_key(seed)
-    _, beta = verify_vrf.prove(sk, verify_vrf.draw_alpha(game_id, words, index))
-    return verify_vrf.value_from_beta(beta, index, n)
+    if order:
+        alpha, at = verify_vrf.draw_alpha3(game_id, words, *order), order[2]
+    else:
+        alpha, at = verify_vrf.draw_alpha(game_id, words, index), index
+    _, beta = verify_vrf.prove(sk, alpha)
+    return verify_vrf.value_from_beta(beta, at, n)
 
 
-def verify(seed, lines, start, allow_forced, vrf_game=None):
+def verify(seed, lines, start, allow_forced, vrf_game=None, version=2):
     """Returns (draws verified, forced dice); raises Mismatch. With
     vrf_game (a game id), dice and uniform draws come from the VRF of
-    fairness version 2; shuffles stay on the stream."""
+    fairness version 2, or 3 (each order heading names the order of the
+    draws after it); shuffles stay on the stream."""
     st = Stream(seed)
     expect = start
     forced = 0
     words = bytes(64)
+    order, counts = [0, 0, 0], {"American": 0, "British": 0}
+
+    def public(index, bound):
+        if version != 3:
+            return vrf_value(seed, vrf_game, words, index, bound)
+        if order is None:
+            raise Mismatch(where + "draw %d outside an order" % index)
+        order[2] += 1
+        return vrf_value(seed, vrf_game, words, index, bound,
+                         (order[0], order[1], order[2] - 1))
+
     for lineno, line in enumerate(lines, 1):
-        line = line.rstrip("\n")
         body = line.lstrip(" \t")
         where = "line %d: " % lineno
+        m = HEADING_RE.fullmatch(line)
+        if m:
+            order = [1 if m.group(3) == "American" else 2, counts[m.group(3)], 0]
+            counts[m.group(3)] += 1
+            continue
+        if line.startswith("-- "):
+            order = None
+            continue
         if body.startswith("words mixed: "):
             m = MIX_RE.fullmatch(body)
             if not m:
@@ -213,8 +246,7 @@ def verify(seed, lines, start, allow_forced, vrf_game=None):
                                   "a gap" if index > expect else "a repeat"))
             kind, value = m.group(2), int(m.group(4))
             if kind == "d6":
-                got = (vrf_value(seed, vrf_game, words, index, 6) + 1
-                       if vrf_game else st.d6(index))
+                got = (public(index, 6) + 1 if vrf_game else st.d6(index))
                 if value < 1 or value > 6:
                     raise Mismatch(where + "a d6 cannot show %d" % value)
                 if m.group(5):
@@ -231,8 +263,7 @@ def verify(seed, lines, start, allow_forced, vrf_game=None):
                 bound = int(m.group(3))
                 if bound < 1:
                     raise Mismatch(where + "uniform(0) is not a draw")
-                got = (vrf_value(seed, vrf_game, words, index, bound)
-                       if vrf_game else st.uniform(index, bound))
+                got = (public(index, bound) if vrf_game else st.uniform(index, bound))
                 what = "uniform(%d)" % bound
             if got != value:
                 raise Mismatch(where + "draw %d: %s logged %d, the seed "
@@ -258,14 +289,15 @@ def verify(seed, lines, start, allow_forced, vrf_game=None):
 
 
 USAGE = ("usage: verify_draws.py SEED LOG [--start N] [--commitment HEX] "
-         "[--allow-forced] [--vrf GAME_ID]\n       verify_draws.py --vectors\n")
+         "[--allow-forced] [--vrf GAME_ID | --vrf3 GAME_ID]\n"
+         "       verify_draws.py --vectors\n")
 
 
 def main(argv):
     if argv == ["--vectors"]:
         sys.stdout.write(vectors())
         return 0
-    args, start, allow_forced, commit, vrf_game = [], 0, False, None, None
+    args, start, allow_forced, commit, vrf_game, version = [], 0, False, None, None, 2
     i = 0
     try:
         while i < len(argv):
@@ -275,9 +307,10 @@ def main(argv):
             elif a == "--start":
                 i += 1
                 start = int(argv[i])
-            elif a == "--vrf":
+            elif a in ("--vrf", "--vrf3"):
                 i += 1
                 vrf_game = argv[i]
+                version = 3 if a == "--vrf3" else 2
             elif a == "--commitment":
                 i += 1
                 commit = argv[i].strip().lower()
@@ -296,16 +329,17 @@ def main(argv):
         print("mismatch: the seed does not match the commitment %s" % commit)
         return 1
     try:
+        # LF alone ends a line: a CR stays in the line and breaks it
         if args[1] == "-":
-            lines = sys.stdin.read().split("\n")
+            lines = sys.stdin.buffer.read().decode("utf-8").split("\n")
         else:
-            with open(args[1], encoding="utf-8") as f:
+            with open(args[1], encoding="utf-8", newline="") as f:
                 lines = f.read().split("\n")
     except (OSError, UnicodeDecodeError) as e:
         sys.stderr.write("error: cannot read '%s': %s\n" % (args[1], e))
         return 2
     try:
-        n, forced = verify(seed, lines, start, allow_forced, vrf_game)
+        n, forced = verify(seed, lines, start, allow_forced, vrf_game, version)
     except Mismatch as e:
         print("mismatch: " + str(e))
         return 1

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """An independent verifier of postrider's provable dice (docs/fairness.md,
-sections 17 and 18), with the Python standard library only.
+sections 17 to 20), with the Python standard library only.
 
 It was written from RFC 9381 and from docs/fairness.md, not from the C code,
 so that the two check each other. The elliptic-curve arithmetic is plain
@@ -285,9 +285,19 @@ def game_secret_key(seed):
 
 
 def draw_alpha(game_id, words, index):
+    """Version 2 (section 18.2): the input of draw index."""
     gid = game_id.encode()
     return (b"postrider-vrf-draw" + bytes([len(gid)]) + gid + words +
             index.to_bytes(8, "big"))
+
+
+def draw_alpha3(game_id, words, side, n, place):
+    """Version 3 (section 19.2): the input of the public draw at place of
+    the order of side (0 the new game, 1 American, 2 British) that is that
+    side's order number n, counted from 0."""
+    gid = game_id.encode()
+    return (b"postrider-vrf-draw-v3" + bytes([len(gid)]) + gid + words +
+            bytes([side]) + n.to_bytes(8, "big") + place.to_bytes(8, "big"))
 
 
 def value_from_beta(beta, index, n):
@@ -302,31 +312,69 @@ def value_from_beta(beta, index, n):
         attempt += 1
 
 
-DRAW = re.compile(r"^\s*draw (\d+): (?:d6 -> ([1-6])(?: forced, stream ([1-6]))?"
-                  r"|uniform\((\d+)\) -> (\d+))(?: \(.*\))?$")
-SHUFFLE = re.compile(r"^\s*draws (\d+)-(\d+): shuffle of (\d+)(?: \(.*\))?$")
-MIX = re.compile(r"^words mixed: american ([0-9a-f]{64}|-) british ([0-9a-f]{64}|-)$")
+# The grammar of docs/fairness.md sections 6.6 and 20, strictly: decimal
+# numbers without a leading zero, ASCII digits only, a purpose without
+# control characters, lines ended by LF alone (a CR is a control character).
+NUM = r"(0|[1-9][0-9]*)"
+PURPOSE = r"(?: \([^\x00-\x1f\x7f]*\))?"
+DRAW = re.compile(r"[ \t]*draw " + NUM + r": (?:d6 -> ([1-6])(?: forced, stream ([1-6]))?"
+                  r"|uniform\(" + NUM + r"\) -> " + NUM + ")" + PURPOSE, re.ASCII)
+SHUFFLE = re.compile(r"[ \t]*draws " + NUM + "-" + NUM + ": shuffle of " + NUM + PURPOSE,
+                     re.ASCII)
+MIX = re.compile(r"words mixed: american ([0-9a-f]{64}|-) british ([0-9a-f]{64}|-)")
+PROOF = re.compile(NUM + r" ([0-9a-f]{162})", re.ASCII)
+# Version 3: the heading that begins each order's lines in log.txt
+HEADING = re.compile(r"-- " + NUM + ", order " + NUM + r" \((American|British)\) --",
+                     re.ASCII)
 
 
-def check_game(game_id, pk, log, proofs):
-    """(dice, shuffles), or raises ValueError naming the first failure."""
+def read_proofs(proofs):
+    """[(index, pi)] of proofs.txt; ValueError for a line that breaks the
+    grammar of section 20.2."""
+    if proofs and not proofs.endswith("\n"):
+        raise ValueError("proofs.txt does not end with a newline")
+    out = []
+    for no, line in enumerate(proofs.split("\n")[:-1], 1):
+        m = PROOF.fullmatch(line)
+        if not m:
+            raise ValueError("proofs.txt line %d is malformed (a line is N, a space, "
+                             "162 lowercase hex digits and LF)" % no)
+        out.append((int(m.group(1)), bytes.fromhex(m.group(2))))
+    return out
+
+
+def check_game(game_id, pk, log, proofs, version=2):
+    """(dice, shuffles), or raises ValueError naming the first failure.
+    In version 3 each order heading of log.txt names the order of the
+    draws that follow it (section 19.4)."""
     table = {}
     order = []
-    for no, line in enumerate(proofs.splitlines(), 1):
-        m = re.fullmatch(r"(\d+) ([0-9a-f]{162})", line)
-        if not m:
-            raise ValueError("proofs.txt line %d is malformed" % no)
-        table[int(m.group(1))] = bytes.fromhex(m.group(2))
-        order.append(int(m.group(1)))
+    for index, pi in read_proofs(proofs):
+        table[index] = pi
+        order.append(index)
     words = bytes(64)
     nxt, dice, shuffles, used = 0, 0, 0, []
-    for no, line in enumerate(log.splitlines(), 1):
-        m = MIX.match(line)
+    side, n_order, place, counts = 0, 0, 0, {"American": 0, "British": 0}
+    if log and not log.endswith("\n"):
+        raise ValueError("log.txt does not end with a newline")
+    for no, line in enumerate(log.split("\n")[:-1], 1):
+        m = HEADING.fullmatch(line)
+        if m:
+            side = 1 if m.group(3) == "American" else 2
+            n_order, place = counts[m.group(3)], 0
+            counts[m.group(3)] += 1
+            continue
+        if line.startswith("-- "):
+            side = None     # a commit of the host: no order, no draw
+            continue
+        m = MIX.fullmatch(line)
+        if not m and line.startswith("words mixed: "):
+            raise ValueError("log.txt line %d is a malformed words line" % no)
         if m:
             words = b"".join(bytes(32) if h == "-" else bytes.fromhex(h)
                              for h in m.groups())
             continue
-        m = SHUFFLE.match(line)
+        m = SHUFFLE.fullmatch(line)
         if m:
             first, last, n = map(int, m.groups())
             if first != nxt or last != first + n - 2:
@@ -334,9 +382,9 @@ def check_game(game_id, pk, log, proofs):
             nxt = last + 1
             shuffles += 1
             continue
-        m = DRAW.match(line)
+        m = DRAW.fullmatch(line)
         if not m:
-            if re.match(r"^\s*draws? ", line):
+            if re.match(r"[ \t]*draws? ", line):
                 raise ValueError("log.txt line %d is a malformed draw line" % no)
             continue
         index = int(m.group(1))
@@ -347,12 +395,23 @@ def check_game(game_id, pk, log, proofs):
             n, shown = 6, int(m.group(3) or m.group(2))
         else:
             n, shown = int(m.group(4)), int(m.group(5))
+            if n < 1 or shown >= n:
+                raise ValueError("log.txt line %d is a malformed draw line" % no)
         if index not in table:
             raise ValueError("log.txt line %d: draw %d has no proof" % (no, index))
-        beta = verify(pk, table[index], draw_alpha(game_id, words, index))
+        if version == 3:
+            if side is None:
+                raise ValueError("log.txt line %d: draw %d outside an order" % (no, index))
+            at = place
+            place += 1
+            alpha = draw_alpha3(game_id, words, side, n_order, at)
+        else:
+            at, alpha = index, draw_alpha(game_id, words, index)
+        beta = verify(pk, table[index], alpha)
         if beta is None:
-            raise ValueError("log.txt line %d: the proof of draw %d does not verify" % (no, index))
-        got = value_from_beta(beta, index, n) + (1 if m.group(2) else 0)
+            raise ValueError("log.txt line %d: the proof of draw %d does not verify%s"
+                             % (no, index, " for its order and place" if version == 3 else ""))
+        got = value_from_beta(beta, at, n) + (1 if m.group(2) else 0)
         if got != shown:
             raise ValueError("log.txt line %d: draw %d shows %d, but its proof gives %d"
                              % (no, index, shown, got))
@@ -376,6 +435,19 @@ DOC_VECTOR = {
 }
 
 
+# docs/fairness.md section 19.5: the same key, the input of version 3 for
+# the American's order n = 4, place 0; the dice at places 0-2 of that order
+# and of the new game's commit (side 0, n 0).
+DOC_VECTOR3 = {
+    "pi": "0252cfe97ba66b79839e75d243410c49b7b11ff93ad3eff1e6ea00411c4ce62634"
+          "db1e2761499c5c7ebf5c7a232f9297e37a8bdb41009b9e07512d48a6517da9452f"
+          "e73f3ffa9fd212d5efa7e794da5e8d",
+    "beta": "91209bf4d1c9542c81bb1f13806311e6afff1117f1b70a8434bca6cb6f727c10",
+    "dice": [6, 4, 3],
+    "new_game_dice": [1, 3, 5],
+}
+
+
 def check_doc_vector():
     """None when DOC_VECTOR is reproduced, else a sentence."""
     t = DOC_VECTOR
@@ -388,12 +460,22 @@ def check_doc_vector():
         return "17.8: the proof or beta differs"
     if verify(bytes.fromhex(t["pk"]), pi, alpha) != beta:
         return "17.8: the proof does not verify"
+    t3 = DOC_VECTOR3
+    pi, beta = prove(sk, draw_alpha3("ww-test", bytes(64), 1, 4, 0))
+    if pi.hex() != t3["pi"] or beta.hex() != t3["beta"]:
+        return "19.5: the proof or beta differs"
+    for side, n, dice in ((1, 4, t3["dice"]), (0, 0, t3["new_game_dice"])):
+        got = [value_from_beta(prove(sk, draw_alpha3("ww-test", bytes(64), side, n, k))[1],
+                               k, 6) + 1 for k in range(3)]
+        if got != dice:
+            return "19.5: the dice of side %d, order %d differ: %s" % (side, n, got)
     return None
 
 
 def git_show(repo, rev, path):
+    """The file's bytes as text, line endings untouched (a CR stays)."""
     return subprocess.run(["git", "-C", repo, "show", "%s:%s" % (rev, path)],
-                          check=True, capture_output=True, text=True).stdout
+                          check=True, capture_output=True).stdout.decode("utf-8")
 
 
 def main(argv):
@@ -406,7 +488,7 @@ def main(argv):
         if wrong:
             print("mismatch:", wrong)
             return 1
-        print("ok: %d vectors, and the vector of docs/fairness.md 17.8"
+        print("ok: %d vectors, and the vectors of docs/fairness.md 17.8 and 19.5"
               % len(RFC_VECTORS))
         return 0
     if len(argv) in (3, 4) and argv[0] in ("verify", "prove"):
@@ -432,14 +514,16 @@ def main(argv):
         yaml = git_show(repo, rev, "game.yaml")
         gid = re.search(r"^id: (\S+)$", yaml, re.M)
         pk = re.search(r"^  vrf_public_key: ([0-9a-f]{66})$", yaml, re.M)
-        if not gid or not pk:
-            print("not a game of fairness version 2 (no vrf_public_key in game.yaml)")
+        version = re.search(r"^  version: ([23])$", yaml, re.M)
+        if not gid or not pk or not version:
+            print("not a game of fairness version 2 or 3 (no vrf_public_key in game.yaml)")
             return 1
         try:
             dice, shuffles = check_game(gid.group(1), bytes.fromhex(pk.group(1)),
                                         git_show(repo, rev, "log.txt"),
-                                        git_show(repo, rev, "proofs.txt"))
-        except ValueError as e:
+                                        git_show(repo, rev, "proofs.txt"),
+                                        int(version.group(1)))
+        except (ValueError, UnicodeDecodeError) as e:
             print("fails:", e)
             return 1
         print("verified %d dice without any secret; %d shuffles wait for the end"
