@@ -26,9 +26,10 @@ static char *tmp_root, *root;
 
 static void new_game(const char *name, const char *american)
 {
-	char *dir = xstrfmt("%s/%s", root, name);
-	char *argv[] = { "new", dir, "--american", (char *)american, "--british",
-			 "Banastre <banastre@example.org>", "--seed", SEED, NULL };
+	char *dir = xstrfmt("%s/%s", root, name), *am = xstrdup(american);
+	char *argv[] = { (char[]){"new"}, dir, (char[]){"--american"}, am,
+			 (char[]){"--british"}, (char[]){"Banastre <banastre@example.org>"},
+			 (char[]){"--seed"}, (char[]){SEED}, NULL };
 	int saved = dup(1);
 
 	assert_non_null(freopen("/dev/null", "w", stdout));
@@ -38,6 +39,7 @@ static void new_game(const char *name, const char *american)
 	close(saved);
 	assert_int_equal(ret, 0);
 	free(dir);
+	free(am);
 }
 
 static int setup(void **state)
