@@ -4,7 +4,8 @@
 #   make test       install missing Debian packages, build, run every test
 #   make demo       install missing Debian packages, play a scripted opening
 #   make sanitize   the test suite under ASan and UBSan
-#   make bench      benchmarks (a turn against a plain git commit)
+#   make bench      benchmarks (a turn against a plain git commit; 10,000 games)
+#   make bench-scale  the part with 10 and 10,000 games alone
 #   make selfplay-long  many random complete games with invariant checks
 #   make fuzz       libFuzzer harnesses (tests/fuzz/), FUZZ_SECONDS each
 #   make install    PREFIX=/usr/local DESTDIR=
@@ -140,9 +141,21 @@ $(BUILD)/bench-map: bench/map.c $(BUILD)/libpostrider.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS)
 
+# What of a turn's memory is shared library pages (LD_PRELOAD, bench only).
+$(BUILD)/bench-rollup.so: bench/rollup.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
+
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map $(BUILD)/bench-rollup.so
 	@BUILD=$(BUILD) sh tests/bench.sh
+	@BUILD=$(BUILD) sh tests/bench-scale.sh
+
+# The scaling part alone (issue 33): 10 and 10,000 games; the games are
+# made once and cached in BENCH_CACHE (/tmp/postrider-bench-scale).
+bench-scale: deps
+	@$(MAKE) --no-print-directory $(BUILD)/postrider
+	@BUILD=$(BUILD) sh tests/bench-scale.sh
 
 # A long random self-play run (issue: robustness) and the differential
 # test of replies over more than 10,000 rejected orders (issue 28,
@@ -201,4 +214,4 @@ install: $(BUILD)/postrider
 clean:
 	rm -rf build build-san build-fuzz postrider
 
-.PHONY: FORCE all deps units check test demo sanitize bench selfplay-long fuzz fuzz-deps install clean
+.PHONY: FORCE all deps units check test demo sanitize bench bench-scale selfplay-long fuzz fuzz-deps install clean

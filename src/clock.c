@@ -74,13 +74,18 @@ enum clock_alarm clock_alarm(const struct game_clock *c, unsigned seq,
 			     enum side to_move, long long now,
 			     long long warn_before)
 {
-	long long due = clock_due(c, to_move);
+	return clock_alarm_at(clock_due(c, to_move), c->warned, c->late, seq, now,
+			      warn_before);
+}
 
+enum clock_alarm clock_alarm_at(long long due, unsigned warned, unsigned late,
+				unsigned seq, long long now, long long warn_before)
+{
 	if (!due)
 		return CLOCK_QUIET;
 	if (now >= due)
-		return c->late == seq + 1 ? CLOCK_QUIET : CLOCK_LATE;
-	if (now >= due - warn_before && c->warned != seq + 1 && c->late != seq + 1)
+		return late == seq + 1 ? CLOCK_QUIET : CLOCK_LATE;
+	if (now >= due - warn_before && warned != seq + 1 && late != seq + 1)
 		return CLOCK_WARN;
 	return CLOCK_QUIET;
 }

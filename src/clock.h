@@ -101,6 +101,10 @@ enum clock_alarm {
 enum clock_alarm clock_alarm(const struct game_clock *c, unsigned seq,
 			     enum side to_move, long long now,
 			     long long warn_before);
+/* The same from the clock's due time and marks (what the index of a
+ * folder of games keeps, catalog.h). */
+enum clock_alarm clock_alarm_at(long long due, unsigned warned, unsigned late,
+				unsigned seq, long long now, long long warn_before);
 void clock_alarm_sent(struct game_clock *c, unsigned seq, enum clock_alarm a);
 
 /*

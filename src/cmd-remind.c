@@ -4,12 +4,16 @@
  * deadline (clock.h) whose side to move is late or nearly so: a reminder
  * to that side before the deadline, a notice to both sides once it has
  * passed; each once per decision, never twice, however often it runs.
+ * Over a folder of games the folder's index (catalog.h), checked against
+ * each repository, says which games have nothing due; only the others
+ * are opened (and locked).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "cmd.h"
 #include "config.h"
 #include "engine/engine.h"
@@ -126,6 +130,31 @@ out:
 	return ret;
 }
 
+/*
+ * Whether the index of ROOT (catalog.h), its key checked against the
+ * repository just now, shows that a game has nothing due: over, without
+ * a deadline, or with its alarm quiet; then says so as remind_one()
+ * would. Any game it cannot vouch for is opened and locked as always.
+ */
+static bool nothing_due(const struct catalog_entry *e, long long before)
+{
+	const struct catalog_summary *s = &e->sum;
+	char due_text[UTC_TIME_SIZE];
+
+	if (!e->sound || !s->secret)
+		return false;
+	if (!*s->result && s->deadline &&
+	    clock_alarm_at(s->due, s->warned, s->late, s->seq, game_now(),
+			   warn_time(before, s->deadline)) != CLOCK_QUIET)
+		return false;
+	if (!*s->result && s->deadline && !quiet) {
+		utc_format(s->due, due_text);
+		printf("%s: the %s's decision is due by %s; nothing to send\n", s->id,
+		       side_title(s->side), due_text);
+	}
+	return true;
+}
+
 static int exec_remind(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -138,8 +167,6 @@ static int exec_remind(int argc, char **argv)
 	struct mail_config cfg = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	long long before = 0;
-	char **dirs = NULL;
-	size_t n = 0;
 	int c, ret = 0, unsent = 0;
 
 	optind = 1;
@@ -164,16 +191,22 @@ static int exec_remind(int argc, char **argv)
 		strbuf_release(&err);
 		return EXIT_CONFIG;
 	}
-	for (int i = optind; i < argc; i++)
-		if (cmd_game_dirs(argv[i], &dirs, &n) < 0)
+	for (int i = optind; i < argc; i++) {
+		struct catalog cat;
+		strbuf_reset(&err);
+		if (catalog_open(argv[i], 0, &cat, &err) < 0) {
+			fprintf(stderr, "postrider: %s", err.buf);
 			ret = EXIT_REJECTED;
-	for (size_t i = 0; i < n; i++) {
-		int r = remind_one(dirs[i], &cfg, before, &unsent);
-		if (r && (!ret || r == EXIT_REJECTED))
-			ret = r;
-		free(dirs[i]);
+		}
+		for (size_t j = 0; j < cat.n; j++) {
+			int r = 0;
+			if (!nothing_due(&cat.e[j], before))
+				r = remind_one(cat.e[j].dir, &cfg, before, &unsent);
+			if (r && (!ret || r == EXIT_REJECTED))
+				ret = r;
+		}
+		catalog_release(&cat);
 	}
-	free(dirs);
 	config_release(&cfg);
 	strbuf_release(&err);
 	if (!ret && unsent) {

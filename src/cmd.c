@@ -24,6 +24,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_reveal_entry,
 	&cmd_audit_entry,
 	&cmd_list_entry,
+	&cmd_index_entry,
 	&cmd_archive_entry,
 	&cmd_publish_entry,
 	&cmd_remind_entry,

@@ -13,7 +13,11 @@
 #  - self-play games per second (the engine alone, one core);
 #  - `postrider audit` of the same game cut at 150, 300 and 600 orders
 #    and whole (a random game rarely lasts 600), to see that it is linear;
-#  - peak RSS of a turn and of the longest audit;
+#  - peak RSS of a turn and of the longest audit, and what of a turn's
+#    resident memory is shared library pages (bench/rollup.c);
+#  - a game's disk (issue 33): the repository loose and packed, the
+#    objects' growth per order early and late, the work tree, the host's
+#    files and the game's mail;
 #  - the weight of the reports (issue 29) over the same game, the British
 #    in digest mode: the largest, the median, each player's total, each
 #    part; the map's PNG each way the issue names (bench/map.c), the first
@@ -41,7 +45,10 @@ now_us() { date +%s%6N; }
 	--seed 00000000000000000000000000000000000000000000000000000000000000a1 \
 	--mail-mode british=digest >/dev/null
 i=0 total=0 timed=0
+: >"$T/growth"
 while [ $i -lt "$MAX_ORDERS" ]; do
+	# the disk of the repository's objects every 50 orders (issue 33)
+	[ $((i % 50)) -eq 0 ] && echo "$i $(du -sk "$T/game/.git/objects" | cut -f1)" >>"$T/growth"
 	"$P" options "$T/game" --plain >"$T/opts"
 	side=$(head -n 1 "$T/opts")
 	[ "$side" = none ] && break
@@ -53,6 +60,9 @@ while [ $i -lt "$MAX_ORDERS" ]; do
 	elif [ $i -eq $((N + 1)) ]; then	# and the next: where its time goes
 		POSTRIDER_TRACE_PERF=1 "$P" play "$T/game" --as "$side" "$T/order" 2>&1 >/dev/null |
 			sed -n 's/^perf: *//p' >"$T/trace"
+	elif [ $i -eq $((N + 3)) ]; then	# and the next: shared and private pages
+		ROLLUP_OUT="$T/rollup" LD_PRELOAD="$(pwd)/$BUILD/bench-rollup.so" \
+			"$P" play "$T/game" --as "$side" "$T/order" >/dev/null 2>&1
 	elif [ $i -eq $((N + 2)) ] && command -v valgrind >/dev/null 2>&1; then
 		# and the next: its heap at the peak (the rest of its RSS is
 		# the shared libraries' pages)
@@ -70,6 +80,23 @@ while [ $i -lt "$MAX_ORDERS" ]; do
 done
 orders=$i
 play_us=$((total / timed))
+
+# A game's disk (issue 33): the repository as postrider leaves it (loose
+# objects), the same packed by `git gc`, the work tree, the host's own
+# files and the mail; the objects' growth per order early and late.
+echo "$orders $(du -sk "$T/game/.git/objects" | cut -f1)" >>"$T/growth"
+disk_git=$(du -sk --exclude=postrider "$T/game/.git" | cut -f1)
+disk_tree=$(du -sk --exclude=.git "$T/game" | cut -f1)
+disk_host=$(du -sk --exclude=outbox "$T/game/.git/postrider" | cut -f1)
+disk_mail=$(du -sk "$T/game/.git/postrider/outbox" | cut -f1)
+n_mail=$(find "$T/game/.git/postrider/outbox/new" -type f | wc -l)
+disk_log=$(stat -c %s "$T/game/log.txt")
+cp -a "$T/game" "$T/packed"
+git -C "$T/packed" gc -q
+disk_packed=$(du -sk --exclude=postrider "$T/packed/.git" | cut -f1)
+rm -rf "$T/packed"
+growth=$(awk 'NR > 1 && $1 - o == 50 { d = ($2 - k) / 50; if (NR == 2) first = d; last = d; lo = o; lt = $1 } { o = $1; k = $2 }
+	END { printf "%.1f KB per order over orders 0-50, %.1f KB over orders %d-%d", first, last, lo, lt }' "$T/growth")
 
 # The floor, measured as a turn is: one process per turn, timed from
 # outside (libgit2's start-up, the repository opened, the same kind of
@@ -222,6 +249,7 @@ dice=$(grep -c '^draw [0-9]*: ' "$T/game/log.txt" || true)
 ratio=$(awk "BEGIN { printf \"%.2f\", $play_us / $floor_us }")
 ratio_commit=$(awk "BEGIN { printf \"%.2f\", $play_us / $floor_commit_us }")
 ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
+rk() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" "$T/rollup" 2>/dev/null; }
 {
 	echo "# Benchmarks (\`make bench\`)"
 	echo
@@ -230,7 +258,7 @@ ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
 	echo
 	echo "| what | figure | against |"
 	echo "|---|---|---|"
-	echo "| a turn (\`postrider play\`, mean of the first $timed) | $(ms $play_us) ms | the floor $(ms $floor_us) ms: ratio $ratio (target at most 1.5) |"
+	echo "| a turn (\`postrider play\`, mean of the first $timed) | $(ms $play_us) ms | the floor $(ms $floor_us) ms: ratio $ratio (target at most 1.3, issue 33) |"
 	echo "| the floor: bench/floor.c as a process per turn, the same commit and two mails of $mail_bytes bytes, fsync'd | $(ms $floor_us) ms | |"
 	echo "| the same floor without the mails | $(ms $floor_commit_us) ms | a turn is $ratio_commit times this |"
 	echo "| the commit alone in one long-running process (no start-up) | $(ms $floor_inproc_us) ms | for reference |"
@@ -240,9 +268,14 @@ ms() { awk "BEGIN { printf \"%.1f\", $1 / 1000 }"; }
 	printf '%s\n' "$audit_rows" | sed '/^$/d'
 	echo "| a VRF proof of one die (bench/vrf.c, mean of 500) | ${vrf% *} us | paid once per public draw by \`play\`; this game had $dice |"
 	echo "| a VRF verification of one die | ${vrf#* } us | paid per die by every \`audit\` (included above) |"
-	echo "| peak RSS of a turn | $rss_play KiB | target under 16 MiB |"
+	echo "| peak RSS of a turn | $rss_play KiB | target under 16 MiB (issue 33) |"
 	echo "| of which the heap at its peak (valgrind massif) | $heap_play KiB | most of the rest: pages of the $libs shared libraries |"
+	echo "| a turn's resident memory as it exits: in all; shared library pages (Shared_Clean); its own (Private_Dirty) | $(rk Rss) KiB; $(rk Shared_Clean) KiB; $(rk Private_Dirty) KiB | /proc/self/smaps_rollup (bench/rollup.c) |"
 	echo "| peak RSS of the longest audit | $rss_audit KiB | |"
+	echo "| disk: the repository of this game of $orders orders (.git as postrider leaves it, objects loose) | $disk_git KB | packed by \`git gc\`: $disk_packed KB |"
+	echo "| disk: its objects' growth | $growth | log.txt ($disk_log bytes at the end) is committed whole each turn |"
+	echo "| disk: the work tree; the host's secret and clock | $disk_tree KB; $disk_host KB | |"
+	echo "| disk: the mail of the whole game ($n_mail reports, all kept here: transport outbox) | $disk_mail KB | a host that sends keeps two weeks of it, at least the last 20 (outbox/cur) |"
 	echo
 	echo "What a turn does beyond the floor: reading and checking the state and"
 	echo "the data (YAML, parsed at every run), adjudicating, sealing the private"
