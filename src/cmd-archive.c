@@ -194,24 +194,24 @@ static int exec_archive(int argc, char **argv)
 	if (argc < 2 || argc > 3 || argv[1][0] == '-')
 		return cmd_usage(&cmd_archive_entry);
 	if (game_open(argv[1], &g, 0, &err) != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		game_close(&g);
 		strbuf_release(&err);
 		return EXIT_TEMPFAIL;
 	}
 	if (!engine_game_over(&g.state) || !g.revealed) {
-		fprintf(stderr, "postrider archive: only a finished game whose seed is revealed is archived (%s); run 'postrider reveal %s' once it is over\n",
-			!engine_game_over(&g.state) ? "this one is running" : "this one's seed is secret",
-			argv[1]);
+		error("only a finished game whose seed is revealed is archived (%s); run 'postrider reveal %s' once it is over",
+		      !engine_game_over(&g.state) ? "this one is running" : "this one's seed is secret",
+		      argv[1]);
 		goto out;
 	}
 	out_dir = argc == 3 ? xstrdup(argv[2]) : xstrfmt("%s-archive", g.id);
 	if (stat(out_dir, &st) == 0) {
-		fprintf(stderr, "postrider archive: '%s' exists already; name another folder\n", out_dir);
+		error("'%s' exists already; name another folder", out_dir);
 		goto out;
 	}
 	if (mkdir_p(out_dir) < 0) {
-		fprintf(stderr, "error: cannot create '%s': %s\n", out_dir, strerror(errno));
+		error("cannot create '%s': %s", out_dir, strerror(errno));
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
@@ -219,7 +219,7 @@ static int exec_archive(int argc, char **argv)
 	if (repo_write_bundle(g.repo, path) < 0 ||
 	    summarise(&g, out_dir, &err) < 0 ||
 	    archive_replay(&g, out_dir, &err) < 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		remove_tree(out_dir, false);
 		ret = EXIT_TEMPFAIL;
 		goto out;

@@ -126,7 +126,7 @@ static int open_bundle(const char *path, char **bundle_dir, char **game_dir)
 		return 0;
 	*bundle_dir = xstrfmt("%s/postrider-audit.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(*bundle_dir)) {
-		fprintf(stderr, "error: cannot make a temporary folder: %s\n", strerror(errno));
+		error("cannot make a temporary folder: %s", strerror(errno));
 		free(*bundle_dir);
 		*bundle_dir = NULL;
 		return EXIT_TEMPFAIL;
@@ -241,7 +241,7 @@ static int exec_audit(int argc, char **argv)
 		} else if (c == 't') {
 			turn = strtol(optarg, &end, 10);
 			if (*end || end == optarg || turn < 1) {
-				fprintf(stderr, "postrider audit: --turn takes an order number (1, 2, ...)\n");
+				error("--turn takes an order number (1, 2, ...)");
 				return EXIT_USAGE;
 			}
 		} else {

@@ -22,24 +22,25 @@ static int data_sheet(const char *dir, const char *outdir)
 	int ret = 0;
 
 	if (!d) {
-		fprintf(stderr, "%serror: the data in '%s' fails its check\n", errs.buf, dir);
+		fputs(errs.buf, stderr);
+		error("the data in '%s' fails its check", dir);
 		strbuf_release(&errs);
 		return EXIT_REJECTED;
 	}
 	for (int i = 0; i < DATA_N_SHEETS; i++)
 		strbuf_init(&texts[i]);
 	if (data_sheet_texts(d, texts, &errs)) {
-		fprintf(stderr, "%serror: the data in '%s' cannot be written as sheets\n",
-			errs.buf, dir);
+		fputs(errs.buf, stderr);
+		error("the data in '%s' cannot be written as sheets", dir);
 		ret = EXIT_REJECTED;
 	} else if (mkdir_p(outdir) < 0) {
-		fprintf(stderr, "error: cannot create '%s': %s\n", outdir, strerror(errno));
+		error("cannot create '%s': %s", outdir, strerror(errno));
 		ret = EXIT_REJECTED;
 	}
 	for (int i = 0; !ret && i < DATA_N_SHEETS; i++) {
 		char *path = xstrfmt("%s/%s", outdir, data_sheet_name(i));
 		if (write_file_atomic(path, texts[i].buf, texts[i].len) < 0) {
-			fprintf(stderr, "error: cannot write '%s': %s\n", path, strerror(errno));
+			error("cannot write '%s': %s", path, strerror(errno));
 			ret = EXIT_REJECTED;
 		}
 		free(path);
@@ -156,7 +157,7 @@ static int exec_data(int argc, char **argv)
 	d = data_load(dir, &errs);
 	if (!d) {
 		fprintf(stderr, "%s", errs.buf);
-		fprintf(stderr, "error: the data in '%s' fails its check\n", dir);
+		error("the data in '%s' fails its check", dir);
 		free(dir);
 		strbuf_release(&errs);
 		return EXIT_REJECTED;

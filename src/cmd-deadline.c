@@ -42,23 +42,23 @@ static int exec_deadline(int argc, char **argv)
 	dir = argv[optind];
 	arg = optind + 1 < argc ? argv[optind + 1] : NULL;
 	if (arg && strcmp(arg, "none") && duration_parse(arg, &deadline) < 0) {
-		fprintf(stderr, "postrider deadline: '%s' is not a duration (90m, 36h, 3d, 2w) or 'none'\n", arg);
+		error("'%s' is not a duration (90m, 36h, 3d, 2w) or 'none'", arg);
 		return EXIT_USAGE;
 	}
 	if (arg && !strcmp(arg, "none"))
 		deadline = 0;
 	if (vac && duration_parse(vac, &limit) < 0) {
-		fprintf(stderr, "postrider deadline: --vacation-limit takes a duration (14d)\n");
+		error("--vacation-limit takes a duration (14d)");
 		return EXIT_USAGE;
 	}
 	if (config_load(config_path, &cfg, &err) < 0) {
-		fprintf(stderr, "error: the configuration is wrong; fix it:\n%s", err.buf);
+		error("the configuration is wrong; fix it:\n%s", err.buf);
 		strbuf_release(&err);
 		return EXIT_CONFIG;
 	}
 	r = game_open(dir, &g, GAME_NEED_SECRET | GAME_LOCK, &err);
 	if (r != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		ret = r == GAME_BUSY ? EXIT_TEMPFAIL : EXIT_CONFIG;
 		goto out;
 	}

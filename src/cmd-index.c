@@ -34,19 +34,19 @@ static int exec_index(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_index_entry);
 	if (cmd_is_repository(argv[optind])) {
-		fprintf(stderr, "postrider index: '%s' is a game; give the folder of games\n",
-			argv[optind]);
+		error("'%s' is a game; give the folder of games",
+		      argv[optind]);
 		return EXIT_USAGE;
 	}
 	if (catalog_open(argv[optind], flags, &cat, &err) < 0) {
-		fprintf(stderr, "postrider index: %s", err.buf);
+		error("%s", err.buf);
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}
 	for (size_t i = 0; i < cat.n; i++) {
 		if (cat.e[i].sound)
 			continue;
-		fprintf(stderr, "%s: not a sound game: %s", cat.e[i].dir, cat.e[i].err);
+		error("%s: not a sound game: %s", cat.e[i].dir, cat.e[i].err);
 		bad++;
 	}
 	printf("%s: %zu game%s, %zu read from the repositor%s; %s\n", cat.path,
@@ -54,8 +54,8 @@ static int exec_index(int argc, char **argv)
 	       cat.reread == 1 ? "y" : "ies",
 	       cat.saved ? "written" : cat.file_ok ? "up to date" : "not written");
 	if (!cat.saved && !cat.file_ok && cat.n > bad) {
-		fprintf(stderr, "postrider index: cannot write '%s' (the commands still answer, "
-			"reading every game)\n", cat.path);
+		error("cannot write '%s' (the commands still answer, "
+		      "reading every game)", cat.path);
 		ret = EXIT_TEMPFAIL;
 	} else if (bad) {
 		ret = EXIT_REJECTED;

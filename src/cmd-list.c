@@ -95,7 +95,7 @@ static int exec_list(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_list_entry);
 	if (catalog_open(argv[optind], flags, &cat, &err) < 0) {
-		fprintf(stderr, "postrider: %s", err.buf);
+		error("%s", err.buf);
 		strbuf_release(&err);
 		catalog_release(&cat);
 		return EXIT_TEMPFAIL;
@@ -104,7 +104,7 @@ static int exec_list(int argc, char **argv)
 		const struct catalog_entry *e = &cat.e[i];
 		/* a repository that is no sound game is the host's business */
 		if (!e->sound) {
-			fprintf(stderr, "%s: not a sound game: %s", e->dir, e->err);
+			error("%s: not a sound game: %s", e->dir, e->err);
 			bad++;
 			continue;
 		}

@@ -21,12 +21,12 @@
 static int parse_player(const char *opt, const char *arg, struct game_player *p)
 {
 	if (!arg) {
-		fprintf(stderr, "postrider new: %s is required\n", opt);
+		error("%s is required", opt);
 		return -1;
 	}
 	if (game_player_parse(arg, p) < 0) {
-		fprintf(stderr, "postrider new: %s: '%s' is not a mail address (\"Name <addr@example.org>\")\n",
-			opt, arg);
+		error("%s: '%s' is not a mail address (\"Name <addr@example.org>\")",
+		      opt, arg);
 		return -1;
 	}
 	return 0;
@@ -107,7 +107,7 @@ static int parse_new_opts(int argc, char **argv, struct new_opts *o)
 		case 'P': o->publish_url = optarg; break;
 		case 'F':
 			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3")) {
-				fprintf(stderr, "postrider new: --fairness takes 3 (each die provable at once as the one its order called for, the default), 2 (dice provable at once) or 1 (checked at the reveal)\n");
+				error("--fairness takes 3 (each die provable at once as the one its order called for, the default), 2 (dice provable at once) or 1 (checked at the reveal)");
 				return EXIT_USAGE;
 			}
 			o->fairness = *optarg - '0';
@@ -115,14 +115,14 @@ static int parse_new_opts(int argc, char **argv, struct new_opts *o)
 		case 'D':
 		case 'V':
 			if (duration_parse(optarg, c == 'D' ? &o->deadline : &o->vacation_limit) < 0) {
-				fprintf(stderr, "postrider new: --%s takes a duration: a number and m, h, d or w (3d)\n",
-					c == 'D' ? "deadline" : "vacation-limit");
+				error("--%s takes a duration: a number and m, h, d or w (3d)",
+				      c == 'D' ? "deadline" : "vacation-limit");
 				return EXIT_USAGE;
 			}
 			break;
 		case 'M':
 			if (parse_mail_mode(optarg, o->mail_mode) < 0) {
-				fprintf(stderr, "postrider new: --mail-mode takes every, my-move or digest, or SIDE=MODE (american=digest)\n");
+				error("--mail-mode takes every, my-move or digest, or SIDE=MODE (american=digest)");
 				return EXIT_USAGE;
 			}
 			break;
@@ -155,21 +155,21 @@ static int make_game(struct game *g, const struct new_opts *o,
 		return EXIT_USAGE;
 	/* A player is known by the address his mail comes from. */
 	if (!ascii_strcasecmp(g->player[SIDE_AMERICAN].addr, g->player[SIDE_BRITISH].addr)) {
-		fprintf(stderr, "postrider new: both players have the address '%s': "
-			"orders are told apart by their sender, so each side needs its own\n",
-			g->player[SIDE_AMERICAN].addr);
+		error("both players have the address '%s': "
+		      "orders are told apart by their sender, so each side needs its own",
+		      g->player[SIDE_AMERICAN].addr);
 		return EXIT_USAGE;
 	}
 	g->module = xstrdup("washingtons-war");
 	*datadir = game_data_dir(o->data, g->module);
 	g->data = g->data_owned = data_load(*datadir, &err);
 	if (!g->data) {
-		fprintf(stderr, "error: the component data in '%s' does not load:\n%s", *datadir, err.buf);
+		error("the component data in '%s' does not load:\n%s", *datadir, err.buf);
 		goto out;
 	}
 	if (o->seed_hex) {
 		if (fair_seed_parse(o->seed_hex, g->seed) < 0) {
-			fprintf(stderr, "postrider new: --seed takes 64 hex digits\n");
+			error("--seed takes 64 hex digits");
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -301,7 +301,7 @@ static int exec_new(int argc, char **argv)
 	ret = 1;
 	memset(&g, 0, sizeof(g));
 	if (o.publish_url && publish_check_url(o.publish_url, &err) < 0) {
-		fprintf(stderr, "postrider new: --publish: %s (nothing was made)\n", err.buf);
+		error("--publish: %s (nothing was made)", err.buf);
 		strbuf_release(&err);
 		return EXIT_USAGE;
 	}
@@ -350,7 +350,7 @@ static int exec_new(int argc, char **argv)
 		printf("outbox: %s/new\n", n.outbox);
 	fflush(stdout);
 	if (ret)
-		fprintf(stderr, "postrider: the game is created but its first mail was not sent\n");
+		error("the game is created but its first mail was not sent");
 	publish_after_commit(g.repo, &cfg);
 out:
 	notify_release(&n);
@@ -362,7 +362,7 @@ out:
 		error("could not remove the half-made game in '%s': %s (remove it by hand)",
 		      dir, strerror(errno));
 	else if (ret != 0 && made)
-		fprintf(stderr, "postrider new: nothing was created in '%s'\n", dir);
+		error("nothing was created in '%s'", dir);
 	free(datadir);
 	free(dir);
 	strbuf_release(&err);

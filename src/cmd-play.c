@@ -132,7 +132,10 @@ static int finish(struct play_outcome *res, const struct strbuf *input,
 	fputs(res->out.buf, stdout);
 	while (said->len && said->buf[said->len - 1] == '\n')
 		said->buf[--said->len] = '\0';
-	if (said->len && !committed && strncmp(said->buf, "answered", 8))
+	/* a verdict as it is ("rejected: ..."), an error as every error */
+	if (said->len && !committed && !strncmp(said->buf, "error: ", 7))
+		error("%s", said->buf + 7);
+	else if (said->len && !committed && strncmp(said->buf, "answered", 8))
 		fprintf(stderr, "%s\n", said->buf);
 	if (have_cfg && o->as < 0 && !o->check)
 		log_for_host(cfg, g, res, input);
@@ -184,7 +187,7 @@ static int run(struct play_opts *o)
 	while (err.len && err.buf[err.len - 1] == '\n')
 		err.buf[--err.len] = '\0';	/* one line (issue 30) */
 	if (r == GAME_BUSY) {
-		fail(&res, EXIT_TEMPFAIL, "postrider: %s; try again later (nothing was changed)", err.buf);
+		fail(&res, EXIT_TEMPFAIL, "error: %s; try again later (nothing was changed)", err.buf);
 		goto out;
 	}
 	if (r < 0) {
@@ -209,7 +212,7 @@ static int run(struct play_opts *o)
 out:
 	/* every mail of this run (a report, a rejection) goes now */
 	if (!o->check && n.outbox && notify_send(&n, &cfg) > 0 && committed) {
-		fprintf(stderr, "postrider: the turn is committed but its mail was not sent\n");
+		error("the turn is committed but its mail was not sent");
 		strbuf_addstr(&res.said, "; its mail was not sent");
 		res.status = EXIT_UNSENT;
 	}
@@ -245,7 +248,7 @@ static int exec_common(int argc, char **argv, bool check,
 		case 'a':
 			o.as = side_parse(optarg);
 			if (o.as <= 0) {
-				fprintf(stderr, "postrider %s: --as takes american or british\n", e->name);
+				error("--as takes american or british");
 				return EXIT_USAGE;
 			}
 			break;
@@ -254,7 +257,7 @@ static int exec_common(int argc, char **argv, bool check,
 		case 'D': o.default_order = true; break;
 		case 'f':
 			if (parse_dice(optarg, &o) < 0) {
-				fprintf(stderr, "postrider %s: --fix-dice takes die values 1-6 separated by commas\n", e->name);
+				error("--fix-dice takes die values 1-6 separated by commas");
 				return EXIT_USAGE;
 			}
 			break;
@@ -264,13 +267,13 @@ static int exec_common(int argc, char **argv, bool check,
 	if (o.games) {
 		/* --games ROOT [FILE]: the game comes from the message */
 		if (o.as > 0 || argc - optind > 1) {
-			fprintf(stderr, "postrider %s: --games takes a mail message, not --as, and no DIR\n", e->name);
+			error("--games takes a mail message, not --as, and no DIR");
 			return EXIT_USAGE;
 		}
 		o.input = optind < argc ? argv[optind] : "-";
 	} else if (o.default_order) {
 		if (o.as <= 0 || argc - optind != 1) {
-			fprintf(stderr, "postrider %s: --default takes --as SIDE and DIR, and no order\n", e->name);
+			error("--default takes --as SIDE and DIR, and no order");
 			return EXIT_USAGE;
 		}
 		o.dir = argv[optind];

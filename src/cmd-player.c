@@ -61,37 +61,37 @@ static int exec_player(int argc, char **argv)
 		return cmd_usage(&cmd_player_entry);
 	who = !strcmp(argv[2], "host") ? 0 : side_parse(argv[2]);
 	if (who < 0) {
-		fprintf(stderr, "postrider player: the side is american, british or host, not '%s'\n", argv[2]);
+		error("the side is american, british or host, not '%s'", argv[2]);
 		return EXIT_USAGE;
 	}
 	if (game_player_parse(argv[3], &now) < 0) {
-		fprintf(stderr, "postrider player: '%s' is not a mail address (\"Name <addr@example.org>\")\n", argv[3]);
+		error("'%s' is not a mail address (\"Name <addr@example.org>\")", argv[3]);
 		return EXIT_USAGE;
 	}
 	if (config_load(NULL, &cfg, &err) < 0) {
-		fprintf(stderr, "error: the configuration is wrong; fix it:\n%s", err.buf);
+		error("the configuration is wrong; fix it:\n%s", err.buf);
 		ret = EXIT_CONFIG;
 		goto out;
 	}
 	r = game_open(argv[1], &g, GAME_NEED_SECRET | GAME_LOCK, &err);
 	if (r != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		ret = r == GAME_BUSY ? EXIT_TEMPFAIL : EXIT_CONFIG;
 		goto out;
 	}
 	who_name = who ? side_title((enum side)who) : "host";
 	if (g.revealed) {
-		fprintf(stderr, "postrider player: the seed of %s is public: the game is closed\n", g.id);
+		error("the seed of %s is public: the game is closed", g.id);
 		goto out;
 	}
 	if (who && authorize_sender_side(&g, now.addr) == (who == SIDE_AMERICAN ? SIDE_BRITISH : SIDE_AMERICAN)) {
-		fprintf(stderr, "postrider player: %s is the other player's address; a player is known by his address\n",
-			now.addr);
+		error("%s is the other player's address; a player is known by his address",
+		      now.addr);
 		goto out;
 	}
 	if (!strcmp(g.player[who].addr, now.addr) && !strcmp(g.player[who].name, now.name)) {
-		fprintf(stderr, "postrider player: the %s is already %s <%s>; nothing to change\n",
-			who_name, now.name, now.addr);
+		error("the %s is already %s <%s>; nothing to change",
+		      who_name, now.name, now.addr);
 		goto out;
 	}
 	game_address_change_line(&g, who, now.name, now.addr, &happened);
@@ -103,7 +103,7 @@ static int exec_player(int argc, char **argv)
 	notify_init(&n, &g, &cfg);
 	r = turn_commit_host(&g, &yaml, happened.buf, subject.buf, &n, commit, &err);
 	if (r != 0) {
-		fprintf(stderr, "error: %s (nothing was changed)\n", err.buf);
+		error("%s (nothing was changed)", err.buf);
 		ret = EXIT_TEMPFAIL;
 		goto out;
 	}

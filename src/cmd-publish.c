@@ -40,17 +40,17 @@ static int exec_publish(int argc, char **argv)
 	if (optind + 1 != argc || (url && drop))
 		return cmd_usage(&cmd_publish_entry);
 	if (config_load(config_path, &cfg, &err) < 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		ret = EXIT_USAGE;
 		goto out;
 	}
 	r = game_open(argv[optind], &g, GAME_LOCK, &err);
 	if (r == GAME_BUSY) {
-		fprintf(stderr, "postrider: %s is busy; try again\n", argv[optind]);
+		error("%s is busy; try again", argv[optind]);
 		goto out;
 	}
 	if (r != 0) {
-		fprintf(stderr, "error: %s\n", err.buf);
+		error("%s", err.buf);
 		ret = EXIT_REJECTED;
 		goto out;
 	}
@@ -60,7 +60,7 @@ static int exec_publish(int argc, char **argv)
 		publish_url_shown(url_got.buf, &cur);
 		strbuf_release(&url_got);
 		if (r == 1 && git_remote_delete(repo_git(g.repo), PUBLISH_REMOTE) < 0) {
-			fprintf(stderr, "error: cannot forget the remote '%s'\n", cur.buf);
+			error("cannot forget the remote '%s'", cur.buf);
 			ret = EXIT_REJECTED;
 		} else {
 			printf(r == 1 ? "%s is no longer published to %s\n" :
@@ -70,17 +70,17 @@ static int exec_publish(int argc, char **argv)
 		goto close;
 	}
 	if (url && publish_set_remote(g.repo, url, &err) < 0) {
-		fprintf(stderr, "error: %s\n", err.buf);
+		error("%s", err.buf);
 		ret = EXIT_REJECTED;
 		goto close;
 	}
 	r = publish_push(g.repo, &cfg, &what, &err);
 	if (r == 1) {
-		fprintf(stderr, "error: game %s names no remote; give one with --remote URL\n",
-			g.id);
+		error("game %s names no remote; give one with --remote URL",
+		      g.id);
 		ret = EXIT_REJECTED;
 	} else if (r < 0) {
-		fprintf(stderr, "postrider: PUSH FAILED: %s\n", err.buf);
+		error("PUSH FAILED: %s", err.buf);
 	} else {
 		printf("%s\n", what.buf);
 		ret = 0;

@@ -53,7 +53,7 @@ static int remind_one(const char *dir, const struct mail_config *cfg,
 		goto out;
 	}
 	if (r < 0) {
-		fprintf(stderr, "%s: %s", dir, err.buf);
+		error("%s: %s", dir, err.buf);
 		ret = EXIT_REJECTED;
 		goto out;
 	}
@@ -177,7 +177,7 @@ static int exec_remind(int argc, char **argv)
 		case 'q': quiet = true; break;
 		case 'b':
 			if (duration_parse(optarg, &before) < 0) {
-				fprintf(stderr, "postrider remind: --before takes a duration (12h, 1d)\n");
+				error("--before takes a duration (12h, 1d)");
 				return EXIT_USAGE;
 			}
 			break;
@@ -187,7 +187,7 @@ static int exec_remind(int argc, char **argv)
 	if (optind >= argc)
 		return cmd_usage(&cmd_remind_entry);
 	if (config_load(config_path, &cfg, &err) < 0) {
-		fprintf(stderr, "error: the configuration is wrong; fix it:\n%s", err.buf);
+		error("the configuration is wrong; fix it:\n%s", err.buf);
 		strbuf_release(&err);
 		return EXIT_CONFIG;
 	}
@@ -195,7 +195,7 @@ static int exec_remind(int argc, char **argv)
 		struct catalog cat;
 		strbuf_reset(&err);
 		if (catalog_open(argv[i], 0, &cat, &err) < 0) {
-			fprintf(stderr, "postrider: %s", err.buf);
+			error("%s", err.buf);
 			ret = EXIT_REJECTED;
 		}
 		for (size_t j = 0; j < cat.n; j++) {
@@ -210,7 +210,7 @@ static int exec_remind(int argc, char **argv)
 	config_release(&cfg);
 	strbuf_release(&err);
 	if (!ret && unsent) {
-		fprintf(stderr, "postrider remind: some mail was not sent; it waits in the outbox\n");
+		error("some mail was not sent; it waits in the outbox");
 		ret = EXIT_UNSENT;
 	}
 	return ret;

@@ -34,26 +34,26 @@ static int exec_reveal(int argc, char **argv)
 	if (argc != 2 || argv[1][0] == '-')
 		return cmd_usage(&cmd_reveal_entry);
 	if (config_load(NULL, &cfg, &err) < 0) {
-		fprintf(stderr, "error: %s\n", err.buf);
+		error("%s", err.buf);
 		goto out;
 	}
 	r = game_open(argv[1], &g, GAME_NEED_SECRET | GAME_LOCK, &err);
 	if (r != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		goto close;
 	}
 	if (g.revealed) {
-		fprintf(stderr, "postrider reveal: the seed of %s is already public\n", g.id);
+		error("the seed of %s is already public", g.id);
 		ret = EXIT_REJECTED;
 		goto close;
 	}
 	/* After a reveal every hand and every future die is known: the game
 	 * must be over, or end now (issue 12.2, docs/fairness.md). */
 	if (!engine_game_over(&g.state) && !abandon) {
-		fprintf(stderr, "postrider reveal: %s is still running; revealing the seed would show both hands and every future die\n"
-			"hint: to end the game as abandoned and reveal, run 'postrider reveal --abandon %s';\n"
-			"hint: a disputed turn is checked without a reveal: 'postrider audit %s'\n",
-			g.id, argv[1], argv[1]);
+		error("%s is still running; revealing the seed would show both hands and every future die\n"
+		      "hint: to end the game as abandoned and reveal, run 'postrider reveal --abandon %s';\n"
+		      "hint: a disputed turn is checked without a reveal: 'postrider audit %s'",
+		      g.id, argv[1], argv[1]);
 		ret = EXIT_REJECTED;
 		goto close;
 	}
@@ -73,14 +73,14 @@ static int exec_reveal(int argc, char **argv)
 	notify_init(&n, &g, &cfg);
 	r = turn_commit_host(&g, &yaml, happened.buf, subject.buf, &n, commit, &err);
 	if (r != 0) {
-		fprintf(stderr, "error: %s (nothing was changed)\n", err.buf);
+		error("%s (nothing was changed)", err.buf);
 		goto close;
 	}
 	printf("revealed the seed of %s in commit %.12s: anyone holding the history can now run 'postrider audit'\n",
 	       g.id, commit);
 	ret = 0;
 	if (notify_send(&n, &cfg) > 0) {
-		fprintf(stderr, "postrider: the seed is revealed but its mail was not sent\n");
+		error("the seed is revealed but its mail was not sent");
 		ret = EXIT_UNSENT;
 	}
 	publish_after_commit(g.repo, &cfg);

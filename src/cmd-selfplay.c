@@ -122,8 +122,8 @@ static int play_one(const struct data *d, unsigned long long s, long i,
 	while (!engine_game_over(&st)) {
 		int n = engine_legal(d, &st, acts, (int)ARRAY_SIZE(acts));
 		if (n == 0) {
-			fprintf(stderr, "selfplay: game %ld: dead end at prompt '%s'\n",
-				i, prompt_kind_name(st.prompt.kind));
+			error("game %ld: dead end at prompt '%s'",
+			      i, prompt_kind_name(st.prompt.kind));
 			ret = -1;
 			break;
 		}
@@ -133,7 +133,7 @@ static int play_one(const struct data *d, unsigned long long s, long i,
 		int k = rng_uniform(&pick, n, NULL);
 		if (trips && round_trips(d, &st, n_actions % 16 ? &acts[k] : acts,
 					 n_actions % 16 ? 1 : n, &why) < 0) {
-			fprintf(stderr, "selfplay: game %ld: round trip: %s", i, why.buf);
+			error("game %ld: round trip: %s", i, why.buf);
 			ret = -1;
 			break;
 		}
@@ -143,20 +143,19 @@ static int play_one(const struct data *d, unsigned long long s, long i,
 		strbuf_reset(&why);
 		engine_begin_order(&st);	/* each action is an order */
 		if (engine_apply(d, &st, &a, &r, &log, &why) != ENGINE_OK) {
-			fprintf(stderr, "selfplay: game %ld: a listed action was refused: %s\n", i, why.buf);
+			error("game %ld: a listed action was refused: %s", i, why.buf);
 			ret = -1;
 			break;
 		}
 		st.draws = r.next;
 		n_actions++;
 		if (engine_invariants(d, &st, &why)) {
-			fprintf(stderr, "selfplay: game %ld: invariant broken after '%.*s':\n%s", i,
-				(int)strcspn(path.buf + (path.len > 200 ? 0 : 0), "\n"), "", why.buf);
+			error("game %ld: invariant broken:\n%s", i, why.buf);
 			ret = -1;
 			break;
 		}
 		if (n_actions > MAX_ACTIONS_PER_GAME) {
-			fprintf(stderr, "selfplay: game %ld: no end after %d actions\n", i, MAX_ACTIONS_PER_GAME);
+			error("game %ld: no end after %d actions", i, MAX_ACTIONS_PER_GAME);
 			ret = -1;
 			break;
 		}

@@ -36,11 +36,11 @@ static int exec_send(int argc, char **argv)
 	if (optind + 1 != argc)
 		return cmd_usage(&cmd_send_entry);
 	if (config_load(config_path, &cfg, &err) < 0) {
-		fprintf(stderr, "error: %s\n", err.buf);
+		error("%s", err.buf);
 		goto out;
 	}
 	if (game_open(argv[optind], &g, 0, &err) != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		game_close(&g);
 		goto out;
 	}
@@ -48,8 +48,8 @@ static int exec_send(int argc, char **argv)
 		/* no mail to send, but a push to retry, if the game names a remote */
 		r = publish_after_commit(g.repo, &cfg);
 		if (r == 1)
-			fprintf(stderr, "error: no mail transport is configured (transport: smtp with smtp_url, or transport: sendmail, in %s)\n",
-				cfg.path ? cfg.path : "~/.config/postrider/config.yaml or " CONFIG_SYSTEM_PATH);
+			error("no mail transport is configured (transport: smtp with smtp_url, or transport: sendmail, in %s)",
+			      cfg.path ? cfg.path : "~/.config/postrider/config.yaml or " CONFIG_SYSTEM_PATH);
 		else if (r == 0)
 			ret = 0;
 		game_close(&g);
@@ -65,13 +65,13 @@ static int exec_send(int argc, char **argv)
 		ret = 0;
 	} else if (r > 0 && r == perm) {
 		/* nothing to retry: what failed is in failed/ */
-		fprintf(stderr, "%d message%s refused for good; moved to '%s/failed'\n", r, r == 1 ? "" : "s", n.outbox);
+		error("%d message%s refused for good; moved to '%s/failed'", r, r == 1 ? "" : "s", n.outbox);
 		ret = EXIT_REJECTED;
 	} else {
 		if (r > perm)
-			fprintf(stderr, "%d message%s not sent; they stay in the outbox\n", r - perm, r - perm == 1 ? "" : "s");
+			error("%d message%s not sent; they stay in the outbox", r - perm, r - perm == 1 ? "" : "s");
 		if (perm)
-			fprintf(stderr, "%d message%s refused for good; moved to '%s/failed'\n", perm, perm == 1 ? "" : "s", n.outbox);
+			error("%d message%s refused for good; moved to '%s/failed'", perm, perm == 1 ? "" : "s", n.outbox);
 	}
 	/* a push that failed after a turn is retried here too */
 	if (publish_after_commit(g.repo, &cfg) < 0 && ret == 0)

@@ -20,7 +20,7 @@ static int open_game(const char *dir, struct game *g)
 	int r = game_open(dir, g, 0, &err);
 
 	if (r != 0) {
-		fprintf(stderr, "error: %s", err.buf);
+		error("%s", err.buf);
 		game_close(g);
 	}
 	strbuf_release(&err);
@@ -56,7 +56,7 @@ static int resolve_at(struct game *g, const char *at, char hex[41])
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf err = STRBUF_INIT;
 		if (game_load_state(g, history[i], &err) < 0) {
-			fprintf(stderr, "error: %s", err.buf);
+			error("%s", err.buf);
 			strbuf_release(&err);
 			break;
 		}
@@ -79,8 +79,8 @@ static int resolve_at(struct game *g, const char *at, char hex[41])
 		}
 	}
 	if (ret < 0)
-		fprintf(stderr, "error: the game has no %s %s\n",
-			kind == 1 ? "order" : kind == 2 ? "year" : "impulse", at);
+		error("the game has no %s %s",
+		      kind == 1 ? "order" : kind == 2 ? "year" : "impulse", at);
 	free(history);
 	return ret;
 }
@@ -108,7 +108,7 @@ static int exec_show(int argc, char **argv)
 		if (c == 'a') {
 			as = side_parse(optarg);
 			if (as <= 0) {
-				fprintf(stderr, "postrider show: --as takes american or british\n");
+				error("--as takes american or british");
 				return EXIT_USAGE;
 			}
 		} else if (c == 's') {
@@ -131,7 +131,7 @@ static int exec_show(int argc, char **argv)
 		if (resolve_at(&g, at, at_hex) < 0 ||
 		    game_load_state(&g, at_hex, &err) < 0) {
 			if (err.len)
-				fprintf(stderr, "error: %s", err.buf);
+				error("%s", err.buf);
 			strbuf_release(&err);
 			game_close(&g);
 			return EXIT_REJECTED;
@@ -139,7 +139,7 @@ static int exec_show(int argc, char **argv)
 		strbuf_release(&err);
 		/* a past hand is as secret as a present one until the end */
 		if (as && !over && !g.have_seed) {
-			fprintf(stderr, "postrider show: --as with --at needs the host's copy or a finished game\n");
+			error("--as with --at needs the host's copy or a finished game");
 			game_close(&g);
 			return EXIT_REJECTED;
 		}
@@ -157,7 +157,7 @@ static int exec_show(int argc, char **argv)
 			if (r == 0)
 				fwrite(pic.buf, 1, pic.len, stdout);
 			else
-				fprintf(stderr, "error: %s\n", err.buf);
+				error("%s", err.buf);
 			strbuf_release(&pic);
 			strbuf_release(&err);
 			if (r < 0) {
@@ -250,7 +250,7 @@ static int exec_options(int argc, char **argv)
 		return EXIT_TEMPFAIL;
 	if (!g.have_private && (g.state.prompt.kind == PROMPT_PLAY ||
 				g.state.prompt.kind == PROMPT_EXCHANGE)) {
-		fprintf(stderr, "error: the legal orders depend on a sealed hand: run this on the host's copy\n");
+		error("the legal orders depend on a sealed hand: run this on the host's copy");
 		game_close(&g);
 		return EXIT_TEMPFAIL;
 	}
@@ -275,7 +275,7 @@ static int exec_log(int argc, char **argv)
 	if (open_game(argv[1], &g) < 0)
 		return EXIT_TEMPFAIL;
 	if (repo_read(g.repo, g.head, "log.txt", &log) != 0) {
-		fprintf(stderr, "error: the game has no log.txt\n");
+		error("the game has no log.txt");
 		game_close(&g);
 		return EXIT_TEMPFAIL;
 	}

@@ -83,7 +83,7 @@ int cmd_game_dirs(const char *arg, char ***dirs, size_t *n)
 		return 0;
 	}
 	if (!(d = opendir(arg))) {
-		fprintf(stderr, "postrider: cannot read '%s': %s\n", arg, strerror(errno));
+		error("cannot read '%s': %s", arg, strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d))) {

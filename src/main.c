@@ -65,6 +65,7 @@ int main(int argc, char **argv)
 			continue;
 		if (cmd_wants_help(*e, argc - 1, argv + 1))
 			return 0;
+		error_context((*e)->name);
 		ret = (*e)->exec(argc - 1, argv + 1);
 		trace_perf("command done");
 		repo_global_shutdown();

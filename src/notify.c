@@ -671,26 +671,26 @@ int notify_send(struct notify *n, const struct mail_config *cfg)
 		while (p && *p) {
 			size_t l = strcspn(p, "\n");
 			if (strncmp(p, "sent ", 5))
-				fprintf(stderr, "postrider: %.*s\n", (int)l, p);
+				error("%.*s", (int)l, p);
 			p += l;
 			if (*p)
 				p++;
 		}
 		if (!transport_can_send(cfg))
-			fprintf(stderr, "postrider: MAIL NOT SENT: no mail "
-				"transport is configured (no configuration "
-				"file was found: --config, $POSTRIDER_CONFIG, "
-				"~/.config/postrider/config.yaml, "
-				CONFIG_SYSTEM_PATH "); the mail waits in "
-				"'%s/new' for `postrider send`\n", n->outbox);
+			error("MAIL NOT SENT: no mail "
+			      "transport is configured (no configuration "
+			      "file was found: --config, $POSTRIDER_CONFIG, "
+			      "~/.config/postrider/config.yaml, "
+			      CONFIG_SYSTEM_PATH "); the mail waits in "
+			      "'%s/new' for `postrider send`\n", n->outbox);
 		else if (r > perm)
-			fprintf(stderr, "postrider: MAIL NOT SENT: %d "
-				"message(s) wait in '%s/new'; `postrider send` "
-				"tries again\n", r - perm, n->outbox);
+			error("MAIL NOT SENT: %d "
+			      "message(s) wait in '%s/new'; `postrider send` "
+			      "tries again", r - perm, n->outbox);
 		if (perm)
-			fprintf(stderr, "postrider: MAIL REFUSED: %d message(s) "
-				"refused for good, kept in '%s/failed'\n",
-				perm, n->outbox);
+			error("MAIL REFUSED: %d message(s) "
+			      "refused for good, kept in '%s/failed'",
+			      perm, n->outbox);
 		if (r < 0)
 			r = 1;
 	}

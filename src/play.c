@@ -715,7 +715,7 @@ bool play_carry_out(struct game *g, struct notify *n, struct play_outcome *out)
 	if (r >= 0 && !write_mail(g, n, out))
 		warning("the turn is committed, but a notice could not be written to the outbox");
 	if (r == TURN_STALE) {
-		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL, "postrider: %s; try again (nothing was changed)",
+		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL, "error: %s; try again (nothing was changed)",
 			err.buf);
 	} else if (r < 0) {
 		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL, "error: %s (nothing was changed)", err.buf);

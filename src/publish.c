@@ -529,9 +529,9 @@ int publish_after_commit(struct repo *r, const struct mail_config *cfg)
 	if (ret == 0)
 		printf("%s\n", what.buf);
 	else if (ret < 0)
-		fprintf(stderr, "postrider: PUSH FAILED: %s\n"
-			"postrider: the turn is committed; `postrider send` or "
-			"`postrider publish` pushes it later\n", err.buf);
+		error("PUSH FAILED: %s\n"
+		      "postrider: the turn is committed; `postrider send` or "
+		      "`postrider publish` pushes it later", err.buf);
 	fflush(stdout);
 	strbuf_release(&what);
 	strbuf_release(&err);

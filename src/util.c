@@ -77,15 +77,37 @@ void bug_fl(const char *file, int line, const char *fmt, ...)
 	abort();
 }
 
+static const char *error_ctx;
+
+void error_context(const char *name)
+{
+	error_ctx = name;
+}
+
+/* "postrider: CONTEXT: [kind: ]message", one newline at the end. */
+static void report(const char *kind, const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "postrider: ");
+	if (error_ctx)
+		strbuf_addf(&sb, "%s: ", error_ctx);
+	if (kind)
+		strbuf_addf(&sb, "%s: ", kind);
+	strbuf_vaddf(&sb, fmt, ap);
+	if (!sb.len || sb.buf[sb.len - 1] != '\n')
+		strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
 int error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report(NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 
@@ -93,11 +115,9 @@ void warning(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("warning: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	report("warning", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 char strbuf_empty[1];

@@ -40,11 +40,17 @@ NORETURN void bug_fl(const char *file, int line, const char *fmt, ...)
 	PRINTF_LIKE(3, 4);
 
 /*
- * Prints "error: <message>" on stderr and returns -1, so that I/O failures
- * can be reported and propagated in one line: return error("...").
+ * Every error of the program is one line on stderr (docs/postrider.1,
+ * DIAGNOSTICS): "postrider: CONTEXT: what, and what to do", CONTEXT the
+ * command's name, which main() gives error_context() once. A message
+ * may add lines of detail after its first (a configuration's problems,
+ * one a line).
  */
+void error_context(const char *name);
+/* Prints the error and returns -1, so that I/O failures can be reported
+ * and propagated in one line: return error("..."). */
 int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
-/* Prints "warning: <message>" on stderr. */
+/* Prints "postrider: CONTEXT: warning: <message>". */
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 struct strbuf {

@@ -138,7 +138,7 @@ flock "$G/.git/postrider.lock" sh -c 'echo pass | postrider play "$1" --as ameri
 	>"$TRASH/out" 2>"$TRASH/err"
 expect_eq "busy: exit 75" 75 "$?"
 expect_eq "busy: the message is one line" 1 "$(grep -c . "$TRASH/err")"
-expect_grep "busy: ... saying what to do" "^postrider: the game is busy: .*; try again later" "$TRASH/err"
+expect_grep "busy: ... saying what to do" "^postrider: play: the game is busy: .*; try again later" "$TRASH/err"
 
 # --- a 550 refusal says the server's reason ---------------------------------------
 PORT=$("$PY" -c 'import socket
