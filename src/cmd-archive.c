@@ -29,6 +29,44 @@ static bool plays_card(const char *verb, size_t n)
 	return false;
 }
 
+/* The cards an order plays (its lines whose verb plays a card), counted
+ * into plays[]. */
+static void count_plays(const char *order, int n_cards, int plays[])
+{
+	for (const char *p = order; *p; ) {
+		size_t len = strcspn(p, "\n");
+		const char *w = p;
+		while (*w == ' ' || *w == '\t')
+			w++;
+		size_t vl = strcspn(w, " \t\n");
+		if (plays_card(w, vl)) {
+			const char *a = w + vl;
+			while (*a == ' ' || *a == '\t' || *a == '#')
+				a++;
+			int c = atoi(a);
+			if (c >= 1 && c <= n_cards)
+				plays[c]++;
+		}
+		p += len + (p[len] == '\n');
+	}
+}
+
+/* The battles each side won: "...: the British win (9.2)." in each
+ * battle's story of the log. */
+static void count_battles(const char *log, int battles[3])
+{
+	for (const char *p = log; (p = strstr(p, " win (9.2)")); p++) {
+		const char *l = p;
+		while (l > log && l[-1] != '\n')
+			l--;
+		if (strstr(l, "the British win (9.2)") == p - strlen("the British"))
+			battles[SIDE_BRITISH]++;
+		else if (strstr(l, "the Americans win (9.2)") == p - strlen("the Americans"))
+			battles[SIDE_AMERICAN]++;
+	}
+}
+
+
 /* Walks the history once and writes summary.yaml and result.txt. */
 static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 {
@@ -72,38 +110,14 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 				if (!new)
 					continue;
 				orders[side]++;
-				for (const char *p = order.buf; *p; ) {
-					size_t len = strcspn(p, "\n");
-					const char *w = p;
-					while (*w == ' ' || *w == '\t')
-						w++;
-					size_t vl = strcspn(w, " \t\n");
-					if (plays_card(w, vl)) {
-						const char *a = w + vl;
-						while (*a == ' ' || *a == '\t' || *a == '#')
-							a++;
-						int c = atoi(a);
-						if (c >= 1 && c <= g->data->n_cards)
-							plays[c]++;
-					}
-					p += len + (p[len] == '\n');
-				}
+				count_plays(order.buf, g->data->n_cards, plays);
 			}
 		}
 		strbuf_release(&order);
 	}
 	final = g->state;
 	if (repo_read(g->repo, history[n - 1], "log.txt", &log) == 0) {
-		/* "...: the British win (9.2)." in each battle's story */
-		for (const char *p = log.buf; (p = strstr(p, " win (9.2)")); p++) {
-			const char *l = p;
-			while (l > log.buf && l[-1] != '\n')
-				l--;
-			if (strstr(l, "the British win (9.2)") == p - strlen("the British"))
-				battles[SIDE_BRITISH]++;
-			else if (strstr(l, "the Americans win (9.2)") == p - strlen("the Americans"))
-				battles[SIDE_AMERICAN]++;
-		}
+		count_battles(log.buf, battles);
 	}
 	{
 		char from[32], to[32];

@@ -112,8 +112,10 @@ static void terrain(const struct data *d, int i, struct strbuf *out)
 		strbuf_addch(out, ']');
 }
 
-void report_board(const struct data *d, const struct state *s,
-		  struct strbuf *out)
+/* The tracks, the Congress, the War Ends box, the counts of cards and
+ * boxes, the open piles of cards and the French Navy. */
+static void board_tracks(const struct data *d, const struct state *s,
+			 struct strbuf *out)
 {
 	strbuf_addf(out, "Year %d. French Alliance track %d of 9%s. British Regulars' Advantage: %s.\n",
 		    s->year, s->french_alliance, s->french_allied ? " (allied)" : "",
@@ -133,53 +135,56 @@ void report_board(const struct data *d, const struct state *s,
 	strbuf_addf(out, "Boxes: British reinforcements %d CUs; French %d CUs.\n",
 		    s->box_cu[NATION_BRITISH], s->box_cu[NATION_FRENCH]);
 	/* the open piles and boxes of cards, all face up (6.1.C, 7.1.B, 8.0) */
-	{
-		struct strbuf w = STRBUF_INIT;
-		strbuf_addstr(&w, "Discard pile (6.1.C; oldest first):");
-		card_list(d, s->discard, s->n_discard, " ", &w);
-		strbuf_addch(&w, '.');
-		add_wrapped(out, w.buf, "", 72);
-		strbuf_reset(&w);
-		strbuf_addstr(&w, "Removed from the game:");
-		card_list(d, s->removed, s->n_removed, " ", &w);
-		strbuf_addch(&w, '.');
-		add_wrapped(out, w.buf, "", 72);
-		strbuf_reset(&w);
-		strbuf_addstr(&w, "Operations Queues (face up, 7.1.B):");
-		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-			int ops = 0;
-			strbuf_addf(&w, " %s", side_title(side));
-			card_list(d, s->queue[side], s->n_queue[side], " ", &w);
-			for (int i = 0; i < s->n_queue[side]; i++)
-				ops += d->cards[s->queue[side][i]].ops;
-			if (s->n_queue[side])
-				strbuf_addf(&w, "\001=\001%d\001OPS", ops);
-			strbuf_addch(&w, side == SIDE_AMERICAN ? ';' : '.');
-		}
-		add_wrapped(out, w.buf, "", 72);
-		strbuf_reset(&w);
-		strbuf_addstr(&w, "Reinforcement Card boxes this turn (8.0):");
-		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-			int boxes = side == SIDE_AMERICAN ? 2 : 1;
-			strbuf_addf(&w, " %s %d of %d used", side_title(side),
-				    s->n_reinf_cards[side], boxes);
-			if (s->n_reinf_cards[side]) {
-				strbuf_addstr(&w, " (");
-				card_list(d, s->reinf_cards[side], s->n_reinf_cards[side], "", &w);
-				strbuf_addstr(&w, ")");
-			}
-			strbuf_addch(&w, side == SIDE_AMERICAN ? ';' : '.');
-		}
-		add_wrapped(out, w.buf, "", 72);
-		strbuf_release(&w);
+	struct strbuf w = STRBUF_INIT;
+	strbuf_addstr(&w, "Discard pile (6.1.C; oldest first):");
+	card_list(d, s->discard, s->n_discard, " ", &w);
+	strbuf_addch(&w, '.');
+	add_wrapped(out, w.buf, "", 72);
+	strbuf_reset(&w);
+	strbuf_addstr(&w, "Removed from the game:");
+	card_list(d, s->removed, s->n_removed, " ", &w);
+	strbuf_addch(&w, '.');
+	add_wrapped(out, w.buf, "", 72);
+	strbuf_reset(&w);
+	strbuf_addstr(&w, "Operations Queues (face up, 7.1.B):");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		int ops = 0;
+		strbuf_addf(&w, " %s", side_title(side));
+		card_list(d, s->queue[side], s->n_queue[side], " ", &w);
+		for (int i = 0; i < s->n_queue[side]; i++)
+			ops += d->cards[s->queue[side][i]].ops;
+		if (s->n_queue[side])
+			strbuf_addf(&w, "\001=\001%d\001OPS", ops);
+		strbuf_addch(&w, side == SIDE_AMERICAN ? ';' : '.');
 	}
+	add_wrapped(out, w.buf, "", 72);
+	strbuf_reset(&w);
+	strbuf_addstr(&w, "Reinforcement Card boxes this turn (8.0):");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		int boxes = side == SIDE_AMERICAN ? 2 : 1;
+		strbuf_addf(&w, " %s %d of %d used", side_title(side),
+			    s->n_reinf_cards[side], boxes);
+		if (s->n_reinf_cards[side]) {
+			strbuf_addstr(&w, " (");
+			card_list(d, s->reinf_cards[side], s->n_reinf_cards[side], "", &w);
+			strbuf_addstr(&w, ")");
+		}
+		strbuf_addch(&w, side == SIDE_AMERICAN ? ';' : '.');
+	}
+	add_wrapped(out, w.buf, "", 72);
+	strbuf_release(&w);
 	if (s->french_allied)	/* 12.2, 12.3 */
 		strbuf_addf(out, "French Navy: %s. European War: %s.\n",
 			    s->french_navy >= 0 ? d->zones[s->french_navy].name
 			    : s->french_navy == NAVY_TURN_TRACK ? "on the turn track"
 			    : "in the French box",
 			    s->alliance_this_turn ? "from this End Phase" : "in effect");
-	/* Standing reactions: only what differs from "ask" (docs/orders.md). */
+}
+
+/* Standing reactions: only what differs from "ask" (docs/orders.md). */
+static void board_reactions(const struct data *d, const struct state *s,
+			    struct strbuf *out)
+{
 	strbuf_addstr(out, "Standing reactions:");
 	int n_react = 0;
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
@@ -195,7 +200,12 @@ void report_board(const struct data *d, const struct state *s,
 					    reaction_name((enum reaction)r), d->generals[g].name);
 	strbuf_addf(out, "%s (change with 'never|ask exchange|intercept|retreat|battle|declare [GENERAL]').\n",
 		    n_react ? "" : " none, every interruption is asked");
+}
 
+/* Who controls each colony, and who would win if the war ended now. */
+static void board_colonies(const struct data *d, const struct state *s,
+			   struct strbuf *out)
+{
 	strbuf_addstr(out, "\nColonies (PCs American/British -> control):\n");
 	for (int k = 0; k < d->n_colonies; k++) {
 		int n[3] = { 0, 0, 0 };
@@ -208,51 +218,58 @@ void report_board(const struct data *d, const struct state *s,
 			    c == SIDE_NONE ? "uncontrolled" : side_title(c));
 	}
 
-	{
-		int col[3];
-		enum side w = engine_winner_if_ended(d, s, col);
-		strbuf_addf(out, "If the war ended now: the Americans control %d colonies (they need %d),\n"
-			    "the British %d (they need %d): the %s would win (13.2: if both or\n"
-			    "neither reach their number, the British win).\n",
-			    col[SIDE_AMERICAN], VICTORY_AMERICAN_COLONIES,
-			    col[SIDE_BRITISH], VICTORY_BRITISH_COLONIES,
-			    w == SIDE_AMERICAN ? "Americans" : "British");
-	}
+	int col[3];
+	enum side w = engine_winner_if_ended(d, s, col);
+	strbuf_addf(out, "If the war ended now: the Americans control %d colonies (they need %d),\n"
+		    "the British %d (they need %d): the %s would win (13.2: if both or\n"
+		    "neither reach their number, the British win).\n",
+		    col[SIDE_AMERICAN], VICTORY_AMERICAN_COLONIES,
+		    col[SIDE_BRITISH], VICTORY_BRITISH_COLONIES,
+		    w == SIDE_AMERICAN ? "Americans" : "British");
+}
 
-	/* the Winter Attrition (11.0) as things stand: public, and what a
-	 * player counts before he ends a move */
-	{
-		struct strbuf w = STRBUF_INIT;
-		int n = 0;
-		for (int i = 0; i < d->n_spaces; i++)
-			for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-				bool die = false;
-				int loss = engine_winter_forecast(d, s, i, side, &die);
-				const struct space_state *sp = &s->space[i];
-				int cus = side == SIDE_BRITISH ? sp->cu[NATION_BRITISH]
-					  : sp->cu[NATION_AMERICAN] + sp->cu[NATION_FRENCH];
-				if (!loss)
-					continue;
-				strbuf_addf(&w, "%s %s loses", n++ ? ";" : "", d->spaces[i].full_name);
-				if (die)
-					strbuf_addstr(&w, " its one");
-				else
-					strbuf_addf(&w, " %d of %d", loss, cus);
-				strbuf_addf(&w, " %s CU%s%s", side == SIDE_BRITISH ? "British" :
-					    sp->cu[NATION_AMERICAN] && sp->cu[NATION_FRENCH] ? "American and French" :
-					    sp->cu[NATION_AMERICAN] ? "American" : "French",
-					    die || cus == 1 ? "" : "s", die ? " on a die of 1-3" : "");
-			}
-		if (n) {
-			struct strbuf line = STRBUF_INIT;
-			strbuf_addf(&line, "If winter came now (11.0, generals stay):%s.", w.buf);
-			add_wrapped(out, line.buf, "", 72);
-			strbuf_release(&line);
-		} else {
-			strbuf_addstr(out, "If winter came now (11.0): no CU would be lost.\n");
+/* The Winter Attrition (11.0) as things stand: public, and what a
+ * player counts before he ends a move. */
+static void board_winter(const struct data *d, const struct state *s,
+			 struct strbuf *out)
+{
+	struct strbuf w = STRBUF_INIT;
+	int n = 0;
+	for (int i = 0; i < d->n_spaces; i++)
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			bool die = false;
+			int loss = engine_winter_forecast(d, s, i, side, &die);
+			const struct space_state *sp = &s->space[i];
+			int cus = side == SIDE_BRITISH ? sp->cu[NATION_BRITISH]
+				  : sp->cu[NATION_AMERICAN] + sp->cu[NATION_FRENCH];
+			if (!loss)
+				continue;
+			strbuf_addf(&w, "%s %s loses", n++ ? ";" : "", d->spaces[i].full_name);
+			if (die)
+				strbuf_addstr(&w, " its one");
+			else
+				strbuf_addf(&w, " %d of %d", loss, cus);
+			strbuf_addf(&w, " %s CU%s%s", side == SIDE_BRITISH ? "British" :
+				    sp->cu[NATION_AMERICAN] && sp->cu[NATION_FRENCH] ? "American and French" :
+				    sp->cu[NATION_AMERICAN] ? "American" : "French",
+				    die || cus == 1 ? "" : "s", die ? " on a die of 1-3" : "");
 		}
-		strbuf_release(&w);
+	if (n) {
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, "If winter came now (11.0, generals stay):%s.", w.buf);
+		add_wrapped(out, line.buf, "", 72);
+		strbuf_release(&line);
+	} else {
+		strbuf_addstr(out, "If winter came now (11.0): no CU would be lost.\n");
 	}
+	strbuf_release(&w);
+}
+
+/* Every general, then the spaces with PCs or units, with the
+ * neighbours of those with units. */
+static void board_spaces(const struct data *d, const struct state *s,
+			 struct strbuf *out)
+{
 	strbuf_addstr(out, "\nGenerals (strategy-battle-agility):\n");
 	for (int g = 0; g < d->n_generals; g++)
 		strbuf_addf(out, "  %-12s %d-%d-%d  %-8s %s\n", d->generals[g].name,
@@ -312,6 +329,16 @@ void report_board(const struct data *d, const struct state *s,
 		}
 		strbuf_release(&line);
 	}
+}
+
+void report_board(const struct data *d, const struct state *s,
+		  struct strbuf *out)
+{
+	board_tracks(d, s, out);
+	board_reactions(d, s, out);
+	board_colonies(d, s, out);
+	board_winter(d, s, out);
+	board_spaces(d, s, out);
 }
 
 void report_hand(const struct data *d, const struct state *s, enum side side,
