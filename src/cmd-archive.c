@@ -66,7 +66,6 @@ static void count_battles(const char *log, int battles[3])
 	}
 }
 
-
 /* Walks the history once and writes summary.yaml and result.txt. */
 static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 {
