@@ -129,21 +129,30 @@ void rng_use_vrf(struct rng *r, const unsigned char sk[32], const char *game_id)
 	memcpy(r->vrf_game, game_id, n + 1);
 }
 
-size_t rng_vrf_alpha(const char *game_id, const unsigned char words[64],
-		     uint64_t index, unsigned char out[RNG_ALPHA_MAX])
+/* The input's head, common to versions 2 and 3: the label, the game id
+ * with its length, both sides' words. Its length. */
+static size_t alpha_head(const char *label, const char *game_id,
+			 const unsigned char words[64],
+			 unsigned char out[RNG_ALPHA_MAX])
 {
-	static const char label[] = "postrider-vrf-draw";
-	size_t n = strlen(game_id), len = 0;
+	size_t n = strlen(game_id), l = strlen(label), len = 0;
 
 	if (n > RNG_MAX_GAME_ID)
 		BUG("game id of %zu bytes in the VRF input", n);
-	memcpy(out, label, sizeof(label) - 1);
-	len += sizeof(label) - 1;
+	memcpy(out, label, l);
+	len += l;
 	out[len++] = (unsigned char)n;
 	memcpy(out + len, game_id, n);
 	len += n;
 	memcpy(out + len, words, 64);
-	len += 64;
+	return len + 64;
+}
+
+size_t rng_vrf_alpha(const char *game_id, const unsigned char words[64],
+		     uint64_t index, unsigned char out[RNG_ALPHA_MAX])
+{
+	size_t len = alpha_head("postrider-vrf-draw", game_id, words, out);
+
 	put_be64(out + len, index);
 	return len + 8;
 }
@@ -164,18 +173,8 @@ size_t rng_vrf_alpha3(const char *game_id, const unsigned char words[64],
 		      int side, uint64_t n, uint64_t place,
 		      unsigned char out[RNG_ALPHA_MAX])
 {
-	static const char label[] = "postrider-vrf-draw-v3";
-	size_t id = strlen(game_id), len = 0;
+	size_t len = alpha_head("postrider-vrf-draw-v3", game_id, words, out);
 
-	if (id > RNG_MAX_GAME_ID)
-		BUG("game id of %zu bytes in the VRF input", id);
-	memcpy(out, label, sizeof(label) - 1);
-	len += sizeof(label) - 1;
-	out[len++] = (unsigned char)id;
-	memcpy(out + len, game_id, id);
-	len += id;
-	memcpy(out + len, words, 64);
-	len += 64;
 	out[len++] = (unsigned char)side;
 	put_be64(out + len, n);
 	len += 8;

@@ -2,7 +2,8 @@
  * game_fixture.h - a real game for unit tests that need one: a fresh
  * folder under /tmp, its mail kept in the outbox, a fixed clock, and a
  * game made by `postrider new` itself (cmd_new_entry). Included by the
- * test files that use it; every name starts with fixture_.
+ * test files that use it (static inline: a test may use some of it);
+ * every name starts with fixture_.
  *
  * Ownership: fixture_root and fixture_dir are the fixture's; fixture_end()
  * removes the folder and frees them.
@@ -24,7 +25,7 @@
 static char *fixture_root, *fixture_dir;
 
 /* The folder and the environment: run from the repository root. */
-static void fixture_begin(const char *name)
+static inline void fixture_begin(const char *name)
 {
 	char *tmpl = xstrfmt("/tmp/%s.XXXXXX", name);
 	char cwd[4096];
@@ -51,7 +52,7 @@ static void fixture_begin(const char *name)
 
 /* `postrider new` of the fixture's game, with the fairness version
  * (NULL: the default); its exit status. Its output goes to /dev/null. */
-static int fixture_new_game(const char *fairness)
+static inline int fixture_new_game(const char *fairness)
 {
 	char *version = fairness ? xstrdup(fairness) : NULL;
 	char *argv[] = {
@@ -82,7 +83,7 @@ static int fixture_new_game(const char *fairness)
 	return ret;
 }
 
-static void fixture_end(void)
+static inline void fixture_end(void)
 {
 	char *cmd = xstrfmt("rm -rf '%s'", fixture_root);
 

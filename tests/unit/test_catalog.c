@@ -19,10 +19,11 @@
 
 #include "catalog.h"
 #include "cmd.h"
+#include "game_fixture.h"
 
 #define SEED "2222222222222222222222222222222222222222222222222222222222222222"
 
-static char *tmp_root, *root;
+static char *root;
 
 static void new_game(const char *name, const char *american)
 {
@@ -44,24 +45,9 @@ static void new_game(const char *name, const char *american)
 
 static int setup(void **state)
 {
-	char tmpl[] = "/tmp/test_catalog.XXXXXX", cwd[4096];
 	(void)state;
-
-	tmp_root = xstrdup(mkdtemp(tmpl));
-	char *cfg = xstrfmt("%s/config.yaml", tmp_root);
-	FILE *f = fopen(cfg, "w");
-	fputs("transport: outbox\n", f);
-	fclose(f);
-	setenv("POSTRIDER_CONFIG", cfg, 1);
-	setenv("POSTRIDER_NOW", "1700000000", 1);
-	assert_non_null(getcwd(cwd, sizeof(cwd)));
-	char *games = xstrfmt("%s/games", cwd), *templates = xstrfmt("%s/templates", cwd);
-	setenv("POSTRIDER_GAMES", games, 0);
-	setenv("POSTRIDER_TEMPLATES", templates, 0);
-	free(games);
-	free(templates);
-	free(cfg);
-	root = xstrfmt("%s/club", tmp_root);
+	fixture_begin("test_catalog");
+	root = xstrfmt("%s/club", fixture_root);
 	assert_int_equal(mkdir_p(root), 0);
 	new_game("a", "Abigail Adams <abigail@example.org>");
 	new_game("b", "Benjamin <benjamin@example.org>");
@@ -71,11 +57,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	(void)state;
-	char *cmd = xstrfmt("rm -rf '%s'", tmp_root);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
-	free(tmp_root);
 	free(root);
+	fixture_end();
 	return 0;
 }
 
