@@ -316,6 +316,23 @@ new_golden_game() {
 	}
 }
 
+# play_golden_setup SETUP DIR: plays a golden case's setup file (blocks
+# headed "--- SIDE") into the game DIR, block by block, as hot-seat orders
+play_golden_setup() {
+	awk -v dir="$TRASH" '
+		/^--- / { n++; side[n] = $2; next }
+		{ print > (dir "/block." n) }
+		END { for (i = 1; i <= n; i++) print side[i] > (dir "/sides") }
+	' "$1"
+	_i=0
+	while read -r _side; do
+		_i=$((_i + 1))
+		touch "$TRASH/block.$_i"
+		postrider play "$2" --as "$_side" "$TRASH/block.$_i" >/dev/null 2>"$TRASH/err" ||
+			die "setup order $_i: $(cat "$TRASH/err")"
+	done <"$TRASH/sides"
+}
+
 # play_first_legal DIR: plays the first legal order of the side to move,
 # as `options --plain` lists it; returns 1 (and plays nothing) when the
 # game is over, dies if the order is refused. $TRASH/opts keeps the list.

@@ -14,18 +14,7 @@ new_golden_game "$G"
 
 # setup_to_battle DIR: the golden case's way to the first battle
 setup_to_battle() {
-awk -v dir="$TRASH" '
-	/^--- / { n++; side[n] = $2; next }
-	{ print > (dir "/block." n) }
-	END { for (i = 1; i <= n; i++) print side[i] > (dir "/sides") }
-' tests/golden/held-over-wait/setup
-i=0
-while read -r side; do
-	i=$((i + 1))
-	touch "$TRASH/block.$i"
-	postrider play "$1" --as "$side" "$TRASH/block.$i" >/dev/null 2>"$TRASH/err" ||
-		die "setup order $i: $(cat "$TRASH/err")"
-done <"$TRASH/sides"
+	play_golden_setup tests/golden/held-over-wait/setup "$1"
 }
 setup_to_battle "$G"
 

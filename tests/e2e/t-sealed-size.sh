@@ -16,18 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 # setup_to_battle DIR: the golden case's way to the first battle
 setup_to_battle() {
-	awk -v dir="$TRASH" '
-		/^--- / { n++; side[n] = $2; next }
-		{ print > (dir "/block." n) }
-		END { for (i = 1; i <= n; i++) print side[i] > (dir "/sides") }
-	' tests/golden/held-over-wait/setup
-	_i=0
-	while read -r _side; do
-		_i=$((_i + 1))
-		touch "$TRASH/block.$_i"
-		postrider play "$1" --as "$_side" "$TRASH/block.$_i" >/dev/null 2>"$TRASH/err" ||
-			die "setup order $_i: $(cat "$TRASH/err")"
-	done <"$TRASH/sides"
+	play_golden_setup tests/golden/held-over-wait/setup "$1"
 }
 
 # weigh DIR SIDE BEFORE: what SIDE can see of the game's last commit, one
