@@ -761,7 +761,7 @@ static int pieces_lines(const struct data *d, const struct state *s, int i,
  * legend. Its background's size is set to what it holds.
  */
 static void panel(const struct data *d, const struct state *s,
-		  struct map_picture *pic)
+		  bool marks, struct map_picture *pic)
 {
 	double y = 24, x0 = 0;
 	int col[3];
@@ -840,6 +840,11 @@ static void panel(const struct data *d, const struct state *s,
 	dashed(line(pic, x0 + 6, y - 4, x0 + 22, y - 4, "#9c2a1f", 3), 5, 3);
 	text_at(pic, x0 + 26, y, MAP_PANEL, "by sea, or from a box");
 	y += 15;
+	if (marks) {	/* only when a step is marked (data.h) */
+		text_at(pic, x0 + 11, y, MAP_PIECES_B, "?");
+		text_at(pic, x0 + 26, y, MAP_PANEL, "a connection no source confirms");
+		y += 15;
+	}
 	dashed(circle(pic, x0 + 15, y - 4, 7, NULL, "#e07b00", 3), 3, 2);
 	text_at(pic, x0 + 26, y, MAP_PANEL, "a battle of the last order");
 	y += 15;
@@ -953,12 +958,36 @@ static bool log_step(const struct data *d, const char *ln, int *general,
 	return false;
 }
 
-/* Is there a connection between spaces a and b? */
-static bool adjacent(const struct data *d, int a, int b)
+/* The connection between spaces a and b, or NULL. */
+static const struct data_adj *connection(const struct data *d, int a, int b)
 {
 	for (int k = 0; a >= 0 && k < d->spaces[a].n_adj; k++)
 		if (d->spaces[a].adj[k].to == b)
-			return true;
+			return &d->spaces[a].adj[k];
+	return NULL;
+}
+
+/* Is there a connection between spaces a and b? */
+static bool adjacent(const struct data *d, int a, int b)
+{
+	return connection(d, a, b) != NULL;
+}
+
+/* Whether a step of the last order's moves went by land along a
+ * connection no source confirms (data.h): the map marks it. */
+static bool step_unsourced(const struct data *d, const struct map_move *m, int k)
+{
+	const struct data_adj *c = m->sea[k] ? NULL : connection(d, m->path[k - 1], m->path[k]);
+
+	return c && c->unsourced;
+}
+
+static bool moves_unsourced(const struct data *d, const struct map_last *last)
+{
+	for (int i = 0; last && i < last->n_moves; i++)
+		for (int k = 1; k < last->moves[i].n_path; k++)
+			if (step_unsourced(d, &last->moves[i], k))
+				return true;
 	return false;
 }
 
@@ -1071,6 +1100,15 @@ static void draw_moves(const struct data *d, const struct map_last *last,
 			if (m->sea[k])
 				dashed(it, 6, 4);
 			add_segment(pl, xa, ya, xb, yb, 3);
+			if (step_unsourced(d, m, k)) {
+				/* "?" beside the step's middle, as the text's (?) */
+				double mx = (xa + L->x[m->path[k]]) / 2 + dy / len * 10;
+				double my = (ya + L->y[m->path[k]]) / 2 - dx / len * 10;
+				it = text_at(pic, mx - 3, my + 4,
+					     d->generals[m->general].side == SIDE_AMERICAN ?
+					     MAP_PIECES_A : MAP_PIECES_B, "?");
+				it->cls = "unsourced";
+			}
 		}
 		if (m->n_path >= 2)
 			continue;
@@ -1209,7 +1247,7 @@ void map_draw(const struct data *d, const struct state *s,
 	pl->L = L;
 	/* the panel in the map's empty south-east corner (the sea) when no
 	 * space stands near it, else beside the map */
-	panel(d, s, &side);
+	panel(d, s, moves_unsourced(d, last), &side);
 	L->h = dmax(L->h, side.h + 16);
 	pl->keep_out = (struct box){ L->w - side.w - 16, L->h - side.h - 16, L->w, L->h };
 	for (int i = 0; i < n; i++)

@@ -142,6 +142,89 @@ static void test_march_path(void **state)
 	map_release(&pic);
 }
 
+/* The steps marked "?": text items of class "unsourced"; legend is set
+ * when the panel explains the mark. */
+static int unsourced_marks(const struct map_picture *pic, bool *legend)
+{
+	int n = 0;
+
+	*legend = false;
+	for (int k = 0; k < pic->n; k++) {
+		const struct map_item *it = &pic->item[k];
+		if (it->shape != MAP_TEXT || !it->text)
+			continue;
+		n += it->cls && !strcmp(it->cls, "unsourced");
+		*legend |= strstr(it->text, "a connection no source confirms") != NULL;
+	}
+	return n;
+}
+
+/* Issue 32: a step of a move along a connection no source confirms is
+ * marked "?" on the map, and the legend says what the mark means; with
+ * every connection of the march sourced, no mark and no legend line. */
+static void test_unsourced_marks(void **state)
+{
+	static struct state before;
+	struct map_last last;
+	struct map_picture pic;
+	int lex = SP("Lexington and Concord MA"), wor = SP("Worcester MA"),
+	    spr = SP("Springfield MA"), har = SP("Hartford CT"), g = GEN("Washington");
+	int path[4] = { lex, wor, spr, har }, want = 0;
+	bool legend, saved[2][3];
+	const char *log =
+		"-- 1775, order 5 (American) --\n"
+		"American plays #27 (2 OPS) to activate Washington (Strategy 1, 7.1.A).\n"
+		"Washington moves from Lexington and Concord MA to Worcester MA with 5 CUs (1 of 5 spaces).\n"
+		"Washington moves from Worcester MA to Springfield MA with 5 CUs (2 of 5 spaces).\n"
+		"Washington moves from Springfield MA to Hartford CT with 5 CUs (3 of 5 spaces).\n";
+	struct data_adj *step[2][3];
+
+	(void)state;
+	/* the march's connections, both ways, as the data has them */
+	for (int k = 0; k < 3; k++)
+		for (int dir = 0; dir < 2; dir++) {
+			int a = path[k + dir], b = path[k + 1 - dir];
+			struct data_space *sp = &D->spaces[a];
+			step[dir][k] = NULL;
+			for (int j = 0; j < sp->n_adj; j++)
+				if (sp->adj[j].to == b)
+					step[dir][k] = &sp->adj[j];
+			assert_non_null(step[dir][k]);
+			saved[dir][k] = step[dir][k]->unsourced;
+		}
+	for (int k = 0; k < 3; k++)
+		want += step[0][k]->unsourced;
+	before = S;
+	before.general[g] = lex;
+	S.general[g] = har;
+	report_last_order(D, &before, &S, log, &last);
+	map_draw(D, &S, &last, &pic);
+	assert_int_equal(unsourced_marks(&pic, &legend), want);
+	assert_int_equal(legend, want > 0);
+	map_release(&pic);
+
+	/* the first step unsourced, the others sourced: one mark */
+	for (int dir = 0; dir < 2; dir++)
+		for (int k = 0; k < 3; k++)
+			step[dir][k]->unsourced = k == 0;
+	map_draw(D, &S, &last, &pic);
+	assert_int_equal(unsourced_marks(&pic, &legend), 1);
+	assert_true(legend);
+	map_release(&pic);
+
+	/* all sourced: no mark, no legend line */
+	for (int dir = 0; dir < 2; dir++)
+		for (int k = 0; k < 3; k++)
+			step[dir][k]->unsourced = false;
+	map_draw(D, &S, &last, &pic);
+	assert_int_equal(unsourced_marks(&pic, &legend), 0);
+	assert_false(legend);
+	map_release(&pic);
+	for (int dir = 0; dir < 2; dir++)
+		for (int k = 0; k < 3; k++)
+			step[dir][k]->unsourced = saved[dir][k];
+}
+
 /* A sailing is a step by sea, a retreat after a battle goes on from where
  * the battle was; a move the log does not tell between two spaces that
  * are not neighbours gets no straight line at all. */
@@ -459,6 +542,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_spread, new_game),
 		cmocka_unit_test_setup(test_march_path, new_game),
+		cmocka_unit_test_setup(test_unsourced_marks, new_game),
 		cmocka_unit_test_setup(test_sea_retreat_and_unknown, new_game),
 		cmocka_unit_test_setup(test_png_palette, new_game),
 		cmocka_unit_test_setup(test_board_same, new_game),
