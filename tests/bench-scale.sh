@@ -24,6 +24,7 @@ OUT=${BENCH_OUT:-bench/results.md}
 CACHE=${BENCH_CACHE:-/tmp/postrider-bench-scale}
 N=${BENCH_GAMES:-10000}
 K=${BENCH_BASES:-100}
+load0=$(cut -d" " -f1-3 /proc/loadavg)
 export POSTRIDER_GAMES="$(pwd)/games" POSTRIDER_TEMPLATES="$(pwd)/templates"
 export POSTRIDER_NOW=1767225600 TZ=UTC GIT_CONFIG_NOSYSTEM=1
 T=$(mktemp -d)
@@ -213,8 +214,8 @@ same_commits=$(($(git -C "$SMALL/$one" rev-list --count HEAD) - commits0))
 	sed '/^## Scaling/,$d' "$OUT" 2>/dev/null || true
 	echo "## Scaling: a host with 10 and with $n_big games (issue 33)"
 	echo
-	echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, on a busy machine (other"
-	echo "work running: figures to be re-run on a quiet one). The folder of $n_big:"
+	echo "Measured $(date -u +%Y-%m-%d) on $(nproc) cores, the load average $load0"
+	echo "when the bench began (a busy machine's figures are worth less). The folder of $n_big:"
 	echo "$K real games and $((n_big - K)) copies of ten of them under new ids"
 	echo "(tests/bench-scale.sh, bench/make-games.py). Targets: a turn at $n_big"
 	echo "games within 1.2 times its time at 10; list and remind under 2 s."
