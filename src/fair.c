@@ -273,7 +273,7 @@ static bool seal_unpad(const unsigned char *p, size_t size,
 
 int fair_seal_format(const char *sealed, size_t len)
 {
-	char head[SEAL_HEADER_BYTES + 1];
+	char head[SEAL_HEADER_BYTES + 16];	/* room for any int */
 
 	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V3; fmt++) {
 		snprintf(head, sizeof(head), seal_header_fmt, fmt);

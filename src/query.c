@@ -99,9 +99,10 @@ enum query query_parse(const char *text, int *n)
 			*n = queries[found].number;
 		if (found && queries[found].space) {
 			/* the rest of the line names a space: where it starts */
+			bool named = *arg;
 			*n = (int)(start - text) + (int)(arg - line);
 			free(line);
-			if (!*arg)
+			if (!named)
 				return QUERY_NONE;
 			continue;
 		}

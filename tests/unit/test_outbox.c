@@ -86,7 +86,7 @@ static bool has(const char *sub, const char *name)
 static void test_two_weeks_and_the_last_20(void **state)
 {
 	struct strbuf report = STRBUF_INIT;
-	char name[64];
+	char name[96];
 
 	(void)state;
 	for (int k = 0; k < 30; k++) {
