@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <ctype.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,8 +444,14 @@ int publish_set_remote(struct repo *r, const char *url, struct strbuf *err)
 	return 0;
 }
 
-int publish_push(struct repo *r, const struct mail_config *cfg,
-		 struct strbuf *what, struct strbuf *err)
+#define LATE_LOGIN_FIX \
+	"make the server ask for them at the first request too (git http-backend: " \
+	"protect .../info/refs, whose query asks for git-receive-pack, as well as " \
+	".../git-receive-pack), or publish over ssh://"
+
+/* publish_push() without its care for SIGPIPE. */
+static int push(struct repo *r, const struct mail_config *cfg,
+		struct strbuf *what, struct strbuf *err)
 {
 	struct strbuf url = STRBUF_INIT, shown = STRBUF_INIT;
 	struct push_ctx ctx = { .why = STRBUF_INIT, .rejected = STRBUF_INIT };
@@ -506,10 +513,15 @@ fail:
 			 * the first request through without a login */
 			strbuf_addf(&ctx.why, "the server asked for a user name and password only "
 				    "once the push itself was sent, which postrider (libgit2) cannot "
-				    "answer (\"%s\"); make the server ask for them at the first "
-				    "request too (git http-backend: protect .../info/refs, whose "
-				    "query asks for git-receive-pack, as well as .../git-receive-pack), "
-				    "or publish over ssh://", m);
+				    "answer (\"%s\"); %s", m, LATE_LOGIN_FIX);
+		else if (!ctx.why.len && strstr(m, "SSL error"))
+			/* the same 401, when the server closed the connection
+			 * before the pack was written whole: libgit2 sees the
+			 * broken connection, not the answer */
+			strbuf_addf(&ctx.why, "the connection broke while the push was sent (\"%s\"): "
+				    "if the server asked for a user name and password only once the "
+				    "push itself was sent, postrider (libgit2) cannot answer that; %s",
+				    m, LATE_LOGIN_FIX);
 		strbuf_addf(err, "push to %s: %s", shown.buf, ctx.why.len ? ctx.why.buf : m);
 	}
 out:
@@ -518,6 +530,20 @@ out:
 	strbuf_release(&shown);
 	strbuf_release(&ctx.why);
 	strbuf_release(&ctx.rejected);
+	return ret;
+}
+
+int publish_push(struct repo *r, const struct mail_config *cfg,
+		 struct strbuf *what, struct strbuf *err)
+{
+	/* a server that closes the connection while the pack is being
+	 * written (a 401 to the push itself), or before the TLS goodbye,
+	 * must give an error to say, not a SIGPIPE that kills the run
+	 * after its commit: libgit2 writes to the socket until it is freed */
+	void (*old_pipe)(int) = signal(SIGPIPE, SIG_IGN);
+	int ret = push(r, cfg, what, err);
+
+	signal(SIGPIPE, old_pipe);
 	return ret;
 }
 
