@@ -316,21 +316,26 @@ new_golden_game() {
 	}
 }
 
-# play_golden_setup SETUP DIR: plays a golden case's setup file (blocks
-# headed "--- SIDE") into the game DIR, block by block, as hot-seat orders
+# play_golden_setup DIR FILE...: plays the blocks headed "--- SIDE" of the
+# files (a golden case's setup, then its order) into the game DIR, block
+# by block, as hot-seat orders; dies on the first refusal
 play_golden_setup() {
+	_g=$1
+	shift
+	rm -f "$TRASH"/block.*
 	awk -v dir="$TRASH" '
 		/^--- / { n++; side[n] = $2; next }
 		{ print > (dir "/block." n) }
 		END { for (i = 1; i <= n; i++) print side[i] > (dir "/sides") }
-	' "$1"
+	' "$@"
 	_i=0
 	while read -r _side; do
 		_i=$((_i + 1))
 		touch "$TRASH/block.$_i"
-		postrider play "$2" --as "$_side" "$TRASH/block.$_i" >/dev/null 2>"$TRASH/err" ||
-			die "setup order $_i: $(cat "$TRASH/err")"
+		postrider play "$_g" --as "$_side" "$TRASH/block.$_i" >/dev/null 2>"$TRASH/err" ||
+			die "set-up order $_i ($_side): $(head -n 3 "$TRASH/err")"
 	done <"$TRASH/sides"
+	rm -f "$TRASH"/block.* "$TRASH/sides"
 }
 
 # play_first_legal DIR: plays the first legal order of the side to move,

@@ -9,26 +9,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
 
-# play_blocks DIR FILE...: plays each "--- SIDE" block of the files with
-# --as (the form of tests/golden/*/setup and order); dies on a refusal
-play_blocks() {
-	_g=$1
-	shift
-	awk -v dir="$TRASH" '
-		/^--- / { n++; print $2 > (dir "/sides"); next }
-		{ print > (dir "/block." n) }
-	' "$@"
-	_i=0
-	while read -r _side; do
-		_i=$((_i + 1))
-		touch "$TRASH/block.$_i"
-		postrider play "$_g" --as "$_side" "$TRASH/block.$_i" >/dev/null 2>"$TRASH/err" ||
-			die "set-up order $_i ($_side): $(head -n 3 "$TRASH/err")"
-		rm -f "$TRASH/block.$_i"
-	done <"$TRASH/sides"
-	rm -f "$TRASH/sides"
-}
-
 # finished NAME DIR WINNER END: the ended game DIR opens, shows, audits,
 # reveals (unless revealed), archives, and refuses a later mail
 finished() {
@@ -65,7 +45,7 @@ finished() {
 # --- at an interception: Howe enters Providence, Greene may intercept (7.8)
 I=$TRASH/intercept
 new_golden_game "$I"
-play_blocks "$I" tests/golden/held-interception/setup
+play_golden_setup "$I" tests/golden/held-interception/setup
 expect_eq "the American is asked during the British move" intercept \
 	"$(sed -n '/^prompt:/,/^[a-z]/s/^  kind: //p' "$I/state.yaml")"
 expect_grep "a British move is in progress" "^move:" "$I/state.yaml"
@@ -85,7 +65,7 @@ finished abandon-intercept "$A" none "Abandoned in 1775: nobody wins."
 # American is asked for his card (9.4); the held card goes to the discards
 B=$TRASH/battle
 new_golden_game "$B"
-play_blocks "$B" tests/golden/report-battle-prompt/setup tests/golden/report-battle-prompt/order
+play_golden_setup "$B" tests/golden/report-battle-prompt/setup tests/golden/report-battle-prompt/order
 expect_eq "the American is asked for a battle card" battle-card \
 	"$(sed -n '/^prompt:/,/^[a-z]/s/^  kind: //p' "$B/state.yaml")"
 cp -R "$B" "$TRASH/battle-copy" || die "copy"

@@ -14,7 +14,7 @@ new_golden_game "$G"
 
 # setup_to_battle DIR: the golden case's way to the first battle
 setup_to_battle() {
-	play_golden_setup tests/golden/held-over-wait/setup "$1"
+	play_golden_setup "$1" tests/golden/held-over-wait/setup
 }
 setup_to_battle "$G"
 

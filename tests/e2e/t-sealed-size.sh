@@ -16,7 +16,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 # setup_to_battle DIR: the golden case's way to the first battle
 setup_to_battle() {
-	play_golden_setup tests/golden/held-over-wait/setup "$1"
+	play_golden_setup "$1" tests/golden/held-over-wait/setup
 }
 
 # weigh DIR SIDE BEFORE: what SIDE can see of the game's last commit, one
