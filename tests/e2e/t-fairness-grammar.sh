@@ -20,22 +20,8 @@ G=$TRASH/game
 new_game "$G"
 printf 'words to be mixed in\n' >"$TRASH/words"
 expect_exit 0 postrider play "$G" --as american "$TRASH/words"
-x=4 k=0
-while [ $k -lt 100 ]; do
-	postrider options "$G" --plain >"$TRASH/opts" 2>/dev/null || die "options"
-	side=$(head -n 1 "$TRASH/opts")
-	sed 1d "$TRASH/opts" >"$TRASH/lines"
-	grep -E '^(move|battle|take|to) ' "$TRASH/lines" >"$TRASH/moves" &&
-		mv "$TRASH/moves" "$TRASH/lines"
-	count=$(wc -l <"$TRASH/lines")
-	x=$(( (x * 1103515245 + 12345) % 2147483648 ))
-	sed -n "$(( x / 65536 % count + 1 ))p" "$TRASH/lines" >"$TRASH/order"
-	postrider play "$G" --as "$side" "$TRASH/order" >/dev/null 2>"$TRASH/err" ||
-		die "order $k: $(cat "$TRASH/err")"
-	k=$((k + 1))
-	git -C "$G" diff HEAD~1 HEAD -- log.txt | grep -q '^+draw ' && break
-done
-git -C "$G" diff HEAD~1 HEAD -- proofs.txt | grep -q '^+[0-9]' || die "no die in $k orders"
+play_moves_until "$G" "draw " 100
+git -C "$G" diff HEAD~1 HEAD -- proofs.txt | grep -q '^+[0-9]' || die "no die in $PLAYED orders"
 id=$(sed -n 's/^id: //p' "$G/game.yaml")
 
 # The game as played passes all three.

@@ -26,24 +26,8 @@ DRAWS=tests/verify/verify_draws.py
 # first order whose commit rolls a battle's dice; that order is HEAD.
 battle_game() {
 	new_game "$1" --fairness "$2"
-	_x=4 _k=0
-	while [ $_k -lt 150 ]; do
-		postrider options "$1" --plain >"$TRASH/opts" 2>/dev/null || die "options"
-		_side=$(head -n 1 "$TRASH/opts")
-		[ "$_side" = none ] && die "the game ended before a battle"
-		sed 1d "$TRASH/opts" >"$TRASH/lines"
-		grep -E '^(move|battle|take|to) ' "$TRASH/lines" >"$TRASH/moves" &&
-			mv "$TRASH/moves" "$TRASH/lines"
-		_count=$(wc -l <"$TRASH/lines")
-		_x=$(( (_x * 1103515245 + 12345) % 2147483648 ))
-		sed -n "$(( _x / 65536 % _count + 1 ))p" "$TRASH/lines" >"$TRASH/order"
-		postrider play "$1" --as "$_side" "$TRASH/order" >/dev/null 2>"$TRASH/err" ||
-			die "order $_k: $(cat "$TRASH/err")"
-		_k=$((_k + 1))
-		git -C "$1" diff HEAD~1 HEAD -- log.txt | grep -q '^+draw .*combat roll (9.2)' &&
-			return 0
-	done
-	die "no battle in $_k orders"
+	play_moves_until "$1" "draw .*combat roll \\(9\\.2\\)" 150 ||
+		die "no battle in $PLAYED orders"
 }
 
 # dice FILE: the public draw lines a forgery reported, old and new values
