@@ -338,27 +338,36 @@ play_golden_setup() {
 	rm -f "$TRASH"/block.* "$TRASH/sides"
 }
 
-# play_moves_until DIR PATTERN MAX: plays random legal orders into DIR
-# (moves first, from a fixed sequence, so the same game every run) until
-# an order's commit adds a line to log.txt that matches the extended
-# regular expression PATTERN: returns 0 then, 1 after MAX orders without
-# one; dies if an order is refused or the game ends. $PLAYED is the count.
+# random_move_order DIR: writes to $TRASH/order a random legal order of
+# the side to move in DIR (moves first, from a fixed pseudo-random
+# sequence kept in $LCG, so a test gives the same game every run) and sets
+# SIDE to that side; returns 1 (no order) when the game is over
+LCG=4
+random_move_order() {
+	postrider options "$1" --plain >"$TRASH/opts" 2>/dev/null || die "options of $1"
+	SIDE=$(head -n 1 "$TRASH/opts")
+	[ "$SIDE" = none ] && return 1
+	sed 1d "$TRASH/opts" >"$TRASH/lines"
+	grep -E '^(move|battle|take|to) ' "$TRASH/lines" >"$TRASH/moves" &&
+		mv "$TRASH/moves" "$TRASH/lines"
+	_count=$(wc -l <"$TRASH/lines")
+	LCG=$(( (LCG * 1103515245 + 12345) % 2147483648 ))
+	sed -n "$(( LCG / 65536 % _count + 1 ))p" "$TRASH/lines" >"$TRASH/order"
+}
+
+# play_moves_until DIR PATTERN MAX: plays random_move_order's orders into
+# DIR until an order's commit adds a line to log.txt that matches the
+# extended regular expression PATTERN: returns 0 then, 1 after MAX orders
+# without one; dies if an order is refused or the game ends. $PLAYED is
+# the count.
 play_moves_until() {
-	_x=4 PLAYED=0
+	PLAYED=0
 	while [ $PLAYED -lt "$3" ]; do
-		postrider options "$1" --plain >"$TRASH/opts" 2>/dev/null || die "options of $1"
-		_side=$(head -n 1 "$TRASH/opts")
-		[ "$_side" = none ] && die "the game ended after $PLAYED orders"
-		sed 1d "$TRASH/opts" >"$TRASH/lines"
-		grep -E '^(move|battle|take|to) ' "$TRASH/lines" >"$TRASH/moves" &&
-			mv "$TRASH/moves" "$TRASH/lines"
-		_count=$(wc -l <"$TRASH/lines")
-		_x=$(( (_x * 1103515245 + 12345) % 2147483648 ))
-		sed -n "$(( _x / 65536 % _count + 1 ))p" "$TRASH/lines" >"$TRASH/order"
-		postrider play "$1" --as "$_side" "$TRASH/order" >/dev/null 2>"$TRASH/err" ||
+		random_move_order "$1" || die "the game ended after $PLAYED orders"
+		postrider play "$1" --as "$SIDE" "$TRASH/order" >/dev/null 2>"$TRASH/err" ||
 			die "order $PLAYED: $(cat "$TRASH/err")"
 		PLAYED=$((PLAYED + 1))
-		git -C "$1" diff HEAD~1 HEAD -- log.txt | grep -Eq "^\+($2)" && return 0
+		git -C "$1" diff HEAD~1 HEAD -- log.txt | grep -Eq "^\\+($2)" && return 0
 	done
 	return 1
 }

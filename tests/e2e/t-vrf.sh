@@ -36,19 +36,12 @@ expect_exit 0 postrider play "$G" --as american "$TRASH/words"
 
 # Random legal orders, moves preferred (battles roll dice), from a fixed
 # pseudo-random sequence; the clone pulls and audits after every order.
-x=4
 n=0
 british_words=
 bad=0
 while [ $n -lt 110 ]; do
-	postrider options "$G" --plain >"$TRASH/opts" 2>/dev/null || break
-	side=$(head -n 1 "$TRASH/opts")
-	sed 1d "$TRASH/opts" >"$TRASH/lines"
-	grep -E '^(move|battle|take|to) ' "$TRASH/lines" >"$TRASH/moves" &&
-		mv "$TRASH/moves" "$TRASH/lines"
-	count=$(wc -l <"$TRASH/lines")
-	x=$(( (x * 1103515245 + 12345) % 2147483648 ))
-	sed -n "$(( x / 65536 % count + 1 ))p" "$TRASH/lines" >"$TRASH/order"
+	random_move_order "$G" || break
+	side=$SIDE
 	if [ "$side" = british ] && [ -z "$british_words" ]; then
 		# the British words, with his first order
 		british_words=yes
