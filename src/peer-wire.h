@@ -90,7 +90,8 @@ int peer_envelope_verify(const struct peer_envelope *e,
  * The Message-ID of the mail that carries commit `seq` of game `game`
  * made by `side` (1 or 2), sent from the address addr ("a@b" or "Name
  * <a@b>": its domain is the id's right side):
- * "<postrider.GAME.peer.SEQ.SIDE@DOMAIN>". Written to out (NUL
+ * "<postrider.GAME.SEQ.SIDE.peer@DOMAIN>" (SIDE american or british; the
+ * game id where mail_find_game() looks for it). Written to out (NUL
  * terminated). 0, or -1 (no domain in addr, out too small).
  */
 int peer_mail_message_id(const char *game, unsigned long seq, int side,
@@ -174,8 +175,8 @@ int peer_place(struct repo *r, const struct peer_envelope *e, char *why,
 
 /*
  * Keeps the mail (len bytes, as received) as evidence of a fork in
- * <gitdir>/postrider/peer/forks/SEQ-SIDE-COMMIT.eml (folders made with
- * mode 0700; the file 0600, written whole or not at all). Appends its
+ * <gitdir>/postrider/peer/forks/SEQ-SIDE-COMMIT.eml (under the copy's
+ * private folder, mode 0700; written whole or not at all). Appends its
  * path to path_out if not NULL. 0, or -1 with the reason in why.
  */
 int peer_keep_fork(struct repo *r, const struct peer_envelope *e,
