@@ -1452,7 +1452,7 @@ static int patch_head_parse(const char *patch, size_t len, struct patch_head *h,
 			    char *why, size_t whylen)
 {
 	const char *p = patch, *end = patch + len, *l, *body;
-	const char *subject = NULL;
+	const char *subject = NULL, *sep = NULL;
 	size_t n, subject_len = 0;
 	bool have_date = false;
 
@@ -1489,32 +1489,33 @@ static int patch_head_parse(const char *patch, size_t len, struct patch_head *h,
 	if (!h->name || !have_date || !subject)
 		return why_fail(why, whylen, "the patch's head lacks From, Date "
 				"or \"Subject: [PATCH]\"");
+	/*
+	 * The message ends at the "---" line before the diffstat: the last
+	 * one before the first diff, or before the end when the commit
+	 * changes nothing (a body may have a "---" line of its own: git am
+	 * would cut the message there, this reader does not).
+	 */
 	body = p;
-	for (;;) {
-		const char *start = p;
-		if (p == end)
-			return why_fail(why, whylen, "the patch has no \"---\" "
-					"line after its message");
-		n = take_line(&p, end, &l);
-		if (n == 3 && !memcmp(l, "---", 3)) {
-			strbuf_add(&h->message, subject, subject_len);
-			strbuf_addch(&h->message, '\n');
-			if (start > body) {
-				strbuf_addch(&h->message, '\n');
-				strbuf_add(&h->message, body, (size_t)(start - body));
-			}
-			break;
-		}
-	}
+	h->diff_off = len;
 	while (p < end) {
 		const char *start = p;
 		n = take_line(&p, end, &l);
-		if (n >= 11 && !memcmp(l, "diff --git ", 11)) {
+		if (n == 3 && !memcmp(l, "---", 3)) {
+			sep = start;
+		} else if (sep && n >= 11 && !memcmp(l, "diff --git ", 11)) {
 			h->diff_off = (size_t)(start - patch);
-			return 0;
+			break;
 		}
 	}
-	h->diff_off = len;	/* a commit that changes nothing */
+	if (!sep)
+		return why_fail(why, whylen, "the patch has no \"---\" line "
+				"after its message");
+	strbuf_add(&h->message, subject, subject_len);
+	strbuf_addch(&h->message, '\n');
+	if (sep > body) {
+		strbuf_addch(&h->message, '\n');
+		strbuf_add(&h->message, body, (size_t)(sep - body));
+	}
 	return 0;
 }
 

@@ -367,7 +367,8 @@ static const struct repo_ident american = {
 	"George Washington", "gw@example.org", 1800000000, -300
 };
 static const struct repo_ident british = {
-	"William Howe", "howe@example.co.uk", 1800003600, 60
+	"Sir William Howe, 5th Viscount (\xc3\x9c)", "howe@example.co.uk",
+	1800003600, 60
 };
 
 #define F(p, s) { (p), (s), sizeof(s) - 1 }
@@ -407,7 +408,10 @@ static struct repo *make_game(const char *dir, char ids[4][41])
 		"Postrider-Seq: 2\nPostrider-Side: american\n", ids[1]), 0);
 	assert_int_equal(repo_commit_publish(r, ids[0], ids[1]), 0);
 	assert_int_equal(repo_commit_prepare(r, ids[1], three, 1, rm3, &british,
-		&british, "Cards gone\n\nPostrider-Seq: 3\n", ids[2]), 0);
+		&british, "Cards gone: a summary line much longer than a mail "
+		"header line should be, seventy-eight characters and more, so "
+		"that a folding writer would fold it\n\nA body with a line\n---\n"
+		"of three dashes.\n\nPostrider-Seq: 3\n", ids[2]), 0);
 	assert_int_equal(repo_commit_publish(r, ids[1], ids[2]), 0);
 	assert_int_equal(repo_commit_prepare(r, ids[2], four, 1, NULL, &british,
 		&british, "No body", ids[3]), 0);
