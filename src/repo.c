@@ -1654,17 +1654,18 @@ out:
 	return rc;
 }
 
-int repo_apply_patch(struct repo *r, const char *patch, size_t len,
-		     const char *expect_oid, char *why, size_t whylen)
+int repo_patch_prepare(struct repo *r, const char *patch, size_t len,
+		       const char *expect_oid, char head_hex[41], char *why,
+		       size_t whylen)
 {
 	struct patch_head h;
 	git_diff *diff = NULL;
 	git_commit *head = NULL;
 	git_tree *pre = NULL;
 	git_oid want, head_oid, tree_id;
-	char head_hex[41];
 	int rc = -1, hr;
 
+	head_hex[0] = '\0';
 	if (!expect_oid || strlen(expect_oid) != GIT_OID_HEXSZ ||
 	    git_oid_fromstr(&want, expect_oid) < 0)
 		return why_fail(why, whylen, "invalid commit id '%s'",
@@ -1688,21 +1689,33 @@ int repo_apply_patch(struct repo *r, const char *patch, size_t len,
 	if (patched_tree(r, pre, diff, &tree_id, why, whylen) < 0 ||
 	    patch_commit(r, head, &tree_id, &h, &want, why, whylen) < 0)
 		goto out;
-	forget_prepared(r);
-	git_oid_tostr(head_hex, sizeof(head_hex), &head_oid);
-	hr = repo_commit_publish(r, head ? head_hex : NULL, expect_oid);
-	if (hr == REPO_STALE)
-		why_fail(why, whylen, "%s moved meanwhile", REPO_BRANCH);
-	else if (hr < 0)
-		why_fail(why, whylen, "cannot move %s", REPO_BRANCH);
-	else
-		rc = 0;
+	if (head)
+		git_oid_tostr(head_hex, 41, &head_oid);
+	rc = 0;
 out:
 	git_tree_free(pre);
 	git_commit_free(head);
 	git_diff_free(diff);
 	patch_head_release(&h);
 	return rc;
+}
+
+int repo_apply_patch(struct repo *r, const char *patch, size_t len,
+		     const char *expect_oid, char *why, size_t whylen)
+{
+	char head_hex[41];
+	int rc;
+
+	if (repo_patch_prepare(r, patch, len, expect_oid, head_hex, why,
+			       whylen) < 0)
+		return -1;
+	forget_prepared(r);
+	rc = repo_commit_publish(r, *head_hex ? head_hex : NULL, expect_oid);
+	if (rc == REPO_STALE)
+		return why_fail(why, whylen, "%s moved meanwhile", REPO_BRANCH);
+	if (rc < 0)
+		return why_fail(why, whylen, "cannot move %s", REPO_BRANCH);
+	return 0;
 }
 
 static int change_cmp(const void *a, const void *b)

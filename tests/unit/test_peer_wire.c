@@ -629,6 +629,30 @@ static void test_apply_patch_refused(void **state)
 	assert_int_equal(repo_apply_patch(rb, p, len, ids[1], why, sizeof(why)), 0);
 	free(p);
 	free(before);
+
+	/* prepared only: readable by its id, nothing moves until published */
+	{
+		char h[41], head[41];
+		struct strbuf sb = STRBUF_INIT;
+		p = patch_of(ra, ids[2], false, &len);
+		before = snapshot(b);
+		assert_int_equal(repo_patch_prepare(rb, p, len, ids[2], h, why,
+						    sizeof(why)), 0);
+		assert_string_equal(h, ids[1]);
+		after = snapshot(b);
+		assert_string_equal(before, after);
+		free(after);
+		assert_int_equal(repo_read(rb, ids[2], "state.yaml", &sb), 0);
+		assert_string_equal(sb.buf, "turn: 1775\n");
+		assert_int_equal(repo_commit_publish(rb, h, ids[2]), 0);
+		assert_int_equal(repo_head(rb, head), 0);
+		assert_string_equal(head, ids[2]);
+		assert_int_equal(run("test -e '%s/state.yaml' && test ! -e "
+				     "'%s/data/cards.yaml'", b, b), 0);
+		free(before);
+		free(p);
+		strbuf_release(&sb);
+	}
 	repo_free(ra);
 	repo_free(rb);
 	free(a);
