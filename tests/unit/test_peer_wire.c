@@ -22,6 +22,8 @@
 #include <openssl/sha.h>
 
 #include "codec.h"
+#include "game_fixture.h"
+#include "mail.h"
 #include "peer-wire.h"
 #include "repo.h"
 
@@ -963,6 +965,81 @@ static void test_place(void **state)
 	free(b);
 }
 
+/* A real game's first commit (all of data/) through the mail, applied in
+ * an empty copy: the same commit. */
+static void test_real_first_commit(void **state)
+{
+	struct repo *g = NULL, *copy = NULL;
+	struct pcrypto_secret sk;
+	struct pcrypto_public pk;
+	struct peer_envelope e, back;
+	struct strbuf patch = STRBUF_INIT, env = STRBUF_INIT, mail = STRBUF_INIT;
+	struct strbuf e2 = STRBUF_INIT, p2 = STRBUF_INIT, changes = STRBUF_INIT;
+	char head[41], why[200], *dir;
+
+	(void)state;
+	fixture_begin("postrider-test-wire");
+	assert_int_equal(fixture_new_game(NULL), 0);
+	assert_int_equal(repo_open(fixture_dir, &g), 0);
+	assert_int_equal(repo_head(g, head), 0);
+	assert_int_equal(repo_format_patch_packed(g, head, "data/", &patch), 0);
+	assert_non_null(strstr(patch.buf, "GIT binary patch"));
+
+	keys(1, &sk, &pk);
+	memset(&e, 0, sizeof(e));
+	strcpy(e.game, "ww-t3st");
+	e.from = 1;
+	e.seq = 1;
+	strcpy(e.commit, head);
+	strcpy(e.kind, "invite");
+	SHA256((const unsigned char *)patch.buf, patch.len, e.patch);
+	assert_int_equal(peer_envelope_write(&e, &sk, &env), 0);
+	{
+		struct peer_mail m = {
+			FIXTURE_AMERICAN, FIXTURE_BRITISH,
+			"Sat, 16 Jan 2027 08:00:00 +0000", NULL, NULL, &e,
+			env.buf, env.len, patch.buf, patch.len,
+		};
+		assert_int_equal(peer_mail_compose(&m, &mail, why, sizeof(why)), 0);
+	}
+	assert_true(mail.len < MAIL_MAX_SIZE);
+	print_message("the invitation's mail: %zu bytes (patch %zu)\n", mail.len,
+		      patch.len);
+	assert_int_equal(peer_mail_extract(mail.buf, mail.len, &e2, &p2, why,
+					   sizeof(why)), 0);
+	assert_int_equal(peer_envelope_parse(e2.buf, e2.len, &back, why,
+					     sizeof(why)), 0);
+	assert_int_equal(peer_envelope_verify(&back, pk.sign, e2.buf, e2.len), 0);
+	assert_int_equal(peer_patch_check(&back, p2.buf, p2.len, why, sizeof(why)), 0);
+	assert_int_equal(repo_patch_changes(p2.buf, p2.len, &changes, why,
+					    sizeof(why)), 0);
+	assert_non_null(strstr(changes.buf, "A game.yaml\n"));
+	assert_non_null(strstr(changes.buf, "A data/"));
+	assert_null(strstr(changes.buf, "M "));
+
+	dir = xstrfmt("%s/copy", fixture_root);
+	assert_int_equal(repo_create(dir, &copy), 0);
+	assert_int_equal(peer_place(copy, &back, why, sizeof(why)), PEER_PLACE_NEXT);
+	assert_int_equal(repo_apply_patch(copy, p2.buf, p2.len, back.commit, why,
+					  sizeof(why)), 0);
+	assert_int_equal(repo_head(copy, head), 0);
+	assert_string_equal(head, e.commit);
+	assert_int_equal(peer_place(copy, &back, why, sizeof(why)), PEER_PLACE_COPY);
+	assert_int_equal(run("git -C '%s' fsck --strict --no-dangling >/dev/null "
+			     "2>&1 && test -z \"$(git -C '%s' status --porcelain)\"",
+			     dir, dir), 0);
+	repo_free(copy);
+	repo_free(g);
+	free(dir);
+	strbuf_release(&patch);
+	strbuf_release(&env);
+	strbuf_release(&mail);
+	strbuf_release(&e2);
+	strbuf_release(&p2);
+	strbuf_release(&changes);
+	fixture_end();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -973,6 +1050,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_mail_round_trip, setup, teardown),
 		cmocka_unit_test(test_mail_extract_refused),
 		cmocka_unit_test_setup_teardown(test_place, setup, teardown),
+		cmocka_unit_test(test_real_first_commit),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
