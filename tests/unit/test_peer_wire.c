@@ -897,6 +897,38 @@ static void test_mail_extract_refused(void **state)
 	strbuf_release(&p);
 }
 
+/* Two fixture mails, the envelope 7bit and quoted-printable: the same
+ * envelope, which parses (its signature is not a real one). */
+static void test_mail_fixtures(void **state)
+{
+	struct strbuf raw = STRBUF_INIT, e1 = STRBUF_INIT, p1 = STRBUF_INIT;
+	struct strbuf e2 = STRBUF_INIT, p2 = STRBUF_INIT;
+	struct peer_envelope e;
+	char why[200];
+
+	(void)state;
+	assert_int_equal(read_file("tests/fixtures/mail/peer-7bit.eml", &raw, 1 << 20), 0);
+	assert_int_equal(peer_mail_extract(raw.buf, raw.len, &e1, &p1, why,
+					   sizeof(why)), 0);
+	strbuf_reset(&raw);
+	assert_int_equal(read_file("tests/fixtures/mail/peer-qp.eml", &raw, 1 << 20), 0);
+	assert_int_equal(peer_mail_extract(raw.buf, raw.len, &e2, &p2, why,
+					   sizeof(why)), 0);
+	assert_int_equal(e1.len, e2.len);
+	assert_memory_equal(e1.buf, e2.buf, e1.len);
+	assert_int_equal(p1.len, p2.len);
+	assert_memory_equal(p1.buf, p2.buf, p1.len);
+	assert_int_equal(peer_envelope_parse(e1.buf, e1.len, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.seq, 17);
+	assert_int_equal(e.n_dice, 1);
+	assert_non_null(strstr(p1.buf, "Subject: [PATCH] x\n"));
+	strbuf_release(&raw);
+	strbuf_release(&e1);
+	strbuf_release(&p1);
+	strbuf_release(&e2);
+	strbuf_release(&p2);
+}
+
 /* ---- the place of a commit ---- */
 
 static void test_place(void **state)
@@ -1049,6 +1081,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_patch_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mail_round_trip, setup, teardown),
 		cmocka_unit_test(test_mail_extract_refused),
+		cmocka_unit_test(test_mail_fixtures),
 		cmocka_unit_test_setup_teardown(test_place, setup, teardown),
 		cmocka_unit_test(test_real_first_commit),
 	};
