@@ -174,7 +174,13 @@ int engine_invariants(const struct data *d, const struct state *s,
 	for (int c = 1; c <= d->n_cards; c++)
 		if (seen[c] > 1)
 			n += bad(why, "card #%d is in %d places", c, seen[c]);
-	if (s->prompt.kind != PROMPT_NONE && engine_legal(d, s, NULL, 0) == 0)
+	/* a copy that holds slots of the deciding side's hand cannot list
+	 * what that side may do with them (docs/peer.md 12): the check is
+	 * for the view where that hand is known */
+	bool unseen = false;
+	for (int i = 0; s->prompt.kind != PROMPT_NONE && i < s->n_hand[s->prompt.side]; i++)
+		unseen |= CARD_IS_SLOT(s->hand[s->prompt.side][i]);
+	if (s->prompt.kind != PROMPT_NONE && !unseen && engine_legal(d, s, NULL, 0) == 0)
 		n += bad(why, "no legal action at prompt '%s' (dead end)",
 			 prompt_kind_name(s->prompt.kind));
 	return n;
