@@ -1308,13 +1308,15 @@ static int parse_card_value(struct reader *rd, yaml_node_t *n, int generation,
 	long g = 0, i = 0;
 	long c = 0;
 
-	if (!v || v[0] != 's') {
+	if (v && v[0] >= '0' && v[0] <= '9') {
 		if (ytree_int(&rd->t, n, 1, rd->d->n_cards, &c, rd->err) < 0) {
 			rd->errors++;
 			return 0;
 		}
 		return (int)c;
 	}
+	if (!v || v[0] != 's')
+		goto bad;
 	p = v + 1;
 	if (*p < '1' || *p > '9')
 		goto bad;
@@ -1333,7 +1335,8 @@ static int parse_card_value(struct reader *rd, yaml_node_t *n, int generation,
 	}
 	return CARD_SLOT((int)g, (int)i);
 bad:
-	FAIL(n, "'%s' is neither a card number nor a slot sG.i (G from 1, i from 0 to 255)", v);
+	FAIL(n, "'%s' is neither a card number nor a slot sG.i (G from 1, i from 0 to 255)",
+	     v ? v : "?");
 	return 0;
 }
 

@@ -166,7 +166,7 @@ static void round_trip(const struct state *ps, long step)
 }
 
 struct totals {
-	long actions, shuffles, reveals, games;
+	long actions, shuffles, reveals, games, missing_draws;
 };
 
 /* The listed legal actions of the mover's view are the host's. */
@@ -205,6 +205,41 @@ static void compare(const struct slot_table *t, const struct state *hs,
 		for (int i = 0; i < ps->n_deck; i++)
 			assert_int_equal(ps->deck[i], CARD_SLOT(ps->peer.generation,
 							     ps->peer.deck_top + i));
+}
+
+static int reveal_nothing(void *ctx, enum side side, int slot)
+{
+	(void)ctx;
+	(void)side;
+	(void)slot;
+	return 0;
+}
+
+/*
+ * Applies a to a copy of ps with the key taken away (or, with no_card,
+ * with the key but no slot known); the copy is thrown away. Whether the
+ * stream said something was missing.
+ */
+static bool try_without(const struct state *ps, const struct action *a,
+			struct rng *pr, struct rng_peer *pp, bool no_card)
+{
+	static struct state c;
+	struct strbuf log = STRBUF_INIT, why = STRBUF_INIT;
+	uint64_t next = pr->next;
+	struct slot_table *t = pp->ctx;
+	long reveals = t->reveals;
+
+	c = *ps;
+	pp->have_key = no_card;
+	pp->reveal = no_card ? reveal_nothing : reveal_from_table;
+	pp->missing = false;
+	if (engine_apply(D, &c, a, pr, &log, &why) != ENGINE_OK)
+		fail_msg("an action refused without %s: %s", no_card ? "the cards" : "the key", why.buf);
+	pr->next = next;
+	t->reveals = reveals;
+	strbuf_release(&log);
+	strbuf_release(&why);
+	return pp->missing;
 }
 
 /* One game in both modes, compared after every action. */
@@ -261,6 +296,15 @@ static void differential_game(unsigned char game, struct totals *tot)
 		strbuf_reset(&why);
 		replay_view(&table, &ps, &a);
 		engine_begin_order(&ps);
+		/* as the order layer does: the action on a copy without the
+		 * key, and on one that cannot know the slots; either marks
+		 * the action missing exactly when it needed what was not there */
+		bool no_key = try_without(&ps, &a, &pr, &pp, false);
+		bool no_card = try_without(&ps, &a, &pr, &pp, true);
+		pp.have_key = true;
+		pp.reveal = reveal_from_table;
+		pp.missing = false;
+		pr.next = h0;
 		if (engine_apply(D, &ps, &a, &pr, &plog, &why) != ENGINE_OK)
 			fail_msg("step %ld: the peer view refuses the host's action: %s", step, why.buf);
 		if (pp.missing)
@@ -270,6 +314,13 @@ static void differential_game(unsigned char game, struct totals *tot)
 		shuffled = learn_shuffles(&table, &hs, &ps, &hr, gen, step);
 		/* host shuffles draw from the counter, the peer's do not */
 		assert_true(hs.draws - h0 == (ps.draws - h0) + shuffled);
+		if (no_key != (ps.draws > h0))
+			fail_msg("step %ld: %d public draws, but missing is %s without the key",
+				 step, (int)(ps.draws - h0), no_key ? "set" : "not set");
+		if (no_card != (table.reveals > reveals))
+			fail_msg("step %ld: %ld cards revealed, but missing is %s without them",
+				 step, table.reveals - reveals, no_card ? "set" : "not set");
+		tot->missing_draws += no_key;
 		if (strcmp(hlog.buf, plog.buf))
 			fail_msg("step %ld: the logs differ:\n--- host\n%s\n--- peer\n%s",
 				 step, hlog.buf, plog.buf);
@@ -304,8 +355,9 @@ static void test_differential_games(void **state)
 	(void)state;
 	for (unsigned char g = 0; g < VIEW_GAMES; g++)
 		differential_game(g, &tot);
-	print_message("views: %ld games, %ld actions, %ld shuffles, %ld cards revealed at random\n",
-		      tot.games, tot.actions, tot.shuffles, tot.reveals);
+	print_message("views: %ld games, %ld actions (%ld with public draws), %ld shuffles, "
+		      "%ld cards revealed at random\n", tot.games, tot.actions,
+		      tot.missing_draws, tot.shuffles, tot.reveals);
 	assert_int_equal(tot.games, VIEW_GAMES);
 	/* the comparison went through shuffles of the game, not set-up alone */
 	assert_true(tot.shuffles >= VIEW_GAMES);
@@ -313,9 +365,197 @@ static void test_differential_games(void **state)
 	assert_true(tot.reveals > 0);
 }
 
+/* A die and a uniform draw of a peer stream: from the request's key at
+ * the draw number, or missing without it. */
+static void test_peer_draws(void **state)
+{
+	struct rng_peer pp = { 0 };
+	struct strbuf log = STRBUF_INIT;
+
+	(void)state;
+	rng_init_keyless(&R, 40);
+	R.peer = &pp;
+	R.log = &log;
+	assert_int_equal(rng_die(&R, "a battle"), 1);
+	assert_true(pp.missing);
+	assert_int_equal(R.next, 41);
+	pp.missing = false;
+	assert_int_equal(rng_uniform(&R, 7, "a card"), 0);
+	assert_true(pp.missing);
+	assert_string_equal(log.buf, "draw 40: d6 -> missing (a battle)\n"
+			    "draw 41: uniform(7) -> missing (a card)\n");
+
+	for (int i = 0; i < 32; i++)
+		pp.key[i] = (unsigned char)(0xa0 ^ i);
+	pp.have_key = true;
+	pp.missing = false;
+	for (uint64_t n = 42; n < 300; n++) {
+		int v = n % 2 ? rng_die(&R, NULL) : rng_uniform(&R, 5, NULL);
+		assert_int_equal(v, n % 2 ? rng_value_at(pp.key, n, 6) + 1
+					  : rng_value_at(pp.key, n, 5));
+	}
+	assert_false(pp.missing);
+	assert_int_equal(R.next, 300);
+	R.peer = NULL;
+	R.log = NULL;
+	strbuf_release(&log);
+}
+
+/* A peer game played through its set-up by the peer stream: the deck is
+ * generation 1, 14 slots dealt, the American to decide who plays first. */
+static void peer_setup(struct state *ps, struct rng_peer *pp)
+{
+	struct action acts[512];
+	struct rng pick;
+
+	memset(pp, 0, sizeof(*pp));
+	rng_fixed(&pick, 77);
+	rng_init_keyless(&R, 0);
+	R.peer = pp;
+	strbuf_reset(&LOG);
+	engine_new_game(D, ps, &R, &LOG);
+	ps->peer.on = true;
+	while (ps->prompt.kind == PROMPT_CC || ps->prompt.kind == PROMPT_FTK) {
+		int n = engine_legal(D, ps, acts, (int)ARRAY_SIZE(acts));
+		struct action a = acts[rng_uniform(&pick, n < 512 ? n : 512, NULL)];
+		if (a.kind == ACT_RESIGN)
+			a = acts[0];
+		engine_begin_order(ps);
+		assert_int_equal(engine_apply(D, ps, &a, &R, &LOG, &WHY), ENGINE_OK);
+	}
+	R.peer = NULL;
+	assert_int_equal(ps->peer.generation, 1);
+	assert_int_equal(ps->peer.deck_top, 14);
+	assert_int_equal(pp->generation, 2);
+	assert_int_equal(ps->draws, 0);		/* the shuffle drew nothing */
+	assert_int_equal(ps->n_shuffles, 1);	/* its list, for turn 1 */
+	assert_int_equal(ps->shuffles[0].n, 108);
+	assert_int_equal(ps->hand[SIDE_AMERICAN][0], CARD_SLOT(1, 0));
+	assert_int_equal(ps->hand[SIDE_BRITISH][0], CARD_SLOT(1, 1));
+	assert_int_equal(ps->deck[0], CARD_SLOT(1, 14));
+	assert_int_equal(engine_invariants(D, ps, &WHY), 0);
+}
+
+/* A peer state.yaml with every field of peer: reads back and writes the
+ * same bytes; a host state has no peer: at all. */
+static void test_peer_state_round_trip(void **state)
+{
+	struct state ps, back;
+	struct rng_peer pp;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, err = STRBUF_INIT;
+	static const char sealed[] =
+		"4d2e0000000000000000000000000000000000000000000000000000000000ff";
+
+	(void)state;
+	peer_setup(&ps, &pp);
+	/* a discarded event taken in an exchange: a number both know (9.9) */
+	ps.hand[SIDE_BRITISH][6] = 46;
+	ps.peer.n_waits = 2;
+	strcpy(ps.peer.waits[0], "british dice 9f1c0a");
+	strcpy(ps.peer.waits[1], "american shares");
+	strcpy(ps.peer.pending, "american 17 3");
+	strcpy(ps.peer.sealed[SIDE_AMERICAN], sealed);
+	state_write_public(&ps, D, NULL, &a);
+	assert_non_null(strstr(a.buf, "\npeer:\n  generation: 1\n  deck_top: 14\n  hands:\n"
+				   "    american: [s1.0, s1.2, s1.4, s1.6, s1.8, s1.10, s1.12]\n"
+				   "    british: [s1.1, s1.3, s1.5, s1.7, s1.9, s1.11, 46]\n"
+				   "  waits:\n    - british dice 9f1c0a\n    - american shares\n"
+				   "  pending: american 17 3\n  sealed:\n    american: 4d2e"));
+	if (state_read(&back, D, a.buf, a.len, NULL, 0, &err) < 0)
+		fail_msg("%s", err.buf);
+	state_write_public(&back, D, NULL, &b);
+	assert_string_equal(a.buf, b.buf);
+	assert_true(back.peer.on);
+	assert_int_equal(back.peer.n_waits, 2);
+	assert_string_equal(back.peer.waits[1], "american shares");
+	assert_string_equal(back.peer.pending, "american 17 3");
+	assert_string_equal(back.peer.sealed[SIDE_AMERICAN], sealed);
+	assert_string_equal(back.peer.sealed[SIDE_BRITISH], "is out of range");
+	assert_int_equal(back.n_deck, ps.n_deck);
+	assert_memory_equal(back.deck, ps.deck, sizeof(int) * (size_t)ps.n_deck);
+	assert_memory_equal(back.hand, ps.hand, sizeof(ps.hand));
+	/* a peer game seals nothing */
+	assert_int_equal(state_read(&back, D, a.buf, a.len, "seq: 0\n", 7, &err), -1);
+
+	/* a host game: no peer:, and read back as a host game */
+	strbuf_reset(&a);
+	rng_fixed(&R, 1);
+	engine_new_game(D, &S, &R, &LOG);
+	state_write_public(&S, D, NULL, &a);
+	assert_null(strstr(a.buf, "peer:"));
+	assert_int_equal(state_read(&back, D, a.buf, a.len, NULL, 0, &err), 0);
+	assert_false(back.peer.on);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&err);
+}
+
+/* state.yaml with `from` replaced by `to` once: refused, the message
+ * naming the line. */
+static void refused(const char *text, const char *from, const char *to,
+		    const char *message)
+{
+	struct strbuf t = STRBUF_INIT, err = STRBUF_INIT;
+	const char *at = strstr(text, from);
+	struct state back;
+
+	if (!at)
+		fail_msg("no '%s' in the state", from);
+	strbuf_add(&t, text, (size_t)(at - text));
+	strbuf_addstr(&t, to);
+	strbuf_addstr(&t, at + strlen(from));
+	if (state_read(&back, D, t.buf, t.len, NULL, 0, &err) == 0)
+		fail_msg("'%s' for '%s' was accepted", to, from);
+	if (!strstr(err.buf, message) || !strstr(err.buf, "state.yaml:"))
+		fail_msg("'%s' for '%s': the message is '%s', not '%s'", to, from,
+			 err.buf, message);
+	strbuf_release(&t);
+	strbuf_release(&err);
+}
+
+/* A corrupt slot, or a hand that does not fit the deck, is a load error. */
+static void test_peer_state_refused(void **state)
+{
+	struct state ps;
+	struct rng_peer pp;
+	struct strbuf a = STRBUF_INIT;
+	static const char *const bad_slots[] = {
+		"s0.2", "s1.256", "s01.2", "s1.02", "s1.", "s.2", "s1.2x", "S1.2",
+		"s-1.2", "s1.-2", "s1 .2", "s1.2.0", "s99999999999.2", "s",
+	};
+	static const char neither[] = "is neither a card number nor a slot sG.i";
+
+	(void)state;
+	peer_setup(&ps, &pp);
+	state_write_public(&ps, D, NULL, &a);
+	for (size_t i = 0; i < ARRAY_SIZE(bad_slots); i++)
+		refused(a.buf, "s1.2,", strcat(strcpy((char[32]){ 0 }, bad_slots[i]), ","),
+			neither);
+	/* slots the deck has not dealt: above its top, a generation to come */
+	refused(a.buf, "s1.2,", "s1.14,", "is not a card the deck has dealt");
+	refused(a.buf, "s1.2,", "s2.0,", "is not a card the deck has dealt");
+	refused(a.buf, "s1.2,", "s1.4,", "is twice in the hands");
+	refused(a.buf, "s1.1,", "s1.0,", "is twice in the hands");
+	refused(a.buf, "s1.2,", "0,", "is out of range");
+	refused(a.buf, "s1.2,", "111,", "is out of range");
+	refused(a.buf, "s1.2, ", "", "the american hand lists 6 cards, cards.hands says 7");
+	refused(a.buf, "deck_top: 14", "deck_top: 256", "is out of range");
+	refused(a.buf, "deck_top: 14", "deck_top: 200", "does not fit a generation");
+	refused(a.buf, "generation: 1", "generation: 0", "no generation yet");
+	refused(a.buf, "waits: []", "waits: [\"a\\tb\"]", "a control character");
+	refused(a.buf, "waits: []", "waits: [x, x, x, x, x, x, x, x, x]", "at most 8");
+	refused(a.buf, "waits: []", "waits: []\n  sealed: {british: 4d2e}",
+		"a commitment is 64 lowercase hex digits");
+	refused(a.buf, "waits: []", "waits: []\n  extra: 1", "unknown key 'extra'");
+	strbuf_release(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_peer_draws),
+		cmocka_unit_test(test_peer_state_round_trip),
+		cmocka_unit_test(test_peer_state_refused),
 		cmocka_unit_test(test_differential_games),
 	};
 
