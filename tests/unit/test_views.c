@@ -550,12 +550,35 @@ static void test_peer_state_refused(void **state)
 	strbuf_release(&a);
 }
 
+/* An order that host mode would let its mover take back stands in a peer
+ * game: it was mailed (docs/peer.md 12). */
+static void test_peer_no_undo(void **state)
+{
+	struct state prev, cur, next;
+	struct rng_peer pp;
+
+	(void)state;
+	peer_setup(&prev, &pp);
+	prev.peer.on = false;
+	cur = prev;
+	cur.seq = prev.seq + 1;
+	cur.orders[prev.prompt.side]++;
+	cur.react[prev.prompt.side][REACT_EXCHANGE] = REACT_NEVER;
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, &cur, prev.prompt.side, &next, &WHY), 0);
+	prev.peer.on = cur.peer.on = true;
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, &cur, prev.prompt.side, &next, &WHY), -1);
+	assert_non_null(strstr(WHY.buf, "a peer game has no undo"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_draws),
 		cmocka_unit_test(test_peer_state_round_trip),
 		cmocka_unit_test(test_peer_state_refused),
+		cmocka_unit_test(test_peer_no_undo),
 		cmocka_unit_test(test_differential_games),
 	};
 
