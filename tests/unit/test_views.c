@@ -20,6 +20,8 @@
  * Runs from the repository root (it loads games/washingtons-war).
  */
 #include "engine_fixture.h"
+#include "order.h"
+#include "report.h"
 
 #ifndef VIEW_GAMES
 #define VIEW_GAMES 16
@@ -572,6 +574,28 @@ static void test_peer_no_undo(void **state)
 	assert_non_null(strstr(WHY.buf, "a peer game has no undo"));
 }
 
+/* Outside the engine, what reads a hand by card number is safe with a
+ * slot: a report of a hand not yet opened, a card name not in the hand. */
+static void test_slots_outside_the_engine(void **state)
+{
+	struct state ps;
+	struct rng_peer pp;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	peer_setup(&ps, &pp);
+	ps.hand[SIDE_AMERICAN][1] = 46;
+	report_hand(D, &ps, SIDE_AMERICAN, &out);
+	assert_non_null(strstr(out.buf, "  a card not yet opened (s1.0)\n  "));
+	assert_non_null(strstr(out.buf, "  a card not yet opened (s1.12)\n"));
+	assert_non_null(strstr(out.buf, D->cards[46].label));
+	/* the suggestions come from the cards the sender can see */
+	assert_int_equal(order_find_card(D, &ps, SIDE_AMERICAN, "no such title at all", &err), -1);
+	assert_non_null(strstr(err.buf, "unknown card"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -579,6 +603,7 @@ int main(void)
 		cmocka_unit_test(test_peer_state_round_trip),
 		cmocka_unit_test(test_peer_state_refused),
 		cmocka_unit_test(test_peer_no_undo),
+		cmocka_unit_test(test_slots_outside_the_engine),
 		cmocka_unit_test(test_differential_games),
 	};
 
