@@ -11,7 +11,9 @@
  * so the counters part: that difference is checked too), and reveal()
  * knows every slot from a table the test fills by redoing each host
  * shuffle itself from its recorded list. Each action is applied to the
- * view of the replay (the named card substituted for its slot); after
+ * mover's view (his hand known) and to the view of the replay in the
+ * other copy (only the named card substituted for its slot): the two give
+ * the same public state and log; after
  * every action the public state and the log must be the host's byte for
  * byte, every slot must stand for the host's card at its place, the
  * mover's view must list the host's legal actions, and the peer state must
@@ -253,7 +255,7 @@ static void differential_game(unsigned char game, struct totals *tot)
 	struct rng hr, pr, pick;
 	struct rng_peer pp = { 0 };
 	struct strbuf hlog = STRBUF_INIT, plog = STRBUF_INIT, why = STRBUF_INIT;
-	struct strbuf htext = STRBUF_INIT, ptext = STRBUF_INIT;
+	struct strbuf htext = STRBUF_INIT, ptext = STRBUF_INIT, mlog = STRBUF_INIT;
 	long step;
 
 	memset(&table, 0, sizeof(table));
@@ -296,6 +298,23 @@ static void differential_game(unsigned char game, struct totals *tot)
 		pr.next = h0;
 		strbuf_reset(&plog);
 		strbuf_reset(&why);
+		/* the mover's copy: his whole hand known */
+		static struct state mv;
+		mover_view(&table, &ps, &mv);
+		engine_begin_order(&mv);
+		pp.have_key = true;
+		pp.reveal = reveal_from_table;
+		pp.missing = false;
+		long reveals_mv = table.reveals;
+		if (engine_apply(D, &mv, &a, &pr, &plog, &why) != ENGINE_OK || pp.missing)
+			fail_msg("step %ld: the mover's view refuses the host's action: %s", step, why.buf);
+		mv.draws = pr.next;
+		table.reveals = reveals_mv;
+		strbuf_reset(&mlog);
+		strbuf_addbuf(&mlog, &plog);
+		strbuf_reset(&plog);
+		pr.next = h0;
+		/* the other's copy, replaying: the named card opened by its share */
 		replay_view(&table, &ps, &a);
 		engine_begin_order(&ps);
 		/* as the order layer does: the action on a copy without the
@@ -327,6 +346,15 @@ static void differential_game(unsigned char game, struct totals *tot)
 			fail_msg("step %ld: the logs differ:\n--- host\n%s\n--- peer\n%s",
 				 step, hlog.buf, plog.buf);
 		compare(&table, &hs, &ps, &htext, &ptext, step);
+		/* the mover's copy and the other's agree, byte for byte */
+		if (strcmp(mlog.buf, plog.buf))
+			fail_msg("step %ld: the mover's log differs from the replay's", step);
+		assert_int_equal(mv.draws, ps.draws);
+		strbuf_reset(&htext);
+		public_text(&mv, mv.draws, &htext);
+		public_text(&ps, ps.draws, &ptext);
+		assert_string_equal(htext.buf, ptext.buf);
+		same_cards(&table, mv.deck, mv.n_deck, hs.deck, hs.n_deck, "the mover's deck", step);
 		if (engine_invariants(D, &ps, &why))
 			fail_msg("step %ld: the peer state breaks an invariant:\n%s", step, why.buf);
 		if (!engine_game_over(&ps)) {
@@ -348,6 +376,7 @@ static void differential_game(unsigned char game, struct totals *tot)
 	strbuf_release(&why);
 	strbuf_release(&htext);
 	strbuf_release(&ptext);
+	strbuf_release(&mlog);
 }
 
 static void test_differential_games(void **state)
