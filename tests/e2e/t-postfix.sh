@@ -520,6 +520,29 @@ wait_for 20 has_report prt-alice "$G2" 0 american ||
 play_turn prt-pm "$G2" 1
 busy_turn prt-pm "$G2" 2
 play_turn prt-pm "$G2" 3
+# 78 through procmail: postrider's status goes out as procmail's, so the
+# sender gets Postfix's bounce at once (procmail passes no text: the
+# reason is in .deliver.log) and the message is kept once in .failed/ (a
+# 75 would have Postfix deliver it again and again, each a new copy)
+cp "$PM/.config/postrider/config.yaml" "$TRASH/pm-config.good"
+echo "no_such_key: 1" >>"$PM/.config/postrider/config.yaml"
+options prt-pm "$PM/games/$G2"
+reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$G2" 3 "$SIDE")" "$ORDER"
+pm_bounced() {
+	grep -l "^Subject: Undelivered Mail Returned to Sender" "$U/$PLAYER"/Maildir/new/* 2>/dev/null |
+		xargs grep -l "$G2" >/dev/null 2>&1
+}
+if wait_for 30 pm_bounced; then
+	ok "procmail 78: the sender gets the bounce"
+else
+	fail "procmail 78: the sender gets the bounce" \
+		"$(tail -n 5 "$PM/games/.deliver.log" 2>/dev/null)" "$(tail -n 5 "$PF/maillog")"
+fi
+sleep 5
+expect_eq "procmail 78: the message is kept once, not once per retry" 1 \
+	"$(ls "$PM/games/.failed" 2>/dev/null | grep -c .)"
+expect_eq "procmail 78: nothing played" 4 "$(commits "$PM/games/$G2")"
+cp "$TRASH/pm-config.good" "$PM/.config/postrider/config.yaml"
 expect_eq "procmail: nothing fell through to the referee's mailbox" "" \
 	"$(cat "/var/mail/prt-pm" "$PM"/Maildir/new/* 2>/dev/null)"
 
