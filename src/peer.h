@@ -123,8 +123,38 @@ int peer_commit_prepare(struct game *g, const char *parent,
  */
 struct mail_config;
 int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
-		     const char *parent, const char *commit,
+		     const char *parent, const char *commit, unsigned seq,
 		     enum peer_kind kind, struct strbuf *outbox_path);
+
+/* The value of trailer `name` ("Postrider-Seq") in commit rev's message,
+ * appended to out. 0, or -1 when the commit has none. */
+int peer_trailer(struct repo *r, const char *rev, const char *name,
+		 struct strbuf *out);
+
+/* The lines a patch adds to the file path (its '+' lines without the
+ * '+'), appended to out: the facts of a commit. 0, or -1 when the patch
+ * has no diff of path. */
+int peer_patch_added(const char *patch, const char *path, struct strbuf *out);
+
+/* The log line of a join (6.5), the same in both copies. */
+void peer_join_line(const struct game *g, enum side joiner, struct strbuf *out);
+
+/* --- the first two commits (peer-start.c, 9.1) --- */
+
+/* The state of the set-up (4.0) up to its first prompt, and its log. */
+void peer_setup_state(const struct game *g, struct state *s, struct strbuf *log);
+/*
+ * Prepares the invitation (kind invite, the root commit) of g (id,
+ * players, options and data set; g->head empty for the inviter, the
+ * invitation itself when a joiner replays it) with rec (the inviter's
+ * keys) at time. 0 or -1 (said).
+ */
+int peer_invite_commit(struct game *g, const struct peer_record *rec,
+		       enum side inviter, long long time, char commit[41]);
+/* Prepares the join on g->head (the invitation) with rec (both sides'
+ * keys and the joint key). 0 or -1 (said). */
+int peer_join_commit(struct game *g, const struct peer_record *rec,
+		     enum side joiner, long long time, char commit[41]);
 
 /* --- accepting a mail (peer.c) --- */
 
