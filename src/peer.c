@@ -8,6 +8,7 @@
 #include "peer.h"
 #include "config.h"
 #include "mail.h"
+#include "notify.h"
 #include "outbox.h"
 #include "peer-wire.h"
 
@@ -422,4 +423,56 @@ out:
 	strbuf_release(&env_text);
 	strbuf_release(&patch);
 	return ret;
+}
+
+int peer_play(const char *dir, const struct mail_config *cfg,
+	      const char *mail, size_t len, struct strbuf *said)
+{
+	struct peer_copy pc;
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct notify n = { 0 };
+	int r, status;
+
+	r = peer_copy_open(dir, &pc, GAME_LOCK, &err);
+	while (err.len && err.buf[err.len - 1] == '\n')
+		err.buf[--err.len] = '\0';
+	if (r != 0) {
+		strbuf_reset(said);
+		strbuf_addf(said, "error: %s (nothing was changed)", err.buf);
+		status = r == GAME_BUSY ? 75 : 78;
+		goto out;
+	}
+	r = peer_accept_mail(&pc, cfg, mail, len, &line);
+	strbuf_reset(said);
+	switch (r) {
+	case PEER_ACCEPTED:
+	case PEER_COPY:
+		strbuf_addbuf(said, &line);
+		status = 0;
+		break;
+	case PEER_LATER:
+		strbuf_addf(said, "error: %s (nothing was changed)", line.buf);
+		status = 75;
+		break;
+	case PEER_REFUSED:
+		strbuf_addf(said, "rejected: %s (nothing was changed)", line.buf);
+		status = 1;
+		break;
+	default:
+		strbuf_addf(said, "error: %s", line.buf);
+		status = 75;
+	}
+	if (r == PEER_ACCEPTED) {
+		n.outbox = outbox_dir(&pc, cfg);
+		if (notify_send(&n, cfg) > 0) {
+			strbuf_addstr(said, "; its answer waits in the outbox");
+			status = 3;
+		}
+	}
+out:
+	notify_release(&n);
+	peer_copy_close(&pc);
+	strbuf_release(&err);
+	strbuf_release(&line);
+	return status;
 }

@@ -178,4 +178,14 @@ bool peer_mail_is_peer(const char *mail, size_t len);
 int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		     const char *mail, size_t len, struct strbuf *said);
 
+/*
+ * `postrider play DIR` given a peer mail: opens the copy (locked), accepts
+ * the mail, sends what the outbox holds. what became of it in said (one
+ * line); returns the exit status: 0 accepted or already applied, 1
+ * refused, 3 accepted but its answer not sent, 75 try again later, 78
+ * the copy cannot be opened.
+ */
+int peer_play(const char *dir, const struct mail_config *cfg,
+	      const char *mail, size_t len, struct strbuf *said);
+
 #endif
