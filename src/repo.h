@@ -303,10 +303,14 @@ int repo_private_path(const struct repo *r, const char *name,
  * is expect_oid (40 hex digits) is main moved to it (from HEAD, a
  * compare-and-swap as repo_commit_publish()) and the work tree updated.
  * The patch must apply exactly (no fuzz; binary patches are checked by
- * their blob ids). Returns 0; -1 with a one-line reason in why (printed
- * nowhere), main and the work tree unchanged: a patch that does not
- * parse or apply, a commit whose id is not expect_oid, main moved
- * meanwhile.
+ * their blob ids); it may only touch plain files (mode 100644) at paths
+ * repo_check_path() accepts. Returns 0; -1 with a one-line reason in why,
+ * main and the work tree unchanged: a patch that does not parse or
+ * apply, a path refused (repo_check_path() also names it on stderr), a
+ * commit whose id is not expect_oid, main moved meanwhile. Objects
+ * written before a refusal (blobs, trees) are unreferenced garbage, as
+ * after repo_commit_prepare(); the commit itself is written only once
+ * its id is known to be expect_oid.
  */
 int repo_apply_patch(struct repo *r, const char *patch, size_t len,
 		     const char *expect_oid, char *why, size_t whylen);
