@@ -233,3 +233,30 @@ out:
 	strbuf_release(&p);
 	return status;
 }
+
+int peer_view_own(const char *dir, struct state *s)
+{
+	struct peer_copy pc;
+	struct peer_files f;
+	struct strbuf err = STRBUF_INIT;
+	int cards[STATE_MAX_HAND], ret = -1;
+
+	peer_files_init(&f);
+	if (peer_copy_open(dir, &pc, 0, &err) != 0 ||
+	    peer_files_load(pc.g.repo, pc.g.head, &f, &err) < 0) {
+		error("%s", err.buf);
+		goto out;
+	}
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+		peer_known_hand(&pc, &f, s, sd, cards);
+		for (int i = 0; i < s->n_hand[sd]; i++)
+			if (cards[i])
+				s->hand[sd][i] = cards[i];
+	}
+	ret = 0;
+out:
+	peer_files_release(&f);
+	peer_copy_close(&pc);
+	strbuf_release(&err);
+	return ret;
+}

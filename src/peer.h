@@ -181,6 +181,14 @@ int peer_play_order(const char *dir, const struct mail_config *cfg,
 int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
 		     struct strbuf *why);
 
+/*
+ * The view of this copy's player (docs/peer.md 12): in s (the public
+ * state at the head of dir), each slot of his own hand replaced by its
+ * card, as far as the record lets him open it, and every card both
+ * shares opened. 0, or -1 (said).
+ */
+int peer_view_own(const char *dir, struct state *s);
+
 /* --- accepting a mail (peer.c) --- */
 
 /* The outcome of a mail offered to a copy. */
