@@ -409,7 +409,8 @@ static int the_game(struct peer_step *st, struct strbuf *happened)
 		goto out;
 	}
 	if (peer_pending(st->parent, &pside, &pseq, &pline) == 0 && pline == 0 &&
-	    pside == st->c && st->parent->prompt.side == st->c) {
+	    pside == st->c && (st->parent->prompt.side == st->c ||
+				engine_game_over(st->parent))) {
 		/* the committer's own order goes on */
 		if ((r = reveal_played(st, NULL)) == 0) {
 			substitute_open(st);
