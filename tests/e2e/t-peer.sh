@@ -107,6 +107,13 @@ echo "# automatic mails: $AUTO in a game of $ORDERS orders"
 expect_ne "some dice were drawn by request and answer" "0" \
 	"$(grep -c . "$A/peer/dice.txt" 2>/dev/null || echo 0)"
 expect_grep "the deck had more than one generation" "." "$A/peer/shuffles/2-2.txt"
+expect_eq "both keys are published at the end (9.12)" "american british" \
+	"$(cut -d' ' -f1 "$A/peer/keys.txt" | sort | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the last commit is the end" "Postrider-Kind: end" \
+	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Kind')"
+expect_eq "nobody owes anything after the end" "" \
+	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Waits')"
+expect_no_grep "every order file left with its lines shown" "sealed until it runs" "$A/orders/"*
 # no slot still in a hand has both shares in the record: nobody but its
 # owner knows it (10)
 "$PY" - "$A" >"$TRASH/open.out" <<'EOF'
