@@ -415,7 +415,7 @@ out:
 
 /* The facts a patch adds (verify): the lines of shares.txt and
  * dice.txt, the new shuffle files, the order file. 0 or refused. */
-static int given_from_patch(const char *patch, struct peer_files *given,
+int peer_given_from_patch(const char *patch, struct peer_files *given,
 			    struct strbuf *order, struct strbuf *said)
 {
 	struct strbuf changes = STRBUF_INIT, add = STRBUF_INIT;
@@ -506,7 +506,7 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addf(said, "cannot read this copy's record: %s", err.buf);
 		goto out;
 	}
-	if ((ret = given_from_patch(patch, &given, &order, said)) != PEER_ACCEPTED)
+	if ((ret = peer_given_from_patch(patch, &given, &order, said)) != PEER_ACCEPTED)
 		goto out;
 	ret = PEER_REFUSED;
 	st.pc = pc;
