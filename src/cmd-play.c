@@ -17,6 +17,7 @@
 #include "hostlog.h"
 #include "mail.h"
 #include "notify.h"
+#include "peer.h"
 #include "play.h"
 #include "publish.h"
 #include "report.h"
@@ -182,6 +183,24 @@ static int run(struct play_opts *o)
 			goto out;
 		}
 		o->dir = routed_dir;
+	}
+	if (o->as < 0 && !o->check && (peer_mail_is_peer(input.buf, input.len) ||
+					peer_dir_is_peer(o->dir))) {
+		/* a mail between the postriders of a peer game (docs/peer.md 8.3) */
+		struct strbuf said = STRBUF_INIT;
+		r = peer_play(o->dir, &cfg, input.buf, input.len, &said);
+		fail(&res, r, "%s", said.buf);
+		strbuf_release(&said);
+		goto out;
+	}
+	if (o->as > 0 && peer_dir_is_peer(o->dir)) {
+		/* the player's own order on his copy of a peer game (8.4) */
+		struct strbuf said = STRBUF_INIT;
+		r = peer_play_order(o->dir, &cfg, (enum side)o->as, input.buf, o->check,
+				    &said, &res.out);
+		fail(&res, r, "%s", said.buf);
+		strbuf_release(&said);
+		goto out;
 	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
 	while (err.len && err.buf[err.len - 1] == '\n')

@@ -1,0 +1,671 @@
+/*
+ * peer.c - the protocol of a peer game (docs/peer.md sections 7 and 8):
+ * a commit mailed to the opponent, and a mail from him accepted by the
+ * steps of 8.3, its commit rebuilt from its facts by the same code that
+ * made it (the replay of step 6) and its id compared (step 7).
+ */
+/* strptime, timegm: _GNU_SOURCE is in CFLAGS */
+#include "peer.h"
+#include "config.h"
+#include "mail.h"
+#include "notify.h"
+#include "outbox.h"
+#include "peer-wire.h"
+#include "peer-step.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/sha.h>
+
+int peer_trailer(struct repo *r, const char *rev, const char *name,
+		 struct strbuf *out)
+{
+	struct strbuf msg = STRBUF_INIT;
+	size_t n = strlen(name);
+	int ret = -1;
+
+	if (repo_commit_info(r, rev, &msg, NULL, NULL, NULL) < 0)
+		goto out;
+	for (const char *p = msg.buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len > n + 2 && !strncmp(p, name, n) && p[n] == ':' && p[n + 1] == ' ') {
+			strbuf_add(out, p + n + 2, len - n - 2);
+			ret = 0;
+			break;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+out:
+	strbuf_release(&msg);
+	return ret;
+}
+
+/* The Message-ID of commit rev's mail, from its trailers. 0 or -1. */
+static int commit_message_id(struct peer_copy *pc, const char *rev,
+			     char *out, size_t outlen)
+{
+	struct strbuf seq = STRBUF_INIT, side = STRBUF_INIT;
+	int ret = -1, sd;
+
+	if (peer_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
+	    peer_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
+	    (sd = side_parse(side.buf)) <= 0)
+		goto out;
+	ret = peer_mail_message_id(pc->g.id, strtoul(seq.buf, NULL, 10), sd,
+				   pc->g.player[sd].addr, out, outlen);
+out:
+	strbuf_release(&seq);
+	strbuf_release(&side);
+	return ret;
+}
+
+char *peer_outbox_dir(struct peer_copy *pc, const struct mail_config *cfg)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	if (cfg && cfg->outbox)
+		return xstrdup(cfg->outbox);
+	if (repo_private_path(pc->g.repo, "outbox", &p) < 0)
+		BUG("no private path for the outbox");
+	return strbuf_detach(&p, NULL);
+}
+
+/* "Name <addr>" of side. */
+static char *player_line(const struct game *g, enum side side)
+{
+	return xstrfmt("%s <%s>", g->player[side].name, g->player[side].addr);
+}
+
+/* The mail of commit (8.1), appended to out. 0 or -1 (said). */
+static int compose(struct peer_copy *pc, const char *parent, const char *commit,
+		   unsigned seq, enum peer_kind kind, const unsigned char *dice,
+		   struct strbuf *out)
+{
+	struct strbuf patch = STRBUF_INIT, env_text = STRBUF_INIT;
+	char date[40], why[200], reply[256] = "", root_id[256] = "";
+	char *from = player_line(&pc->g, pc->me);
+	char *to = player_line(&pc->g, OTHER_SIDE(pc->me));
+	char *refs = NULL;
+	struct peer_envelope e;
+	long long time = 0;
+	char (*hist)[41] = NULL;
+	size_t n_hist = 0;
+	int ret = -1;
+
+	memset(&e, 0, sizeof(e));
+	if ((kind == PEER_INVITE ? repo_format_patch_packed(pc->g.repo, commit, "data/", &patch)
+				 : repo_format_patch(pc->g.repo, commit, &patch)) < 0)
+		goto out;
+	snprintf(e.game, sizeof(e.game), "%s", pc->g.id);
+	e.from = pc->me;
+	e.seq = seq;
+	snprintf(e.parent, sizeof(e.parent), "%s", parent ? parent : "");
+	snprintf(e.commit, sizeof(e.commit), "%s", commit);
+	snprintf(e.kind, sizeof(e.kind), "%s", peer_kind_name(kind));
+	SHA256((const unsigned char *)patch.buf, patch.len, e.patch);
+	if (dice) {
+		e.n_dice = 1;
+		snprintf(e.dice[0].oid, sizeof(e.dice[0].oid), "%s", commit);
+		memcpy(e.dice[0].proof, dice, PEER_WIRE_VRF_PROOF);
+	}
+	if (peer_envelope_write(&e, &pc->sk, &env_text) < 0)
+		goto out;
+	if (parent) {
+		commit_message_id(pc, parent, reply, sizeof(reply));
+		if (repo_history(pc->g.repo, &hist, &n_hist) == 0 && n_hist)
+			commit_message_id(pc, hist[0], root_id, sizeof(root_id));
+		refs = xstrfmt("%s%s%s", root_id, *root_id && strcmp(root_id, reply) ? " " : "",
+			       strcmp(root_id, reply) ? reply : "");
+	}
+	repo_commit_info(pc->g.repo, commit, NULL, NULL, NULL, &time);
+	mail_format_date(time, 0, date);
+	struct peer_mail m = {
+		.from = from, .to = to, .date = date,
+		.in_reply_to = *reply ? reply : NULL,
+		.references = refs && *refs ? refs : NULL,
+		.env = &e, .envelope = env_text.buf, .envelope_len = env_text.len,
+		.patch = patch.buf, .patch_len = patch.len,
+	};
+	if (peer_mail_compose(&m, out, why, sizeof(why)) < 0) {
+		error("cannot write the mail of commit %s: %s", commit, why);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(hist);
+	free(refs);
+	free(from);
+	free(to);
+	strbuf_release(&patch);
+	strbuf_release(&env_text);
+	return ret;
+}
+
+static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		       const char *parent, const char *commit, unsigned seq,
+		       enum peer_kind kind, const unsigned char *dice,
+		       struct strbuf *outbox_path)
+{
+	struct strbuf mail = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *dir = peer_outbox_dir(pc, cfg), hint[80];
+	int ret = -1, r;
+
+	if (compose(pc, parent, commit, seq, kind, dice, &mail) < 0)
+		goto out;
+	snprintf(hint, sizeof(hint), "%s-peer-%u-%s", pc->g.id, seq, side_name(pc->me));
+	if (outbox_stage(dir, hint, mail.buf, mail.len, &tmp) < 0)
+		goto out;
+	r = repo_commit_publish(pc->g.repo, parent, commit);
+	if (r != 0) {
+		unlink(tmp.buf);
+		if (r == REPO_STALE)
+			error("the game moved on meanwhile: nothing was committed");
+		goto out;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	if (outbox_publish(dir, tmp.buf) < 0)
+		warning("commit %s is made but its mail stays in '%s/tmp'", commit, dir);
+	if (outbox_path)
+		strbuf_addf(outbox_path, "%s/new", dir);
+	ret = 0;
+out:
+	free(dir);
+	strbuf_release(&mail);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		     const char *parent, const char *commit, unsigned seq,
+		     enum peer_kind kind, struct strbuf *outbox_path)
+{
+	return commit_mail(pc, cfg, parent, commit, seq, kind, NULL, outbox_path);
+}
+
+int peer_commit_mail_dice(struct peer_copy *pc, const struct mail_config *cfg,
+			  const char *parent, const char *commit, unsigned seq,
+			  enum peer_kind kind, const unsigned char *proof)
+{
+	return commit_mail(pc, cfg, parent, commit, seq, kind, proof, NULL);
+}
+
+/* <gitdir>/postrider/peer-request-OID */
+static int request_path(struct peer_copy *pc, const char *oid, struct strbuf *out)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "peer-request-%.40s", oid);
+	return repo_private_path(pc->g.repo, name, out);
+}
+
+int peer_request_proof(struct peer_copy *pc, const char *oid,
+		       unsigned char proof[81])
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+	int ret = -1;
+
+	if (request_path(pc, oid, &p) == 0 && read_file(p.buf, &t, 1024) == 0 &&
+	    t.len >= 162 && hex_decode(t.buf, proof, 81) == 0)
+		ret = 0;
+	strbuf_release(&p);
+	strbuf_release(&t);
+	return ret;
+}
+
+/* Keeps the requester's die proof of an accepted request. */
+static int keep_request_proof(struct peer_copy *pc, const struct peer_envelope *e)
+{
+	struct strbuf p = STRBUF_INIT;
+	char hex[2 * PEER_WIRE_VRF_PROOF + 2];
+	int ret = -1;
+
+	for (int i = 0; i < e->n_dice; i++) {
+		if (strcmp(e->dice[i].oid, e->commit))
+			continue;
+		hex_encode(e->dice[i].proof, PEER_WIRE_VRF_PROOF, hex);
+		strcat(hex, "\n");
+		if (request_path(pc, e->commit, &p) == 0 &&
+		    write_file_atomic(p.buf, hex, strlen(hex)) == 0)
+			ret = 0;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+bool peer_mail_is_peer(const char *mail, size_t len)
+{
+	struct strbuf env = STRBUF_INIT, patch = STRBUF_INIT;
+	char why[200];
+	int r = peer_mail_extract(mail, len, &env, &patch, why, sizeof(why));
+
+	strbuf_release(&env);
+	strbuf_release(&patch);
+	return r == 0;	/* a broken one is refused by a peer copy, and is
+			   no order for a host's game either */
+}
+
+/* The author date of a patch ("Date: Fri, 27 Nov 2026 02:21:45 +0000").
+ * 0 or -1. */
+static int patch_time(const char *patch, long long *t)
+{
+	const char *p = strstr(patch, "\nDate: ");
+	struct tm tm;
+	const char *end;
+	int sign, hh, mm;
+
+	if (!p)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(p + 7, "%a, %d %b %Y %H:%M:%S ", &tm);
+	if (!end || (*end != '+' && *end != '-') ||
+	    sscanf(end + 1, "%2d%2d", &hh, &mm) != 2)
+		return -1;
+	sign = *end == '-' ? -1 : 1;
+	*t = (long long)timegm(&tm) - sign * (hh * 3600 + mm * 60);
+	return 0;
+}
+
+/*
+ * The lines the patch adds to the file path ('+' lines of its diff,
+ * without the '+'), appended to out. 0, or -1 when the patch has no diff
+ * of path.
+ */
+int peer_patch_added(const char *patch, const char *path, struct strbuf *out)
+{
+	char *head = xstrfmt("diff --git a/%s b/%s\n", path, path);
+	const char *p = strstr(patch, head);
+	bool in_hunk = false;
+
+	if (!p) {
+		free(head);
+		return -1;
+	}
+	for (p = strchr(p, '\n') + 1; *p && strncmp(p, "diff --git ", 11);) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		if (!strncmp(p, "@@ ", 3))
+			in_hunk = true;
+		else if (in_hunk && *p == '+')
+			strbuf_add(out, p + 1, len - 1);
+		else if (len == 4 && !strncmp(p, "-- \n", 4))
+			break;	/* the signature of the mbox */
+		p += len;
+	}
+	free(head);
+	return 0;
+}
+
+/* 8.3 step 7: the patch is the rebuilt commit's, byte for byte (a line
+ * changed that no fact reads is a changed patch all the same). */
+static int same_patch(struct peer_copy *pc, const char *commit, const char *patch,
+		      struct strbuf *said)
+{
+	struct strbuf mine = STRBUF_INIT;
+	int ret = 0;
+
+	if (repo_format_patch(pc->g.repo, commit, &mine) < 0 || strcmp(mine.buf, patch)) {
+		strbuf_addf(said, "the mail's patch is not the patch of commit %.12s: it was changed (8.3 step 7)",
+			    commit);
+		ret = -1;
+	}
+	strbuf_release(&mine);
+	return ret;
+}
+
+/* The joiner's keys from the lines his join adds to game.yaml. */
+static int join_keys(const char *added, struct peer_keys *k)
+{
+	static const char *const names[] = { "vrf_key", "mask_key", "mask_proof", "sign_key" };
+	unsigned char *dst[] = { k->vrf, k->mask, k->proof, k->sign };
+	const size_t len[] = { PCRYPTO_PT, PCRYPTO_PT, PCRYPTO_PROOF, PCRYPTO_PT };
+
+	memset(k, 0, sizeof(*k));
+	for (int i = 0; i < 4; i++) {
+		char *key = xstrfmt("\n    %s: ", names[i]);
+		const char *p = strstr(added, key);
+		size_t skip = strlen(key);
+		free(key);
+		if (!p || strspn(p + skip, "0123456789abcdef") != 2 * len[i] ||
+		    p[skip + 2 * len[i]] != '\n' || hex_decode(p + skip, dst[i], len[i]) < 0)
+			return -1;
+	}
+	k->have = true;
+	return 0;
+}
+
+/* 8.3 steps 5 to 7 for a join: the commit rebuilt from the joiner's keys. */
+static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
+		       const char *env_text, size_t env_len, const char *patch,
+		       struct strbuf *said)
+{
+	struct strbuf changes = STRBUF_INIT, added = STRBUF_INIT;
+	enum side joiner = (enum side)e->from;
+	struct peer_record rec = pc->rec;
+	char why[200], commit[41];
+	long long time;
+	int ret = PEER_REFUSED;
+
+	if (rec.keys[joiner].have || rec.have_joint) {
+		strbuf_addf(said, "the %s has joined already", side_name(joiner));
+		goto out;
+	}
+	if (repo_patch_changes(patch, strlen(patch), &changes, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "the patch does not parse: %s", why);
+		goto out;
+	}
+	if (strcmp(changes.buf, "M game.yaml\nM log.txt\n")) {
+		strbuf_addstr(said, "a join may change only game.yaml and log.txt (6.5)");
+		goto out;
+	}
+	if (peer_patch_added(patch, "game.yaml", &added) < 0 ||
+	    join_keys(added.buf, &rec.keys[joiner]) < 0) {
+		strbuf_addstr(said, "the join adds no keys of the joiner to game.yaml");
+		goto out;
+	}
+	if (peer_envelope_verify(e, rec.keys[joiner].sign, env_text, env_len) < 0) {
+		strbuf_addf(said, "the signature of the envelope does not verify under the %s's sign_key",
+			    side_name(joiner));
+		goto out;
+	}
+	if (peer_keys_check(pc->g.id, joiner, &rec.keys[joiner]) < 0) {
+		strbuf_addf(said, "the %s key proof does not verify (3.2)", side_name(joiner));
+		goto out;
+	}
+	if (pcrypto_joint_key(rec.keys[SIDE_AMERICAN].mask, rec.keys[SIDE_BRITISH].mask,
+			      rec.joint) < 0) {
+		strbuf_addstr(said, "the two masking keys give no joint key (3.2)");
+		goto out;
+	}
+	rec.have_joint = true;
+	if (patch_time(patch, &time) < 0) {
+		strbuf_addstr(said, "the patch has no date");
+		goto out;
+	}
+	ret = PEER_FAILED;
+	if (peer_join_commit(&pc->g, &rec, joiner, time, commit) < 0) {
+		strbuf_addstr(said, "cannot rebuild the join");
+		goto out;
+	}
+	ret = PEER_REFUSED;
+	if (strcmp(commit, e->commit)) {
+		strbuf_addf(said, "commit %s does not replay: the same facts give %s (8.3 step 6)",
+			    e->commit, commit);
+		goto out;
+	}
+	if (same_patch(pc, commit, patch, said) < 0)
+		goto out;
+	ret = PEER_FAILED;
+	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
+		strbuf_addstr(said, "cannot move the head (nothing changed)");
+		goto out;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	pc->rec = rec;
+	strbuf_addf(said, "accepted: the %s joined (commit %.12s)", side_name(joiner), commit);
+	ret = PEER_ACCEPTED;
+out:
+	strbuf_release(&changes);
+	strbuf_release(&added);
+	return ret;
+}
+
+/* The facts a patch adds (verify): the lines of shares.txt and
+ * dice.txt, the new shuffle files, the order file. 0 or refused. */
+int peer_given_from_patch(const char *patch, struct peer_files *given,
+			    struct strbuf *order, struct strbuf *said)
+{
+	struct strbuf changes = STRBUF_INIT, add = STRBUF_INIT;
+	char why[200];
+	int ret = PEER_REFUSED;
+
+	if (repo_patch_changes(patch, strlen(patch), &changes, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "the patch does not parse: %s", why);
+		goto out;
+	}
+	for (const char *p = changes.buf; *p;) {
+		size_t len = strcspn(p, "\n");
+		char path[128];
+		int g, k, n = 0;
+		snprintf(path, sizeof(path), "%.*s", (int)(len > 2 ? len - 2 : 0), p + 2);
+		strbuf_reset(&add);
+		peer_patch_added(patch, path, &add);
+		if (!strcmp(path, "peer/shares.txt") || !strcmp(path, "peer/dice.txt") ||
+		    !strcmp(path, "peer/keys.txt")) {
+			int (*parse)(const char *, size_t, struct peer_files *, char *, size_t) =
+				path[5] == 's' ? peer_share_parse : path[5] == 'd' ? peer_dice_parse
+							     : peer_key_parse;
+			for (const char *q = add.buf; *q;) {
+				size_t l = strcspn(q, "\n");
+				if (parse(q, l, given, why, sizeof(why)) < 0) {
+					strbuf_addf(said, "%s: %s", path, why);
+					goto out;
+				}
+				q += l + (q[l] ? 1 : 0);
+			}
+		} else if (sscanf(path, "peer/shuffles/%d-%d.txt%n", &g, &k, &n) == 2 &&
+			   (size_t)n == strlen(path) && *p == 'A' && g >= 1 &&
+			   g <= PEER_MAX_GEN && (k == 1 || k == 2)) {
+			struct peer_shuffle *sh = &given->sh[g][k];
+			if (peer_shuffle_parse(add.buf, sh, why, sizeof(why)) < 0 ||
+			    sh->gen != g || sh->turn != k) {
+				strbuf_addf(said, "%s: %s", path, why);
+				goto out;
+			}
+		} else if (!strncmp(path, "orders/", 7)) {
+			strbuf_addbuf(order, &add);
+		}
+		p += len + (p[len] ? 1 : 0);
+	}
+	ret = PEER_ACCEPTED;
+out:
+	strbuf_release(&changes);
+	strbuf_release(&add);
+	return ret;
+}
+
+/* The commitment of side that the patch's state.yaml adds (6.4), or "". */
+static void sealed_from_patch(const char *patch, int side, char out[65])
+{
+	struct strbuf add = STRBUF_INIT;
+	char *key = xstrfmt("\n    %s: ", side_name((enum side)side));
+	const char *p;
+
+	out[0] = '\0';
+	strbuf_addch(&add, '\n');
+	if (peer_patch_added(patch, "state.yaml", &add) == 0) {
+		for (p = add.buf; (p = strstr(p, key)); p++) {
+			const char *v = p + strlen(key);
+			if (strspn(v, "0123456789abcdef") == 64 && v[64] == '\n') {
+				memcpy(out, v, 64);
+				out[64] = '\0';
+			}
+		}
+	}
+	free(key);
+	strbuf_release(&add);
+}
+
+/* 8.3 steps 5 to 7 for an order or an answer: the commit rebuilt by the
+ * rule of section 7 from the facts the patch adds. */
+static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
+		       const char *patch, struct strbuf *said)
+{
+	struct peer_files files, given;
+	struct strbuf order = STRBUF_INIT, err = STRBUF_INIT;
+	struct peer_step st;
+	char commit[41];
+	int ret = PEER_FAILED, r;
+
+	peer_step_init(&st);
+	peer_files_init(&given);
+	if (peer_files_load(pc->g.repo, pc->g.head, &files, &err) < 0) {
+		strbuf_addf(said, "cannot read this copy's record: %s", err.buf);
+		goto out;
+	}
+	if ((ret = peer_given_from_patch(patch, &given, &order, said)) != PEER_ACCEPTED)
+		goto out;
+	ret = PEER_REFUSED;
+	st.pc = pc;
+	st.parent = &pc->g.state;
+	st.files = &files;
+	st.c = (enum side)e->from;
+	st.kind = (enum peer_kind)peer_kind_parse(e->kind);
+	st.order = st.kind == PEER_ORDER ? order.buf : NULL;
+	st.cont = order.buf;
+	st.given = &given;
+	sealed_from_patch(patch, e->from, st.given_sealed);
+	st.seq = (unsigned)e->seq;
+	if (st.kind == PEER_ORDER && !order.len) {
+		strbuf_addstr(said, "an order commit adds no order file");
+		goto out;
+	}
+	if (patch_time(patch, &st.time) < 0) {
+		strbuf_addstr(said, "the patch has no date");
+		goto out;
+	}
+	r = peer_step_build(&st, commit);
+	if (r > 0) {
+		strbuf_addf(said, "commit %lu (%s) does not replay: %s", e->seq, e->kind, st.why.buf);
+		goto out;
+	}
+	if (r < 0) {
+		ret = PEER_FAILED;
+		strbuf_addstr(said, "cannot rebuild the commit");
+		goto out;
+	}
+	if (strcmp(commit, e->commit)) {
+		strbuf_addf(said, "commit %lu (%s) does not replay: the same facts give %s, not %s (8.3 step 6)",
+			    e->seq, e->kind, commit, e->commit);
+		goto out;
+	}
+	if (same_patch(pc, commit, patch, said) < 0)
+		goto out;
+	ret = PEER_FAILED;
+	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
+		strbuf_addstr(said, "cannot move the head (nothing changed)");
+		goto out;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	pc->g.state = st.next;
+	if (st.request && keep_request_proof(pc, e) < 0) {
+		strbuf_addf(said, "accepted, but the request of commit %lu came without its die proof", e->seq);
+		ret = PEER_ACCEPTED;
+		goto out;
+	}
+	strbuf_addf(said, "accepted: commit %lu of the %s (%s, %.12s)", e->seq,
+		    side_name(st.c), e->kind, commit);
+	ret = PEER_ACCEPTED;
+out:
+	peer_step_release(&st);
+	peer_files_release(&files);
+	peer_files_release(&given);
+	strbuf_release(&order);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* 8.3 steps 1 to 4: the envelope, its game and sender, the patch's hash,
+ * the place in the history. PEER_ACCEPTED to go on. */
+static int check_envelope(struct peer_copy *pc, const char *mail, size_t len,
+			  const struct peer_envelope *e, const char *env_text,
+			  size_t env_len, const char *patch, size_t patch_len,
+			  struct strbuf *said)
+{
+	char why[256];
+	int k = peer_kind_parse(e->kind), place;
+
+	if (strcmp(e->game, pc->g.id)) {
+		strbuf_addf(said, "the mail is for game %s, this copy is %s", e->game, pc->g.id);
+		return PEER_REFUSED;
+	}
+	if (e->from != (int)OTHER_SIDE(pc->me)) {
+		strbuf_addf(said, "the mail says it comes from the %s, who is this copy's own side",
+			    side_name(pc->me));
+		return PEER_REFUSED;
+	}
+	/* a join's key is in its own patch: checked there */
+	if (k != PEER_JOIN && (!pc->rec.keys[e->from].have ||
+			       peer_envelope_verify(e, pc->rec.keys[e->from].sign,
+						    env_text, env_len) < 0)) {
+		strbuf_addf(said, "the signature of the envelope does not verify under the %s's sign_key (3.3)",
+			    side_name((enum side)e->from));
+		return PEER_REFUSED;
+	}
+	if (peer_patch_check(e, patch, patch_len, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "%s", why);
+		return PEER_REFUSED;
+	}
+	place = peer_place(pc->g.repo, e, why, sizeof(why));
+	switch (place) {
+	case PEER_PLACE_NEXT:
+		return PEER_ACCEPTED;
+	case PEER_PLACE_COPY:
+		strbuf_addf(said, "already applied: commit %.12s", e->commit);
+		return PEER_COPY;
+	case PEER_PLACE_UNKNOWN:
+		strbuf_addf(said, "not yet: %s", why);
+		return PEER_LATER;
+	case PEER_PLACE_FORK: {
+		struct strbuf kept = STRBUF_INIT;
+		char why2[200];
+		strbuf_addf(said, "%s", why);
+		if (peer_keep_fork(pc->g.repo, e, mail, len, &kept, why2, sizeof(why2)) == 0)
+			strbuf_addf(said, " (kept in %s)", kept.buf);
+		strbuf_release(&kept);
+		return PEER_REFUSED;
+	}
+	case PEER_PLACE_BAD:
+		strbuf_addf(said, "%s", why);
+		return PEER_REFUSED;
+	default:
+		strbuf_addf(said, "cannot read the history: %s", why);
+		return PEER_FAILED;
+	}
+}
+
+int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		     const char *mail, size_t len, struct strbuf *said)
+{
+	struct strbuf env_text = STRBUF_INIT, patch = STRBUF_INIT;
+	struct peer_envelope e;
+	char why[256];
+	int ret = PEER_REFUSED, k;
+
+	(void)cfg;
+	if (peer_mail_extract(mail, len, &env_text, &patch, why, sizeof(why)) != 0) {
+		strbuf_addf(said, "not a mail between postriders: %s", why);
+		goto out;
+	}
+	if (peer_envelope_parse(env_text.buf, env_text.len, &e, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "the envelope does not follow the grammar of 8.1: %s", why);
+		goto out;
+	}
+	ret = check_envelope(pc, mail, len, &e, env_text.buf, env_text.len,
+			     patch.buf, patch.len, said);
+	if (ret != PEER_ACCEPTED)
+		goto out;
+	k = peer_kind_parse(e.kind);
+	switch (k) {
+	case PEER_JOIN:
+		ret = accept_join(pc, &e, env_text.buf, env_text.len, patch.buf, said);
+		break;
+	case PEER_ORDER:
+	case PEER_ANSWER:
+	case PEER_END:
+		ret = accept_step(pc, &e, patch.buf, said);
+		break;
+	default:
+		strbuf_addf(said, "commit %lu of kind %s: this postrider does not play that part of the protocol yet",
+			    e.seq, e.kind);
+		ret = PEER_REFUSED;
+	}
+out:
+	strbuf_release(&env_text);
+	strbuf_release(&patch);
+	return ret;
+}
