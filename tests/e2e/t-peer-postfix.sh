@@ -1,0 +1,415 @@
+#!/bin/sh
+#
+# A game with no host through real mail (issue 34, docs/peer.md).
+#
+# Two Unix users, prpeer-am (the American) and prpeer-br (the British),
+# homes under $TRASH, and a private Postfix instance (its own config,
+# queue and data folders under $TRASH, smtpd on 127.0.0.1:<free port>,
+# its log in a file; any system Postfix is never touched) delivering the
+# test domain locally to them. Each user's ~/.forward hands his mail to
+# procmail with contrib/procmailrc-peer: the mails of the other side's
+# postrider go to his own postrider (contrib/postrider-deliver --game
+# ~/game), his own replies to his reports too, everything else (the
+# invitation, the reports) to his Maildir.
+#
+# The harness is checked first: a plain mail from one user reaches the
+# other's Maildir through procmail; a peer mail reaches the other's
+# postrider (here, before any game exists, postrider says so: the message
+# is kept in ~/.failed/ and bounced to its sender) and never his Maildir;
+# an invitation lands in the Maildir.
+#
+# Then the game, once `postrider peer` exists: the American starts it with
+# `peer new` as his user, the British joins from the invitation in his
+# Maildir, and a driver plays random legal orders for the side to move, as
+# its user (`postrider play ~/game --as SIDE`), waiting each time until
+# the mail system is quiet (every automatic answer given), to the end of
+# the game. Then both copies must have the same head and tree, `postrider
+# audit` pass on each, tests/verify/verify_peer.py agree, and the number
+# of automatic mails (from the Postfix log and the delivery logs) is
+# printed. POSTRIDER_PEER_ORDERS bounds the orders of the driver (default
+# 2000: the whole game).
+#
+# It needs root (users, a mail system): without it, it fails and says so.
+# Every user and process it makes is removed at its end, also on failure.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+need_root_and_tools "it creates users and runs a private Postfix" \
+	/usr/sbin/postfix /usr/sbin/postmap /usr/sbin/postqueue \
+	/usr/sbin/sendmail /usr/bin/procmail /usr/bin/mutt /usr/sbin/runuser
+getent passwd postfix >/dev/null || die "no user postfix (made by the postfix package)"
+
+chmod 755 "$TRASH"	# the test users walk through it to their homes
+PF=$TRASH/pf		# the private Postfix instance
+PREFIX=$TRASH/usr	# make install PREFIX=
+U=$TRASH/users		# the test users' homes
+DOMAIN=peer.postrider.test
+AM_USER=prpeer-am
+BR_USER=prpeer-br
+USERS="$AM_USER $BR_USER"
+AM="Alice <$AM_USER@$DOMAIN>"
+BR="Bob <$BR_USER@$DOMAIN>"
+mkdir -p "$PF/conf" "$PF/queue" "$PF/data" "$U"
+chmod 755 "$PF" "$U"
+chown postfix "$PF/data"
+PORT=$("$PY" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+
+# --- make install, and the wrapper beside the binary (contrib/README.md) ---
+cp -a "$BUILD_DIR" "$TRASH/build" || die "copy $BUILD_DIR"
+make -s --no-print-directory BUILD="$TRASH/build" PREFIX="$PREFIX" install \
+	>"$TRASH/install.log" 2>&1 || die "make install: $(cat "$TRASH/install.log")"
+install -m 755 contrib/postrider-deliver "$PREFIX/bin/" || die "install postrider-deliver"
+install -m 755 tests/verify/verify_peer.py "$TRASH/verify_peer.py" || die "install verify_peer.py"
+
+# --- the users (removed at the end: their processes first) ---
+remove_users() {
+	for _u in $USERS; do
+		if id -u "$_u" >/dev/null 2>&1; then
+			# only this test's users' processes, each by its id
+			for _pid in $(ps -o pid= -u "$_u"); do
+				kill -KILL "$_pid" 2>/dev/null
+			done
+			userdel "$_u" 2>/dev/null
+		fi
+		rm -f "/var/mail/$_u"
+	done
+}
+remove_users
+at_exit remove_users
+for _u in $USERS; do
+	useradd -M -d "$U/$_u" -s /bin/sh -U "$_u" || die "useradd $_u"
+	mkdir -p "$U/$_u/.config/postrider"
+done
+
+# --- the private Postfix: local delivery of $DOMAIN to the two users ---
+cat >"$PF/conf/main.cf" <<EOF
+compatibility_level = 3.6
+config_directory = $PF/conf
+queue_directory = $PF/queue
+data_directory = $PF/data
+mail_owner = postfix
+setgid_group = postdrop
+myhostname = mx.$DOMAIN
+mydomain = $DOMAIN
+myorigin = $DOMAIN
+mydestination = $DOMAIN, localhost
+inet_interfaces = 127.0.0.1
+inet_protocols = ipv4
+mynetworks = 127.0.0.0/8
+alias_maps =
+alias_database =
+home_mailbox = Maildir/
+recipient_delimiter = +
+biff = no
+smtputf8_enable = no
+maillog_file = $PF/maillog
+maillog_file_prefixes = $PF
+# a deferred message (75: a mail before it not there yet) is tried again
+# within seconds, not minutes
+queue_run_delay = 1s
+minimal_backoff_time = 1s
+maximal_backoff_time = 2s
+EOF
+cat >"$PF/conf/master.cf" <<EOF
+127.0.0.1:$PORT inet n - n - - smtpd
+pickup    unix  n       -       n       60      1       pickup
+cleanup   unix  n       -       n       -       0       cleanup
+qmgr      unix  n       -       n       300     1       qmgr
+rewrite   unix  -       -       n       -       -       trivial-rewrite
+bounce    unix  -       -       n       -       0       bounce
+defer     unix  -       -       n       -       0       bounce
+trace     unix  -       -       n       -       0       bounce
+verify    unix  -       -       n       -       1       verify
+flush     unix  n       -       n       1000?   0       flush
+proxymap  unix  -       -       n       -       -       proxymap
+smtp      unix  -       -       n       -       -       smtp
+relay     unix  -       -       n       -       -       smtp
+showq     unix  n       -       n       -       -       showq
+error     unix  -       -       n       -       -       error
+retry     unix  -       -       n       -       -       error
+discard   unix  -       -       n       -       -       discard
+local     unix  -       n       n       -       -       local
+anvil     unix  -       -       n       -       1       anvil
+scache    unix  -       -       n       -       1       scache
+postlog   unix-dgram n  -       n       -       1       postlogd
+EOF
+postfix -c "$PF/conf" check >"$TRASH/pf.log" 2>&1 ||
+	die "postfix check: $(cat "$TRASH/pf.log")"
+postfix -c "$PF/conf" start >"$TRASH/pf.log" 2>&1 ||
+	die "the private Postfix starts: $(cat "$TRASH/pf.log"; cat "$PF/maillog" 2>/dev/null)"
+at_exit 'postfix -c "$PF/conf" stop >/dev/null 2>&1'
+MAIL_CONFIG=$PF/conf
+export MAIL_CONFIG
+
+# wait_for SECONDS CMD...: CMD until it succeeds, every 0.2 s; 1 on timeout
+wait_for() {
+	_w=$(($1 * 5))
+	shift
+	while ! "$@"; do
+		_w=$((_w - 1))
+		[ $_w -gt 0 ] || return 1
+		sleep 0.2
+	done
+}
+is_listening() {
+	"$PY" -c 'import socket, sys
+s = socket.socket()
+s.settimeout(1)
+sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))))' "$PORT"
+}
+wait_for 20 is_listening ||
+	die "the private Postfix listens on 127.0.0.1:$PORT: $(cat "$PF/maillog")"
+ok "a private Postfix listens on 127.0.0.1:$PORT"
+
+# --- each player's set-up: postrider's mail, procmail, mutt ---
+for _u in $USERS; do
+	case $_u in
+	"$AM_USER") _me=$AM ;;
+	*) _me=$BR ;;
+	esac
+	cat >"$U/$_u/.config/postrider/config.yaml" <<EOF
+transport: smtp
+smtp_url: smtp://127.0.0.1:$PORT
+starttls: false
+from: $_me
+EOF
+	# contrib/README.md, "A player without a host": procmail
+	sed "s|/usr/local/bin/|$PREFIX/bin/|g" contrib/procmailrc-peer >"$U/$_u/.procmailrc"
+	echo '"|exec /usr/bin/procmail"' >"$U/$_u/.forward"
+	cat >"$U/$_u/.muttrc" <<EOF
+set from="$_me"
+set use_from=yes
+set hostname=$DOMAIN
+set smtp_url="smtp://127.0.0.1:$PORT"
+set ssl_starttls=no
+set ssl_force_tls=no
+set record=""
+set charset=utf-8
+set send_charset=utf-8
+EOF
+	chown -R "$_u:" "$U/$_u"
+	chmod 644 "$U/$_u/.procmailrc" "$U/$_u/.forward"
+done
+
+# as USER CMD...: CMD as USER with the bare environment of a login shell
+as() {
+	_au=$1
+	shift
+	runuser -u "$_au" -- env -i HOME="$U/$_au" LOGNAME="$_au" USER="$_au" \
+		PATH="$PREFIX/bin:/usr/bin:/bin" TZ=UTC LC_ALL=C "$@"
+}
+# mutt_send USER DRAFT: USER's mutt sends the draft (headers, body) by SMTP
+mutt_send() {
+	as "$1" mutt -n -F "$U/$1/.muttrc" -H "$2" </dev/null >"$TRASH/mutt.out" 2>&1 ||
+		fail "mutt of $1 sends $2" "$(cat "$TRASH/mutt.out")"
+}
+# in_maildir USER SUBJECT: the first message of USER's Maildir with SUBJECT
+in_maildir() {
+	grep -lF "Subject: $2" "$U/$1"/Maildir/new/* 2>/dev/null | head -n 1
+}
+has_in_maildir() {
+	[ -n "$(in_maildir "$@")" ]
+}
+delivered_to_postrider() {
+	grep -qF -- "$2" "$U/$1/.deliver.log" 2>/dev/null
+}
+
+# ============ the harness ============
+
+# a plain mail between the two: through procmail into the Maildir
+printf 'To: %s\nSubject: hello from the American\n\nShall we play?\n' "$BR" >"$TRASH/draft"
+chmod 644 "$TRASH/draft"
+mutt_send "$AM_USER" "$TRASH/draft"
+if wait_for 20 has_in_maildir "$BR_USER" "hello from the American"; then
+	ok "a plain mail from one player reaches the other's Maildir through procmail"
+else
+	fail "a plain mail from one player reaches the other's Maildir through procmail" \
+		"$(tail -n 10 "$PF/maillog")"
+fi
+expect_grep "... delivered by the command in ~/.forward" \
+	"to=<$BR_USER@$DOMAIN>.*status=sent (delivered to command: exec /usr/bin/procmail)" \
+	"$PF/maillog"
+
+# a peer mail (the opponent's postrider's, automatic) goes to postrider on
+# ~/game: with no game there yet, postrider says so (78): the message is
+# kept and bounced to its sender, and the Maildir never sees it
+printf 'To: %s\nSubject: [ww-harness] peer 2 american order\nAuto-Submitted: auto-generated\n\nthis mail is for your postrider\n' \
+	"$BR" >"$TRASH/draft"
+mutt_send "$AM_USER" "$TRASH/draft"
+if wait_for 20 delivered_to_postrider "$BR_USER" "[ww-harness] peer 2 american order"; then
+	ok "a peer mail goes to the receiver's postrider-deliver --game ~/game"
+else
+	fail "a peer mail goes to the receiver's postrider-deliver --game ~/game" \
+		"$(tail -n 10 "$PF/maillog")"
+fi
+expect_fixed "... which runs postrider play on ~/game" \
+	"'$U/$BR_USER/game' is not a game repository" "$U/$BR_USER/.deliver.log"
+if wait_for 20 has_in_maildir "$AM_USER" "Undelivered Mail Returned to Sender"; then
+	ok "... postrider's 78 bounces it to its sender"
+else
+	fail "... postrider's 78 bounces it to its sender" "$(tail -n 10 "$PF/maillog")"
+fi
+expect_eq "... a copy kept in ~/.failed/" 1 "$(ls "$U/$BR_USER/.failed" | grep -c .)"
+expect_eq "... and not in the receiver's Maildir" "" \
+	"$(in_maildir "$BR_USER" "[ww-harness] peer")"
+rm -f "$U/$BR_USER/.failed"/* "$U/$BR_USER/.deliver.log"
+
+# an invitation (kind invite) is for the human: into the Maildir
+printf 'To: %s\nSubject: [ww-harness] peer 1 american invite\nAuto-Submitted: auto-generated\n\nan invitation\n' \
+	"$BR" >"$TRASH/draft"
+mutt_send "$AM_USER" "$TRASH/draft"
+if wait_for 20 has_in_maildir "$BR_USER" "[ww-harness] peer 1 american invite"; then
+	ok "an invitation lands in the Maildir, for the player to read"
+else
+	fail "an invitation lands in the Maildir, for the player to read" "$(tail -n 10 "$PF/maillog")"
+fi
+expect_eq "... and not with postrider" "" "$(cat "$U/$BR_USER/.deliver.log" 2>/dev/null)"
+
+# ============ the game ============
+
+if ! postrider --help 2>&1 | grep -q '^  peer '; then
+	# the peer commands are not built yet (docs/peer.md: "no command of
+	# postrider plays a peer game yet"): the harness above is the test
+	echo "# postrider has no 'peer' command yet: the game part waits for it"
+	test_done
+fi
+
+rm -f "$U/$BR_USER"/Maildir/new/*
+as "$AM_USER" postrider peer new "$U/$AM_USER/game" --me american \
+	--american "$AM" --british "$BR" >"$TRASH/new.out" 2>"$TRASH/new.err"
+expect_eq "peer new, as the American: exit 0" 0 "$?"
+is_invitation() {
+	grep -lE "^Subject: \[[-a-z0-9]+\] peer [0-9]+ american invite" \
+		"$U/$BR_USER"/Maildir/new/* 2>/dev/null | head -n 1
+}
+has_invitation() { [ -n "$(is_invitation)" ]; }
+wait_for 30 has_invitation ||
+	die "the invitation reaches the British Maildir: $(cat "$TRASH/new.err"; tail -n 5 "$PF/maillog")"
+ok "the invitation reaches the British Maildir"
+INV=$(is_invitation)
+as "$BR_USER" postrider peer join "$U/$BR_USER/game" "$INV" >"$TRASH/join.out" 2>"$TRASH/join.err"
+expect_eq "peer join from the invitation, as the British: exit 0" 0 "$?"
+fp_am=$(grep -o '[0-9a-f]\{16\}' "$TRASH/new.out" | head -n 1)
+fp_br=$(grep -o '[0-9a-f]\{16\}' "$TRASH/join.out" | head -n 1)
+expect_eq "new and join print the same fingerprint" "$fp_am" "$fp_br"
+
+# The driver: one line per order, "order N SIDE exit STATUS ORDER", then
+# "end ..."; it waits until the mail is quiet before asking who decides.
+start=$(date +%s)
+"$PY" - "$U" "$AM_USER" "$BR_USER" "$PREFIX" "$PF" "${POSTRIDER_PEER_ORDERS:-2000}" \
+	>"$TRASH/game.out" 2>"$TRASH/game.err" <<'EOF'
+import os, random, subprocess, sys, time
+home, am, br, prefix, pf, limit = sys.argv[1:7]
+users = {"american": am, "british": br}
+rnd = random.Random(34)
+
+def run(user, *args, stdin=None):
+    env = ["env", "-i", "HOME=%s/%s" % (home, user), "LOGNAME=" + user, "USER=" + user,
+           "PATH=%s/bin:/usr/bin:/bin" % prefix, "TZ=UTC", "LC_ALL=C"]
+    return subprocess.run(["runuser", "-u", user, "--"] + env + list(args),
+                          input=stdin, capture_output=True, text=True)
+
+def head(user):
+    r = subprocess.run(["git", "-c", "safe.directory=*", "-C", "%s/%s/game" % (home, user),
+                        "rev-parse", "HEAD"], capture_output=True, text=True)
+    return r.stdout.strip()
+
+def busy():
+    q = subprocess.run(["postqueue", "-c", pf + "/conf", "-p"], capture_output=True, text=True)
+    if "Mail queue is empty" not in q.stdout:
+        return True
+    for user in (am, br):
+        if subprocess.run(["pgrep", "-u", user], capture_output=True).returncode == 0:
+            return True
+    return False
+
+def quiet(timeout=90):
+    """Until nothing is in flight twice in a row and both heads agree."""
+    end, calm = time.time() + timeout, 0
+    while time.time() < end:
+        if not busy() and head(am) == head(br):
+            calm += 1
+            if calm == 2:
+                return True
+        else:
+            calm = 0
+        time.sleep(0.2)
+    return False
+
+n = 0
+while n < int(limit):
+    if not quiet():
+        print("end not quiet after", n, "orders: heads", head(am), head(br))
+        break
+    opts = run(am, "postrider", "options", home + "/" + am + "/game", "--plain")
+    lines = opts.stdout.splitlines()
+    if opts.returncode or not lines:
+        print("end options failed:", opts.stderr.strip())
+        break
+    side = lines[0]
+    if side == "none":
+        print("end game over after", n, "orders")
+        break
+    # the side to move asks its own copy, which knows its hand
+    if side != "american":
+        opts = run(users[side], "postrider", "options", "%s/%s/game" % (home, users[side]), "--plain")
+        lines = opts.stdout.splitlines()
+        if opts.returncode or not lines or lines[0] != side:
+            print("end the copies disagree on who decides:", side, lines[:1], opts.stderr.strip())
+            break
+    order = rnd.choice(lines[1:])
+    n += 1
+    r = run(users[side], "postrider", "play", "%s/%s/game" % (home, users[side]), "--as", side, "-",
+            stdin=order + "\n")
+    print("order", n, side, "exit", r.returncode, order, flush=True)
+    if r.returncode:
+        sys.stderr.write(r.stdout + r.stderr)
+        break
+else:
+    print("end", limit, "orders")
+EOF
+secs=$(($(date +%s) - start))
+orders=$(grep -c '^order' "$TRASH/game.out")
+echo "# $orders orders in $secs s"
+expect_grep "the game was played to its end by mail" '^end game over after' "$TRASH/game.out"
+expect_eq "every order was accepted" "" "$(grep '^order' "$TRASH/game.out" | grep -v ' exit 0 ')"
+show_file "$TRASH/game.err"
+tail -n 3 "$TRASH/game.out" | sed 's/^/# /'
+
+git config --global --add safe.directory '*'
+expect_eq "both copies have the same head" \
+	"$(git -C "$U/$AM_USER/game" rev-parse HEAD)" "$(git -C "$U/$BR_USER/game" rev-parse HEAD)"
+expect_eq "... and the same tree" \
+	"$(git -C "$U/$AM_USER/game" rev-parse 'HEAD^{tree}')" \
+	"$(git -C "$U/$BR_USER/game" rev-parse 'HEAD^{tree}')"
+for _u in $USERS; do
+	as "$_u" postrider audit "$U/$_u/game" >"$TRASH/audit.out" 2>&1
+	_rc=$?
+	if [ $_rc -eq 0 ] || [ $_rc -eq 4 ]; then
+		ok "postrider audit passes on the copy of $_u"
+	else
+		fail "postrider audit passes on the copy of $_u" "exit $_rc" "$(tail -n 10 "$TRASH/audit.out")"
+	fi
+	as "$_u" /usr/bin/python3 "$TRASH/verify_peer.py" game "$U/$_u/game" >"$TRASH/verify.out" 2>&1
+	expect_eq "verify_peer.py game agrees on the copy of $_u" 0 "$?"
+	expect_grep "... and says valid" '^valid$' "$TRASH/verify.out"
+done
+
+# the automatic mails: the kinds a postrider sends without a human
+# (answer, end), from the delivery logs; every mail to a postrider from
+# the Postfix log
+auto=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" |
+	grep -cE '^--- .* peer [0-9]+ (american|british) (answer|end)$')
+human=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" |
+	grep -cE '^--- .* peer [0-9]+ (american|british) (join|order|claim)$')
+piped=$(grep -c 'status=sent (delivered to command: exec /usr/bin/procmail)' "$PF/maillog")
+echo "# automatic mails: $auto; mails after a human's order or join: $human; procmail deliveries: $piped"
+expect_ne "automatic mails were counted" 0 "$auto"
+expect_eq "nothing was kept in .failed/" "" \
+	"$(ls "$U/$AM_USER/.failed" "$U/$BR_USER/.failed" 2>/dev/null | grep -v ':$' | grep .)"
+
+test_done
