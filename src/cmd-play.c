@@ -17,6 +17,7 @@
 #include "hostlog.h"
 #include "mail.h"
 #include "notify.h"
+#include "peer.h"
 #include "play.h"
 #include "publish.h"
 #include "report.h"
@@ -182,6 +183,12 @@ static int run(struct play_opts *o)
 			goto out;
 		}
 		o->dir = routed_dir;
+	}
+	if (o->as < 0 && !o->check && peer_mail_is_peer(input.buf, input.len)) {
+		/* a mail between the postriders of a peer game (docs/peer.md 8.3) */
+		r = peer_play(o->dir, &cfg, input.buf, input.len, &res.said);
+		fail(&res, r, "%s", res.said.buf);
+		goto out;
 	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
 	while (err.len && err.buf[err.len - 1] == '\n')

@@ -32,6 +32,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_player_entry,
 	&cmd_doctor_entry,
 	&cmd_selfplay_entry,
+	&cmd_peer_entry,
 	NULL
 };
 

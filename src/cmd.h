@@ -58,6 +58,7 @@ extern const struct cmd_entry cmd_selfplay_entry;
 extern const struct cmd_entry cmd_reveal_entry;
 extern const struct cmd_entry cmd_audit_entry;
 extern const struct cmd_entry cmd_list_entry;
+extern const struct cmd_entry cmd_peer_entry;
 extern const struct cmd_entry cmd_index_entry;
 extern const struct cmd_entry cmd_archive_entry;
 extern const struct cmd_entry cmd_publish_entry;

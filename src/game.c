@@ -142,7 +142,7 @@ static int read_players(struct game *g, struct ytree *t, yaml_node_t *root,
 		errors += ytree_check_keys(t, m, player_keys, err);
 		g->player[0].name = dup_scalar(t, m, "name", err, &errors);
 		g->player[0].addr = dup_scalar(t, m, "address", err, &errors);
-	} else {
+	} else if (!g->peer) {
 		ytree_error(t, root, err, "missing 'host'");
 		errors++;
 	}
@@ -216,7 +216,7 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 {
 	static const char *const keys[] = {
 		"postrider", "id", "game", "data_name", "data_hash", "data_files", "players",
-		"host", "options", "fairness", NULL
+		"host", "options", "fairness", "mode", "peer", NULL
 	};
 	static const char *const opt_keys[] = { "tournament_rule", NULL };
 	struct ytree t;
@@ -269,6 +269,15 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 		ytree_error(&t, root, err, "no data_files");
 		errors++;
 	}
+	if ((n = ytree_get(&t, root, "mode"))) {
+		const char *mode = ytree_scalar(n);
+		if (!mode || strcmp(mode, "peer")) {
+			ytree_error(&t, n, err, "bad 'mode': the one mode named is peer");
+			errors++;
+		} else {
+			g->peer = true;
+		}
+	}
 	errors += read_players(g, &t, root, err);
 	if ((m = ytree_get(&t, root, "options"))) {
 		errors += ytree_check_keys(&t, m, opt_keys, err);
@@ -278,7 +287,7 @@ static int read_game_yaml(struct game *g, const char *text, size_t len,
 	}
 	if ((m = ytree_get(&t, root, "fairness"))) {
 		errors += read_fairness(g, &t, m, err);
-	} else {
+	} else if (!g->peer) {
 		ytree_error(&t, root, err, "missing 'fairness'");
 		errors++;
 	}

@@ -68,6 +68,9 @@ struct game {
 	bool tournament;		/* Optional Tournament Rule (6.34.C.i) */
 	bool fixed_dice;		/* some dice were fixed: never a fair game */
 	bool revealed;			/* the seed has been published */
+	/* mode: peer (docs/peer.md 6.1): no host, no seed; the players'
+	 * keys are in game.yaml's peer section (peer.h reads it) */
+	bool peer;
 	/*
 	 * The version of the construction (docs/fairness.md): 1, every draw
 	 * from the keyed stream, checked at the reveal; 2, the public draws

@@ -389,6 +389,26 @@ static void add_text_qp(struct strbuf *out, const char *t)
 	}
 }
 
+/* Printable ASCII and tabs in LF-ended lines under 999 bytes, not
+ * empty: a text that goes as 7bit byte for byte (but its line ends). */
+static bool note_is_7bit(const char *t)
+{
+	size_t col = 0;
+
+	if (!*t || t[strlen(t) - 1] != '\n')
+		return false;
+	for (const char *p = t; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (c == '\n') {
+			col = 0;
+			continue;
+		}
+		if ((c < 0x20 && c != '\t') || c >= 0x7f || ++col > 998)
+			return false;
+	}
+	return true;
+}
+
 static int check_plain(const char *what, const char *v, struct strbuf *err)
 {
 	if (has_ctl(v) || !is_ascii(v) || !*v) {
@@ -416,7 +436,7 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 	struct strbuf h = STRBUF_INIT;
 	const char *text = m->text ? m->text : "";
 	char boundary[40];
-	bool multi = m->patch || m->svg || m->png;
+	bool multi = m->patch || m->svg || m->png || m->note;
 	bool qp;
 
 	if (!m->from || !m->to || !m->subject || !m->message_id || !m->date) {
@@ -478,6 +498,17 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 			    "digits, '.', '_' and '-' only)", m->patch_name);
 		goto fail;
 	}
+	if (m->note && (!m->note_name || !safe_file_name(m->note_name) ||
+			!note_is_7bit(m->note))) {
+		strbuf_addstr(err, "invalid text attachment (no safe file "
+			      "name, or not 7-bit text with LF line ends)");
+		goto fail;
+	}
+	if (m->patch_type && (has_ctl(m->patch_type) || !is_ascii(m->patch_type) ||
+			      !strchr(m->patch_type, '/'))) {
+		strbuf_addf(err, "invalid patch type '%s'", m->patch_type);
+		goto fail;
+	}
 	qp = needs_qp(text);
 	snprintf(boundary, sizeof(boundary), "=_postrider_%016llx",
 		 fnv1a(m->message_id));
@@ -495,12 +526,22 @@ int mail_compose(const struct mail_out *m, struct strbuf *out,
 		add_text_qp(&h, text);
 	else
 		add_text_7bit(&h, text);
+	if (m->note) {
+		strbuf_addf(&h, "\r\n--%s\r\n", boundary);
+		strbuf_addf(&h, "Content-Type: text/plain; charset=us-ascii;\r\n"
+			    " name=\"%s\"\r\n", m->note_name);
+		strbuf_addf(&h, "Content-Disposition: attachment;\r\n"
+			    " filename=\"%s\"\r\n", m->note_name);
+		strbuf_addstr(&h, "Content-Transfer-Encoding: 7bit\r\n\r\n");
+		add_text_7bit(&h, m->note);
+	}
 	if (m->patch) {
 		const char *name = m->patch_name ? m->patch_name
 						 : "postrider.patch";
 		strbuf_addf(&h, "\r\n--%s\r\n", boundary);
-		strbuf_addf(&h, "Content-Type: text/x-patch; charset=utf-8;\r\n"
-			    " name=\"%s\"\r\n", name);
+		strbuf_addf(&h, "Content-Type: %s; charset=utf-8;\r\n"
+			    " name=\"%s\"\r\n",
+			    m->patch_type ? m->patch_type : "text/x-patch", name);
 		strbuf_addf(&h, "Content-Disposition: attachment;\r\n"
 			    " filename=\"%s\"\r\n", name);
 		strbuf_addstr(&h, "Content-Transfer-Encoding: base64\r\n\r\n");

@@ -84,4 +84,30 @@ char *mail_unquote(const char *s);
 /* Finds needle (lowercase) in s[0..n) ignoring ASCII case: its offset, or n. */
 size_t mail_find_ci(const char *s, size_t n, const char *needle);
 
+/* ---- mail-parse.c, shared with mail-attach.c ---- */
+
+/* Frees every field and zeroes f. */
+void mail_fields_release(struct fields *f);
+/* The value of the first field called name (any case), or NULL. */
+const char *mail_fields_get(const struct fields *f, const char *name);
+/*
+ * Parses the header at p (len bytes, LF line ends) into f (zeroed by the
+ * caller); *body_off is where the body starts. need_blank: a header
+ * without the blank line after it is an error. 0, or -1 with the reason
+ * appended to err (what names the entity) and f released.
+ */
+int mail_parse_fields(const char *p, size_t len, struct fields *f,
+		      size_t *body_off, const char *what, bool need_blank,
+		      struct strbuf *err);
+/* The length of a leading mbox "From " line (0 if none). */
+size_t mail_skip_envelope(const char *p, size_t len);
+/* Parses a Content-Type value (NULL: text/plain) into ct. */
+void mail_parse_ctype(const char *v, struct ctype *ct);
+void mail_ctype_release(struct ctype *ct);
+/* Is the line p[0..n) a delimiter of boundary b (bl bytes)? 0 no, 1 yes,
+ * 2 the closing one. */
+int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl);
+/* Decodes quoted-printable text (LF line ends), appending to out. */
+void mail_qp_decode(const char *s, size_t n, struct strbuf *out);
+
 #endif

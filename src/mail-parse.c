@@ -28,7 +28,7 @@
 /* ---- small helpers ---- */
 
 /* Frees every field. */
-static void fields_release(struct fields *f)
+void mail_fields_release(struct fields *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		free(f->v[i].name);
@@ -39,7 +39,7 @@ static void fields_release(struct fields *f)
 }
 
 /* The value of the first field called name, or NULL. */
-static const char *fields_get(const struct fields *f, const char *name)
+const char *mail_fields_get(const struct fields *f, const char *name)
 {
 	for (size_t i = 0; i < f->n; i++)
 		if (!ascii_strcasecmp(f->v[i].name, name))
@@ -74,7 +74,7 @@ char *mail_normalize_eol(const char *raw, size_t len, size_t *out_len)
  * and the offset of the body (after the blank line). what names the
  * entity in messages ("message" or "MIME part").
  */
-static int parse_fields(const char *p, size_t len, struct fields *f,
+int mail_parse_fields(const char *p, size_t len, struct fields *f,
 			size_t *body_off, const char *what, bool need_blank,
 			struct strbuf *err)
 {
@@ -167,12 +167,12 @@ static int parse_fields(const char *p, size_t len, struct fields *f,
 fail:
 	free(name);
 	strbuf_release(&val);
-	fields_release(f);
+	mail_fields_release(f);
 	return -1;
 }
 
 /* Skips a leading mbox "From " envelope line. */
-static size_t skip_envelope(const char *p, size_t len)
+size_t mail_skip_envelope(const char *p, size_t len)
 {
 	if (len >= 5 && !memcmp(p, "From ", 5)) {
 		const char *nl = memchr(p, '\n', len);
@@ -183,7 +183,7 @@ static size_t skip_envelope(const char *p, size_t len)
 
 /* ---- Content-Type ---- */
 
-static void ctype_release(struct ctype *ct)
+void mail_ctype_release(struct ctype *ct)
 {
 	free(ct->charset);
 	free(ct->boundary);
@@ -206,7 +206,7 @@ static size_t read_token(const char **s, const char *stop, char *buf,
 }
 
 /* Parses a Content-Type value (NULL means text/plain). */
-static void parse_ctype(const char *v, struct ctype *ct)
+void mail_parse_ctype(const char *v, struct ctype *ct)
 {
 	memset(ct, 0, sizeof(*ct));
 	strcpy(ct->type, "text");
@@ -287,7 +287,7 @@ static int walk_entity(struct walk *w, const char *p, size_t len, int depth);
 static void take_candidate(struct candidate *c, const struct fields *f,
 			   const struct ctype *ct, const char *p, size_t len)
 {
-	const char *cte = fields_get(f, "Content-Transfer-Encoding");
+	const char *cte = mail_fields_get(f, "Content-Transfer-Encoding");
 
 	if (c->found)
 		return;
@@ -301,7 +301,7 @@ static void take_candidate(struct candidate *c, const struct fields *f,
 }
 
 /* Is the line at p (up to eol) a delimiter of boundary b? 2 = closing. */
-static int delimiter_kind(const char *p, size_t n, const char *b, size_t bl)
+int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl)
 {
 	if (n < bl + 2 || p[0] != '-' || p[1] != '-' || memcmp(p + 2, b, bl))
 		return 0;
@@ -339,7 +339,7 @@ static int walk_multipart(struct walk *w, const struct ctype *ct,
 		size_t eol = i;
 		while (eol < len && p[eol] != '\n')
 			eol++;
-		int kind = delimiter_kind(p + i, eol - i, b, bl);
+		int kind = mail_delimiter_kind(p + i, eol - i, b, bl);
 		if (kind) {
 			if (part) {
 				/* the LF before the delimiter belongs to it */
@@ -385,20 +385,20 @@ static int walk_entity(struct walk *w, const char *p, size_t len, int depth)
 		strbuf_addstr(w->err, "MIME parts nested too deeply");
 		return -1;
 	}
-	if (parse_fields(p, len, &f, &off, "MIME part", false, w->err) < 0)
+	if (mail_parse_fields(p, len, &f, &off, "MIME part", false, w->err) < 0)
 		return -1;
-	parse_ctype(fields_get(&f, "Content-Type"), &ct);
+	mail_parse_ctype(mail_fields_get(&f, "Content-Type"), &ct);
 	if (!strcmp(ct.type, "multipart")) {
 		ret = walk_multipart(w, &ct, p + off, len - off, depth);
 	} else if (!strcmp(ct.type, "text") &&
-		   !is_attachment(fields_get(&f, "Content-Disposition"))) {
+		   !is_attachment(mail_fields_get(&f, "Content-Disposition"))) {
 		if (!strcmp(ct.sub, "plain"))
 			take_candidate(&w->plain, &f, &ct, p + off, len - off);
 		else if (!strcmp(ct.sub, "html"))
 			take_candidate(&w->html, &f, &ct, p + off, len - off);
 	}
-	ctype_release(&ct);
-	fields_release(&f);
+	mail_ctype_release(&ct);
+	mail_fields_release(&f);
 	return ret;
 }
 
@@ -462,9 +462,9 @@ static const char *first_word(const char *v, char *buf, size_t size)
  */
 static const char *automatic_reason(const struct fields *f, const char *from)
 {
-	const char *as = fields_get(f, "Auto-Submitted");
-	const char *pr = fields_get(f, "Precedence");
-	const char *rp = fields_get(f, "Return-Path");
+	const char *as = mail_fields_get(f, "Auto-Submitted");
+	const char *pr = mail_fields_get(f, "Precedence");
+	const char *rp = mail_fields_get(f, "Return-Path");
 	char w[32];
 
 	if (as && strcmp(first_word(as, w, sizeof(w)), "no"))
@@ -477,9 +477,9 @@ static const char *automatic_reason(const struct fields *f, const char *from)
 	}
 	/* not X-Auto-Response-Suppress: Outlook puts that request on
 	 * ordinary mail a person wrote, which must never be dropped */
-	if (fields_get(f, "X-Autoreply") || fields_get(f, "X-Autorespond"))
+	if (mail_fields_get(f, "X-Autoreply") || mail_fields_get(f, "X-Autorespond"))
 		return "an X-Autoreply header";
-	if (fields_get(f, "List-Id") || fields_get(f, "List-Post"))
+	if (mail_fields_get(f, "List-Id") || mail_fields_get(f, "List-Post"))
 		return "list mail (List-Id)";
 	if (rp) {
 		const char *p = rp;
@@ -517,20 +517,20 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 		return -1;
 	}
 	msg = mail_normalize_eol(raw, len, &n);
-	start = skip_envelope(msg, n);
+	start = mail_skip_envelope(msg, n);
 	if (header_has_nul(msg + start, n - start)) {
 		strbuf_addstr(err, "the message header contains a NUL byte");
 		free(msg);
 		return -1;
 	}
-	if (parse_fields(msg + start, n - start, &f, &off, "message", true,
+	if (mail_parse_fields(msg + start, n - start, &f, &off, "message", true,
 			 err) < 0) {
 		free(msg);
 		return -1;
 	}
 	off += start;
 
-	from = fields_get(&f, "From");
+	from = mail_fields_get(&f, "From");
 	if (!from) {
 		strbuf_addstr(err, "no From: header in the message");
 		goto out;
@@ -555,20 +555,20 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 		else
 			free(t);
 	}
-	out->subject = mail_decode_header(fields_get(&f, "Subject") ?
-				     fields_get(&f, "Subject") : "");
-	out->message_id = dup_or_null(fields_get(&f, "Message-ID"));
-	out->in_reply_to = dup_or_null(fields_get(&f, "In-Reply-To"));
-	out->references = dup_or_null(fields_get(&f, "References"));
-	out->game_header = dup_or_null(fields_get(&f, "X-Postrider-Game"));
-	out->to = dup_or_null(fields_get(&f, "To"));
+	out->subject = mail_decode_header(mail_fields_get(&f, "Subject") ?
+				     mail_fields_get(&f, "Subject") : "");
+	out->message_id = dup_or_null(mail_fields_get(&f, "Message-ID"));
+	out->in_reply_to = dup_or_null(mail_fields_get(&f, "In-Reply-To"));
+	out->references = dup_or_null(mail_fields_get(&f, "References"));
+	out->game_header = dup_or_null(mail_fields_get(&f, "X-Postrider-Game"));
+	out->to = dup_or_null(mail_fields_get(&f, "To"));
 	out->automatic = automatic_reason(&f, out->from_addr);
 
 	/* the body */
-	parse_ctype(fields_get(&f, "Content-Type"), &ct);
+	mail_parse_ctype(mail_fields_get(&f, "Content-Type"), &ct);
 	if (!strcmp(ct.type, "multipart")) {
 		int r = walk_multipart(&w, &ct, msg + off, n - off, 1);
-		ctype_release(&ct);
+		mail_ctype_release(&ct);
 		if (r < 0)
 			goto out;
 	} else {
@@ -576,7 +576,7 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 			take_candidate(&w.html, &f, &ct, msg + off, n - off);
 		else if (!strcmp(ct.type, "text") && !strcmp(ct.sub, "plain"))
 			take_candidate(&w.plain, &f, &ct, msg + off, n - off);
-		ctype_release(&ct);
+		mail_ctype_release(&ct);
 	}
 	if (w.plain.found)
 		out->body = mail_decode_text(&w.plain, false, err);
@@ -591,7 +591,7 @@ out:
 	candidate_release(&w.plain);
 	candidate_release(&w.html);
 	free(name);
-	fields_release(&f);
+	mail_fields_release(&f);
 	free(msg);
 	if (ret < 0)
 		mail_message_release(out);
@@ -609,12 +609,12 @@ char *mail_header_get(const char *raw, size_t len, const char *name)
 	if (len > MAIL_MAX_SIZE)
 		len = MAIL_MAX_SIZE;
 	msg = mail_normalize_eol(raw, len, &n);
-	start = skip_envelope(msg, n);
-	if (!parse_fields(msg + start, n - start, &f, &off, "message", false,
+	start = mail_skip_envelope(msg, n);
+	if (!mail_parse_fields(msg + start, n - start, &f, &off, "message", false,
 			  &err)) {
-		v = fields_get(&f, name);
+		v = mail_fields_get(&f, name);
 		res = dup_or_null(v);
-		fields_release(&f);
+		mail_fields_release(&f);
 	}
 	strbuf_release(&err);
 	free(msg);

@@ -157,7 +157,7 @@ static void add_header_text(struct strbuf *sb, const char *s, size_t n,
  * Decodes quoted-printable (LF line endings); a broken "=" sequence is
  * kept as it is, trailing blanks before a line break are dropped.
  */
-static void qp_decode(const char *s, size_t n, struct strbuf *out)
+void mail_qp_decode(const char *s, size_t n, struct strbuf *out)
 {
 	size_t i = 0;
 
@@ -531,7 +531,7 @@ char *mail_decode_text(const struct candidate *c, bool html,
 	    !ascii_strcasecmp(cte, "binary")) {
 		strbuf_add(&raw, c->body.p, c->body.len);
 	} else if (!ascii_strcasecmp(cte, "quoted-printable")) {
-		qp_decode(c->body.p, c->body.len, &raw);
+		mail_qp_decode(c->body.p, c->body.len, &raw);
 	} else if (!ascii_strcasecmp(cte, "base64")) {
 		codec_base64_decode(c->body.p, c->body.len, &raw);
 	} else {

@@ -128,6 +128,29 @@ int mail_split_addresses(const char *value, char ***addrs, size_t *n);
  */
 char *mail_header_get(const char *raw, size_t len, const char *name);
 
+/* An attachment, as mail_attachments() finds it; owns its strings. */
+struct mail_attachment {
+	char *name;		/* its file name (Content-Disposition
+				   filename, else Content-Type name), raw */
+	char type[100];		/* "type/sub", lowercase */
+	char *data;		/* the bytes, transfer encoding undone (base64,
+				   quoted-printable; 7bit, 8bit and binary as
+				   they are, line ends LF); NUL added */
+	size_t len;
+};
+
+/*
+ * Every leaf of raw's MIME tree (len bytes, CRLF or LF, an mbox "From "
+ * line allowed; message/rfc822 parts not entered) that has a file name,
+ * in document order: *out a malloc'd array of *n, freed with
+ * mail_attachments_free(). 0, or -1 with a one-line reason appended to
+ * err (a broken MIME structure, an unknown transfer encoding, over
+ * MAIL_MAX_SIZE bytes) and *out NULL.
+ */
+int mail_attachments(const char *raw, size_t len, struct mail_attachment **out,
+		     size_t *n, struct strbuf *err);
+void mail_attachments_free(struct mail_attachment *a, size_t n);
+
 /* Outgoing mail. Nothing here is owned by the struct. */
 struct mail_out {
 	const char *from, *to;	/* "Name <addr>" (To and Cc may list several,
@@ -144,6 +167,11 @@ struct mail_out {
 	const char *text;	/* body, UTF-8 (NULL means empty) */
 	const char *patch;	/* optional: a `git format-patch` mbox text */
 	const char *patch_name;	/* file name of the patch, [A-Za-z0-9._-] */
+	const char *patch_type;	/* its Content-Type; NULL: text/x-patch */
+	const char *note;	/* optional: a text attachment before the patch
+				   (text/plain, 7bit: printable ASCII, LF
+				   line ends, lines under 999 bytes) */
+	const char *note_name;	/* its file name, [A-Za-z0-9._-], required */
 	const char *svg;	/* optional map, image/svg+xml */
 	const char *png;	/* optional map, image/png (png_len bytes) */
 	size_t png_len;
@@ -153,8 +181,8 @@ struct mail_out {
  * Appends the RFC 5322 message for m to out, with CRLF line endings.
  * Without attachments it is a single text/plain; charset=utf-8 part;
  * with them a multipart/mixed whose first part is that text, followed by
- * the patch (text/x-patch, base64, so that the saved file is byte-exact
- * for `git am`), the SVG (image/svg+xml, base64, "map.svg") and the PNG
+ * the note (text/plain, 7bit), the patch (text/x-patch or patch_type,
+ * base64, so that the saved file is byte-exact for `git am`), the SVG (image/svg+xml, base64, "map.svg") and the PNG
  * (image/png, inline, "map.png"). The text
  * is quoted-printable if it has non-ASCII bytes or a line over 76 bytes,
  * else 7bit. The output depends only on m (the boundary is derived from

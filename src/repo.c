@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -1365,4 +1367,396 @@ out:
 	git_repository_free(git);
 	strbuf_release(&text);
 	return ret;
+}
+
+/* ---- applying a mailed patch (docs/peer.md 8.3 steps 5 and 7) ---- */
+
+PRINTF_LIKE(3, 4)
+static int why_fail(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && whylen) {
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* What the mbox head of a repo_format_patch() patch says. */
+struct patch_head {
+	char *name, *email;
+	long long time;
+	int tz_minutes;
+	struct strbuf message;
+	size_t diff_off;	/* where the first "diff --git" line starts */
+};
+
+static void patch_head_release(struct patch_head *h)
+{
+	free(h->name);
+	free(h->email);
+	strbuf_release(&h->message);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The line at *p (before end) without its LF; *p moves past it. */
+static size_t take_line(const char **p, const char *end, const char **line)
+{
+	const char *nl = memchr(*p, '\n', (size_t)(end - *p));
+	size_t n = nl ? (size_t)(nl - *p) : (size_t)(end - *p);
+
+	*line = *p;
+	*p = nl ? nl + 1 : end;
+	return n;
+}
+
+/* "Thu, 7 Apr 2005 17:13:13 -0500" (RFC 2822, as libgit2 writes it). */
+static int parse_patch_date(const char *s, size_t n, long long *t, int *tz)
+{
+	static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+	char buf[64], mon[4], sign;
+	int day, year, hh, mm, ss, zone, used = 0;
+	struct tm tm;
+	const char *m;
+
+	if (n >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (sscanf(buf, "%*3s, %d %3s %d %d:%d:%d %c%4d%n", &day, mon, &year,
+		   &hh, &mm, &ss, &sign, &zone, &used) != 8 || (size_t)used != n ||
+	    (sign != '+' && sign != '-') || strlen(mon) != 3 ||
+	    !(m = strstr(months, mon)) || (m - months) % 3)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = year - 1900;
+	tm.tm_mon = (int)(m - months) / 3;
+	tm.tm_mday = day;
+	tm.tm_hour = hh;
+	tm.tm_min = mm;
+	tm.tm_sec = ss;
+	*tz = (sign == '-' ? -1 : 1) * (zone / 100 * 60 + zone % 100);
+	*t = (long long)timegm(&tm) - (long long)*tz * 60;
+	return 0;
+}
+
+/*
+ * Reads the head of a patch: the mbox "From " line, From:, Date:,
+ * "Subject: [PATCH] S", the blank line, the body up to the "---" line,
+ * and where the diff starts. The message is what git am makes of it:
+ * "S\n" and, with a body, "\n" and the body.
+ */
+static int patch_head_parse(const char *patch, size_t len, struct patch_head *h,
+			    char *why, size_t whylen)
+{
+	const char *p = patch, *end = patch + len, *l, *body;
+	const char *subject = NULL;
+	size_t n, subject_len = 0;
+	bool have_date = false;
+
+	memset(h, 0, sizeof(*h));
+	n = take_line(&p, end, &l);
+	if (n < 5 + 40 || memcmp(l, "From ", 5))
+		return why_fail(why, whylen, "the patch does not start with an "
+				"mbox \"From \" line");
+	while ((n = take_line(&p, end, &l)) > 0) {
+		if (n > 6 && !memcmp(l, "From: ", 6)) {
+			const char *lt = memrchr(l, '<', n);
+			if (!lt || lt < l + 7 || lt[-1] != ' ' || l[n - 1] != '>')
+				return why_fail(why, whylen, "the patch's From "
+						"line is not \"Name <email>\"");
+			free(h->name);
+			free(h->email);
+			h->name = xstrndup(l + 6, (size_t)(lt - 1 - (l + 6)));
+			h->email = xstrndup(lt + 1, (size_t)(l + n - 1 - (lt + 1)));
+		} else if (n > 6 && !memcmp(l, "Date: ", 6)) {
+			if (parse_patch_date(l + 6, n - 6, &h->time, &h->tz_minutes) < 0)
+				return why_fail(why, whylen, "the patch's Date "
+						"line is not a date");
+			have_date = true;
+		} else if (n > 18 && !memcmp(l, "Subject: [PATCH] ", 17)) {
+			subject = l + 17;
+			subject_len = n - 17;
+		} else if (l[0] == ' ' || l[0] == '\t') {
+			return why_fail(why, whylen, "the patch's head has a "
+					"folded line");
+		}
+		if (p == end)
+			break;
+	}
+	if (!h->name || !have_date || !subject)
+		return why_fail(why, whylen, "the patch's head lacks From, Date "
+				"or \"Subject: [PATCH]\"");
+	body = p;
+	for (;;) {
+		const char *start = p;
+		if (p == end)
+			return why_fail(why, whylen, "the patch has no \"---\" "
+					"line after its message");
+		n = take_line(&p, end, &l);
+		if (n == 3 && !memcmp(l, "---", 3)) {
+			strbuf_add(&h->message, subject, subject_len);
+			strbuf_addch(&h->message, '\n');
+			if (start > body) {
+				strbuf_addch(&h->message, '\n');
+				strbuf_add(&h->message, body, (size_t)(start - body));
+			}
+			break;
+		}
+	}
+	while (p < end) {
+		const char *start = p;
+		n = take_line(&p, end, &l);
+		if (n >= 11 && !memcmp(l, "diff --git ", 11)) {
+			h->diff_off = (size_t)(start - patch);
+			return 0;
+		}
+	}
+	h->diff_off = len;	/* a commit that changes nothing */
+	return 0;
+}
+
+/* 0 when every file the diff touches is a safe path to a plain file. */
+static int check_deltas(git_diff *diff, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const git_diff_file *f[2] = { &d->old_file, &d->new_file };
+		for (int k = 0; k < 2; k++) {
+			if (!f[k]->path || repo_check_path(f[k]->path) < 0)
+				return why_fail(why, whylen, "the patch names a "
+						"path that is not allowed");
+			if (f[k]->mode && f[k]->mode != GIT_FILEMODE_BLOB)
+				return why_fail(why, whylen, "the patch makes "
+						"'%s' other than a plain file "
+						"(mode %o)", f[k]->path,
+						(unsigned)f[k]->mode);
+		}
+	}
+	return 0;
+}
+
+/* The diff of a patch; the reason in why. */
+static int patch_diff(const char *patch, size_t len, const struct patch_head *h,
+		      git_diff **diff, char *why, size_t whylen)
+{
+	*diff = NULL;
+	if (h->diff_off == len)
+		return 0;
+	if (git_diff_from_buffer(diff, patch + h->diff_off, len - h->diff_off) < 0) {
+		const git_error *e = git_error_last();
+		why_fail(why, whylen, "the patch does not parse: %s",
+			 e && e->message ? e->message : "(no reason)");
+		git_error_clear();
+		return -1;
+	}
+	return 0;
+}
+
+/* The tree of the new commit: tree `pre` (NULL: the empty tree) patched. */
+static int patched_tree(struct repo *r, git_tree *pre, git_diff *diff,
+			git_oid *out, char *why, size_t whylen)
+{
+	git_treebuilder *tb = NULL;
+	git_tree *empty = NULL;
+	git_index *idx = NULL;
+	int rc = -1;
+
+	if (!pre) {
+		git_oid eid;
+		if (git_treebuilder_new(&tb, r->git, NULL) < 0 ||
+		    git_treebuilder_write(&eid, tb) < 0 ||
+		    git_tree_lookup(&empty, r->git, &eid) < 0)
+			goto fail;
+		pre = empty;
+	}
+	if (!diff) {
+		git_oid_cpy(out, git_tree_id(pre));
+		rc = 0;
+		goto out;
+	}
+	if (git_apply_to_tree(&idx, r->git, pre, diff, NULL) < 0) {
+		const git_error *e = git_error_last();
+		why_fail(why, whylen, "the patch does not apply: %s",
+			 e && e->message ? e->message : "(no reason)");
+		git_error_clear();
+		goto out;
+	}
+	if (git_index_write_tree_to(out, idx, r->git) < 0)
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	why_fail(why, whylen, "cannot write the patched tree: %s",
+		 git_error_last() ? git_error_last()->message : "(no reason)");
+	git_error_clear();
+out:
+	git_index_free(idx);
+	git_tree_free(empty);
+	git_treebuilder_free(tb);
+	return rc;
+}
+
+/* Builds the commit of the patch on head (NULL: a root commit); writes it
+ * only if its id is want. */
+static int patch_commit(struct repo *r, git_commit *head, const git_oid *tree_id,
+			const struct patch_head *h, const git_oid *want,
+			char *why, size_t whylen)
+{
+	git_signature *sig = NULL;
+	git_tree *tree = NULL;
+	git_buf buf = GIT_BUF_INIT;
+	git_odb *odb = NULL;
+	git_oid id;
+	const git_commit *parents[1] = { head };
+	int rc = -1;
+
+	if (git_signature_new(&sig, h->name, h->email, (git_time_t)h->time,
+			      h->tz_minutes) < 0) {
+		why_fail(why, whylen, "the patch's author '%s <%s>' is not valid",
+			 h->name, h->email);
+		git_error_clear();
+		goto out;
+	}
+	if (git_tree_lookup(&tree, r->git, tree_id) < 0 ||
+	    git_commit_create_buffer(&buf, r->git, sig, sig, NULL,
+				     h->message.buf, tree, head ? 1 : 0,
+				     parents) < 0 ||
+	    git_odb_hash(&id, buf.ptr, buf.size, GIT_OBJECT_COMMIT) < 0) {
+		why_fail(why, whylen, "cannot build the commit: %s",
+			 git_error_last() ? git_error_last()->message : "(no reason)");
+		git_error_clear();
+		goto out;
+	}
+	if (!git_oid_equal(&id, want)) {
+		char a[41], b[41];
+		git_oid_tostr(a, sizeof(a), &id);
+		git_oid_tostr(b, sizeof(b), want);
+		why_fail(why, whylen, "the patch gives commit %.12s, not %.12s", a, b);
+		goto out;
+	}
+	if (git_repository_odb(&odb, r->git) < 0 ||
+	    git_odb_write(&id, odb, buf.ptr, buf.size, GIT_OBJECT_COMMIT) < 0) {
+		why_fail(why, whylen, "cannot write the commit: %s",
+			 git_error_last() ? git_error_last()->message : "(no reason)");
+		git_error_clear();
+		goto out;
+	}
+	rc = 0;
+out:
+	git_odb_free(odb);
+	git_buf_dispose(&buf);
+	git_tree_free(tree);
+	git_signature_free(sig);
+	return rc;
+}
+
+int repo_apply_patch(struct repo *r, const char *patch, size_t len,
+		     const char *expect_oid, char *why, size_t whylen)
+{
+	struct patch_head h;
+	git_diff *diff = NULL;
+	git_commit *head = NULL;
+	git_tree *pre = NULL;
+	git_oid want, head_oid, tree_id;
+	char head_hex[41];
+	int rc = -1, hr;
+
+	if (!expect_oid || strlen(expect_oid) != GIT_OID_HEXSZ ||
+	    git_oid_fromstr(&want, expect_oid) < 0)
+		return why_fail(why, whylen, "invalid commit id '%s'",
+				expect_oid ? expect_oid : "(null)");
+	if (patch_head_parse(patch, len, &h, why, whylen) < 0)
+		goto out;
+	if (patch_diff(patch, len, &h, &diff, why, whylen) < 0 ||
+	    (diff && check_deltas(diff, why, whylen) < 0))
+		goto out;
+	hr = head_id(r, &head_oid);
+	if (hr < 0) {
+		why_fail(why, whylen, "cannot read %s", REPO_BRANCH);
+		goto out;
+	}
+	if (hr == 0 && (git_commit_lookup(&head, r->git, &head_oid) < 0 ||
+			git_commit_tree(&pre, head) < 0)) {
+		why_fail(why, whylen, "cannot read the head commit");
+		git_error_clear();
+		goto out;
+	}
+	if (patched_tree(r, pre, diff, &tree_id, why, whylen) < 0 ||
+	    patch_commit(r, head, &tree_id, &h, &want, why, whylen) < 0)
+		goto out;
+	forget_prepared(r);
+	git_oid_tostr(head_hex, sizeof(head_hex), &head_oid);
+	hr = repo_commit_publish(r, head ? head_hex : NULL, expect_oid);
+	if (hr == REPO_STALE)
+		why_fail(why, whylen, "%s moved meanwhile", REPO_BRANCH);
+	else if (hr < 0)
+		why_fail(why, whylen, "cannot move %s", REPO_BRANCH);
+	else
+		rc = 0;
+out:
+	git_tree_free(pre);
+	git_commit_free(head);
+	git_diff_free(diff);
+	patch_head_release(&h);
+	return rc;
+}
+
+static int change_cmp(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int c = strcmp(x + 2, y + 2);
+
+	return c ? c : strcmp(x, y);
+}
+
+int repo_patch_changes(const char *patch, size_t len, struct strbuf *out,
+		       char *why, size_t whylen)
+{
+	struct patch_head h;
+	git_diff *diff = NULL;
+	char **lines = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	repo_global_init();
+	if (patch_head_parse(patch, len, &h, why, whylen) < 0 ||
+	    patch_diff(patch, len, &h, &diff, why, whylen) < 0)
+		goto out;
+	if (diff)
+		lines = xcalloc(2 * git_diff_num_deltas(diff) + 1, sizeof(*lines));
+	for (size_t i = 0; diff && i < git_diff_num_deltas(diff); i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		const char *o = d->old_file.path, *w = d->new_file.path;
+		switch (d->status) {
+		case GIT_DELTA_ADDED:
+		case GIT_DELTA_COPIED:
+			lines[n++] = xstrfmt("A %s", w);
+			break;
+		case GIT_DELTA_DELETED:
+			lines[n++] = xstrfmt("D %s", o);
+			break;
+		case GIT_DELTA_RENAMED:
+			lines[n++] = xstrfmt("D %s", o);
+			lines[n++] = xstrfmt("A %s", w);
+			break;
+		default:
+			lines[n++] = xstrfmt("M %s", w);
+			break;
+		}
+	}
+	if (n)
+		qsort(lines, n, sizeof(*lines), change_cmp);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(out, "%s\n", lines[i]);
+	rc = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(lines[i]);
+	free(lines);
+	git_diff_free(diff);
+	patch_head_release(&h);
+	return rc;
 }

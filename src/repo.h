@@ -293,4 +293,36 @@ int repo_commit_info(struct repo *r, const char *rev, struct strbuf *message,
 int repo_private_path(const struct repo *r, const char *name,
 		      struct strbuf *out);
 
+/*
+ * Applies a patch made by repo_format_patch() or repo_format_patch_packed()
+ * (len bytes; one commit, mbox form) to the tree of HEAD with libgit2 (no
+ * `git` process), or to the empty tree when there is no commit yet (the
+ * patch of a root commit), and makes the commit git am would: the
+ * patch's author, date and message ("Subject: [PATCH] S" and the body:
+ * "S\n\nBODY"), committer = author (docs/peer.md 6.5). Only when its id
+ * is expect_oid (40 hex digits) is main moved to it (from HEAD, a
+ * compare-and-swap as repo_commit_publish()) and the work tree updated.
+ * The patch must apply exactly (no fuzz; binary patches are checked by
+ * their blob ids); it may only touch plain files (mode 100644) at paths
+ * repo_check_path() accepts. Returns 0; -1 with a one-line reason in why,
+ * main and the work tree unchanged: a patch that does not parse or
+ * apply, a path refused (repo_check_path() also names it on stderr), a
+ * commit whose id is not expect_oid, main moved meanwhile. Objects
+ * written before a refusal (blobs, trees) are unreferenced garbage, as
+ * after repo_commit_prepare(); the commit itself is written only once
+ * its id is known to be expect_oid.
+ */
+int repo_apply_patch(struct repo *r, const char *patch, size_t len,
+		     const char *expect_oid, char *why, size_t whylen);
+
+/*
+ * What a patch (as repo_apply_patch() takes) changes, without applying
+ * it: one line per file, "A path", "M path" or "D path" (added, modified
+ * or deleted; a mode change is "M", a rename is "D old" and "A new"),
+ * sorted by path, appended to out as repo_changes() does. 0, or -1 with
+ * the reason in why (out unchanged).
+ */
+int repo_patch_changes(const char *patch, size_t len, struct strbuf *out,
+		       char *why, size_t whylen);
+
 #endif

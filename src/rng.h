@@ -19,12 +19,33 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "data.h"	/* enum side */
 #include "util.h"
 
 #define RNG_SEED_BYTES 32
 #define RNG_MAX_FORCED 64
 #define RNG_MAX_GAME_ID 64	/* a game id's length in the VRF input */
 #define RNG_ALPHA_MAX (21 + 1 + RNG_MAX_GAME_ID + 64 + 1 + 8 + 8)
+
+/*
+ * Where a peer game's draws and hidden cards come from (docs/peer.md 5.2,
+ * 12). Owned by the caller (the protocol layer), which points struct
+ * rng's peer at it for the engine's run; the engine only reads it, sets
+ * missing and calls reveal.
+ */
+struct rng_peer {
+	bool have_key;		/* the request's K (docs/peer.md 5.2) is known */
+	unsigned char key[32];
+	int generation;		/* the next generation of the deck */
+	/*
+	 * The card under slot (a value CARD_SLOT(g, i)) of side's hand that
+	 * the rules reveal, or 0 when this copy cannot know it yet. May be
+	 * NULL: then every slot is unknown.
+	 */
+	int (*reveal)(void *ctx, enum side side, int slot);
+	void *ctx;
+	bool missing;		/* set when a draw or a card was not known */
+};
 
 struct rng {
 	unsigned char key[32];	/* the stream key: K_draw, or K_draw mixed
@@ -72,6 +93,13 @@ struct rng {
 	bool bound;
 	int order_side;
 	uint64_t order_n, place;
+	/*
+	 * A peer game (docs/peer.md 12): with peer set, every public draw
+	 * comes from peer->key (5.2) at the draw index, or, without the key,
+	 * sets peer->missing and returns 1 (a die) or 0; shuffles draw
+	 * nothing (the engine gives the deck slots). NULL in host mode.
+	 */
+	struct rng_peer *peer;
 };
 
 /* Initialises r from a 32-byte seed, the next draw being next_index. */

@@ -35,6 +35,21 @@
 #define STATE_NOTE_MAX 512	/* a private note to a side */
 #define STATE_MAX_HAND 16
 #define STATE_MAX_QUEUE 8
+#define STATE_PEER_MAX_WAITS 8	/* lines of peer.waits (docs/peer.md 6.2) */
+#define STATE_PEER_WAIT_MAX 160	/* one waits line, with its NUL */
+
+/*
+ * A card value is a card number (1 and up), or, in a peer game
+ * (docs/peer.md 6.2, 12), a slot: the card at position i (0 the top) of
+ * the deck's generation g, whose number this copy does not know. A slot is
+ * negative, so it never equals a card number; anything that indexes by a
+ * card value must check CARD_IS_SLOT first. 0 stays "no card".
+ * g >= 1, 0 <= i < 256.
+ */
+#define CARD_SLOT(g, i)		(-((g) * 256 + (i)) - 1)
+#define CARD_IS_SLOT(v)		((v) < 0)
+#define CARD_SLOT_GEN(v)	((-(v) - 1) / 256)
+#define CARD_SLOT_POS(v)	((-(v) - 1) % 256)
 
 /* Where a general is when not on a space (space indices are >= 0). */
 enum general_box {
@@ -192,6 +207,24 @@ struct campaign {
 	uint8_t mine[DATA_MAX_SPACES];
 };
 
+/*
+ * The peer game's part of the state (docs/peer.md 6.2, 12); all zero (on
+ * false) in host mode, where it is neither written nor read. The engine
+ * reads on, generation and deck_top; the protocol fields after them are
+ * the protocol layer's, saved and loaded verbatim by state.c.
+ */
+struct state_peer {
+	bool on;		/* a peer game: hidden cards are slots */
+	int generation;		/* the deck's generation, 0 before the first */
+	int deck_top;		/* position in it of deck[0] */
+	/* protocol fields (the engine never reads them) */
+	int n_waits;
+	char waits[STATE_PEER_MAX_WAITS][STATE_PEER_WAIT_MAX];
+				/* "SIDE WHAT [ARG]", in order */
+	char pending[64];	/* "SIDE ORDER LINE", "" for none */
+	char sealed[3][65];	/* by side: hex commitment, "" for none */
+};
+
 struct state {
 	int version;
 	uint32_t seq;		/* accepted orders so far */
@@ -282,6 +315,8 @@ struct state {
 	enum side winner;
 	enum game_end end;
 	int colonies[3];	/* colonies (with Canada) each side controls at the end */
+
+	struct state_peer peer;	/* a peer game's slots and protocol state */
 };
 
 /* Names used in YAML, reports and orders. */

@@ -1,0 +1,478 @@
+/*
+ * peer.c - the protocol of a peer game (docs/peer.md sections 7 and 8):
+ * a commit mailed to the opponent, and a mail from him accepted by the
+ * steps of 8.3, its commit rebuilt from its facts by the same code that
+ * made it (the replay of step 6) and its id compared (step 7).
+ */
+/* strptime, timegm: _GNU_SOURCE is in CFLAGS */
+#include "peer.h"
+#include "config.h"
+#include "mail.h"
+#include "notify.h"
+#include "outbox.h"
+#include "peer-wire.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/sha.h>
+
+int peer_trailer(struct repo *r, const char *rev, const char *name,
+		 struct strbuf *out)
+{
+	struct strbuf msg = STRBUF_INIT;
+	size_t n = strlen(name);
+	int ret = -1;
+
+	if (repo_commit_info(r, rev, &msg, NULL, NULL, NULL) < 0)
+		goto out;
+	for (const char *p = msg.buf; *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		if (len > n + 2 && !strncmp(p, name, n) && p[n] == ':' && p[n + 1] == ' ') {
+			strbuf_add(out, p + n + 2, len - n - 2);
+			ret = 0;
+			break;
+		}
+		p += len + (nl ? 1 : 0);
+	}
+out:
+	strbuf_release(&msg);
+	return ret;
+}
+
+/* The Message-ID of commit rev's mail, from its trailers. 0 or -1. */
+static int commit_message_id(struct peer_copy *pc, const char *rev,
+			     char *out, size_t outlen)
+{
+	struct strbuf seq = STRBUF_INIT, side = STRBUF_INIT;
+	int ret = -1, sd;
+
+	if (peer_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
+	    peer_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
+	    (sd = side_parse(side.buf)) <= 0)
+		goto out;
+	ret = peer_mail_message_id(pc->g.id, strtoul(seq.buf, NULL, 10), sd,
+				   pc->g.player[sd].addr, out, outlen);
+out:
+	strbuf_release(&seq);
+	strbuf_release(&side);
+	return ret;
+}
+
+static char *outbox_dir(struct peer_copy *pc, const struct mail_config *cfg)
+{
+	struct strbuf p = STRBUF_INIT;
+
+	if (cfg && cfg->outbox)
+		return xstrdup(cfg->outbox);
+	if (repo_private_path(pc->g.repo, "outbox", &p) < 0)
+		BUG("no private path for the outbox");
+	return strbuf_detach(&p, NULL);
+}
+
+/* "Name <addr>" of side. */
+static char *player_line(const struct game *g, enum side side)
+{
+	return xstrfmt("%s <%s>", g->player[side].name, g->player[side].addr);
+}
+
+/* The mail of commit (8.1), appended to out. 0 or -1 (said). */
+static int compose(struct peer_copy *pc, const char *parent, const char *commit,
+		   unsigned seq, enum peer_kind kind, struct strbuf *out)
+{
+	struct strbuf patch = STRBUF_INIT, env_text = STRBUF_INIT;
+	char date[40], why[200], reply[256] = "", root_id[256] = "";
+	char *from = player_line(&pc->g, pc->me);
+	char *to = player_line(&pc->g, OTHER_SIDE(pc->me));
+	char *refs = NULL;
+	struct peer_envelope e;
+	long long time = 0;
+	char (*hist)[41] = NULL;
+	size_t n_hist = 0;
+	int ret = -1;
+
+	memset(&e, 0, sizeof(e));
+	if ((kind == PEER_INVITE ? repo_format_patch_packed(pc->g.repo, commit, "data/", &patch)
+				 : repo_format_patch(pc->g.repo, commit, &patch)) < 0)
+		goto out;
+	snprintf(e.game, sizeof(e.game), "%s", pc->g.id);
+	e.from = pc->me;
+	e.seq = seq;
+	snprintf(e.parent, sizeof(e.parent), "%s", parent ? parent : "");
+	snprintf(e.commit, sizeof(e.commit), "%s", commit);
+	snprintf(e.kind, sizeof(e.kind), "%s", peer_kind_name(kind));
+	SHA256((const unsigned char *)patch.buf, patch.len, e.patch);
+	if (peer_envelope_write(&e, &pc->sk, &env_text) < 0)
+		goto out;
+	if (parent) {
+		commit_message_id(pc, parent, reply, sizeof(reply));
+		if (repo_history(pc->g.repo, &hist, &n_hist) == 0 && n_hist)
+			commit_message_id(pc, hist[0], root_id, sizeof(root_id));
+		refs = xstrfmt("%s%s%s", root_id, *root_id && strcmp(root_id, reply) ? " " : "",
+			       strcmp(root_id, reply) ? reply : "");
+	}
+	repo_commit_info(pc->g.repo, commit, NULL, NULL, NULL, &time);
+	mail_format_date(time, 0, date);
+	struct peer_mail m = {
+		.from = from, .to = to, .date = date,
+		.in_reply_to = *reply ? reply : NULL,
+		.references = refs && *refs ? refs : NULL,
+		.env = &e, .envelope = env_text.buf, .envelope_len = env_text.len,
+		.patch = patch.buf, .patch_len = patch.len,
+	};
+	if (peer_mail_compose(&m, out, why, sizeof(why)) < 0) {
+		error("cannot write the mail of commit %s: %s", commit, why);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(hist);
+	free(refs);
+	free(from);
+	free(to);
+	strbuf_release(&patch);
+	strbuf_release(&env_text);
+	return ret;
+}
+
+int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		     const char *parent, const char *commit, unsigned seq,
+		     enum peer_kind kind, struct strbuf *outbox_path)
+{
+	struct strbuf mail = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *dir = outbox_dir(pc, cfg), hint[80];
+	int ret = -1, r;
+
+	if (compose(pc, parent, commit, seq, kind, &mail) < 0)
+		goto out;
+	snprintf(hint, sizeof(hint), "%s-peer-%u-%s", pc->g.id, seq, side_name(pc->me));
+	if (outbox_stage(dir, hint, mail.buf, mail.len, &tmp) < 0)
+		goto out;
+	r = repo_commit_publish(pc->g.repo, parent, commit);
+	if (r != 0) {
+		unlink(tmp.buf);
+		if (r == REPO_STALE)
+			error("the game moved on meanwhile: nothing was committed");
+		goto out;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	if (outbox_publish(dir, tmp.buf) < 0)
+		warning("commit %s is made but its mail stays in '%s/tmp'", commit, dir);
+	if (outbox_path)
+		strbuf_addf(outbox_path, "%s/new", dir);
+	ret = 0;
+out:
+	free(dir);
+	strbuf_release(&mail);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+bool peer_mail_is_peer(const char *mail, size_t len)
+{
+	struct strbuf env = STRBUF_INIT, patch = STRBUF_INIT;
+	char why[200];
+	int r = peer_mail_extract(mail, len, &env, &patch, why, sizeof(why));
+
+	strbuf_release(&env);
+	strbuf_release(&patch);
+	return r != 1;	/* a broken peer mail is a peer mail, refused */
+}
+
+/* The author date of a patch ("Date: Fri, 27 Nov 2026 02:21:45 +0000").
+ * 0 or -1. */
+static int patch_time(const char *patch, long long *t)
+{
+	const char *p = strstr(patch, "\nDate: ");
+	struct tm tm;
+	const char *end;
+	int sign, hh, mm;
+
+	if (!p)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	end = strptime(p + 7, "%a, %d %b %Y %H:%M:%S ", &tm);
+	if (!end || (*end != '+' && *end != '-') ||
+	    sscanf(end + 1, "%2d%2d", &hh, &mm) != 2)
+		return -1;
+	sign = *end == '-' ? -1 : 1;
+	*t = (long long)timegm(&tm) - sign * (hh * 3600 + mm * 60);
+	return 0;
+}
+
+/*
+ * The lines the patch adds to the file path ('+' lines of its diff,
+ * without the '+'), appended to out. 0, or -1 when the patch has no diff
+ * of path.
+ */
+int peer_patch_added(const char *patch, const char *path, struct strbuf *out)
+{
+	char *head = xstrfmt("diff --git a/%s b/%s\n", path, path);
+	const char *p = strstr(patch, head);
+	bool in_hunk = false;
+
+	if (!p) {
+		free(head);
+		return -1;
+	}
+	for (p = strchr(p, '\n') + 1; *p && strncmp(p, "diff --git ", 11);) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) + 1 : strlen(p);
+		if (!strncmp(p, "@@ ", 3))
+			in_hunk = true;
+		else if (in_hunk && *p == '+')
+			strbuf_add(out, p + 1, len - 1);
+		else if (len == 4 && !strncmp(p, "-- \n", 4))
+			break;	/* the signature of the mbox */
+		p += len;
+	}
+	free(head);
+	return 0;
+}
+
+/* The joiner's keys from the lines his join adds to game.yaml. */
+static int join_keys(const char *added, struct peer_keys *k)
+{
+	static const char *const names[] = { "vrf_key", "mask_key", "mask_proof", "sign_key" };
+	unsigned char *dst[] = { k->vrf, k->mask, k->proof, k->sign };
+	const size_t len[] = { PCRYPTO_PT, PCRYPTO_PT, PCRYPTO_PROOF, PCRYPTO_PT };
+
+	memset(k, 0, sizeof(*k));
+	for (int i = 0; i < 4; i++) {
+		char *key = xstrfmt("\n    %s: ", names[i]);
+		const char *p = strstr(added, key);
+		size_t skip = strlen(key);
+		free(key);
+		if (!p || strspn(p + skip, "0123456789abcdef") != 2 * len[i] ||
+		    p[skip + 2 * len[i]] != '\n' || hex_decode(p + skip, dst[i], len[i]) < 0)
+			return -1;
+	}
+	k->have = true;
+	return 0;
+}
+
+/* 8.3 steps 5 to 7 for a join: the commit rebuilt from the joiner's keys. */
+static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
+		       const char *env_text, size_t env_len, const char *patch,
+		       struct strbuf *said)
+{
+	struct strbuf changes = STRBUF_INIT, added = STRBUF_INIT;
+	enum side joiner = (enum side)e->from;
+	struct peer_record rec = pc->rec;
+	char why[200], commit[41];
+	long long time;
+	int ret = PEER_REFUSED;
+
+	if (rec.keys[joiner].have || rec.have_joint) {
+		strbuf_addf(said, "the %s has joined already", side_name(joiner));
+		goto out;
+	}
+	if (repo_patch_changes(patch, strlen(patch), &changes, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "the patch does not parse: %s", why);
+		goto out;
+	}
+	if (strcmp(changes.buf, "M game.yaml\nM log.txt\n")) {
+		strbuf_addstr(said, "a join may change only game.yaml and log.txt (6.5)");
+		goto out;
+	}
+	if (peer_patch_added(patch, "game.yaml", &added) < 0 ||
+	    join_keys(added.buf, &rec.keys[joiner]) < 0) {
+		strbuf_addstr(said, "the join adds no keys of the joiner to game.yaml");
+		goto out;
+	}
+	if (peer_envelope_verify(e, rec.keys[joiner].sign, env_text, env_len) < 0) {
+		strbuf_addf(said, "the signature of the envelope does not verify under the %s's sign_key",
+			    side_name(joiner));
+		goto out;
+	}
+	if (peer_keys_check(pc->g.id, joiner, &rec.keys[joiner]) < 0) {
+		strbuf_addf(said, "the %s key proof does not verify (3.2)", side_name(joiner));
+		goto out;
+	}
+	if (pcrypto_joint_key(rec.keys[SIDE_AMERICAN].mask, rec.keys[SIDE_BRITISH].mask,
+			      rec.joint) < 0) {
+		strbuf_addstr(said, "the two masking keys give no joint key (3.2)");
+		goto out;
+	}
+	rec.have_joint = true;
+	if (patch_time(patch, &time) < 0) {
+		strbuf_addstr(said, "the patch has no date");
+		goto out;
+	}
+	ret = PEER_FAILED;
+	if (peer_join_commit(&pc->g, &rec, joiner, time, commit) < 0) {
+		strbuf_addstr(said, "cannot rebuild the join");
+		goto out;
+	}
+	ret = PEER_REFUSED;
+	if (strcmp(commit, e->commit)) {
+		strbuf_addf(said, "commit %s does not replay: the same facts give %s (8.3 step 6)",
+			    e->commit, commit);
+		goto out;
+	}
+	ret = PEER_FAILED;
+	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
+		strbuf_addstr(said, "cannot move the head (nothing changed)");
+		goto out;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	pc->rec = rec;
+	strbuf_addf(said, "accepted: the %s joined (commit %.12s)", side_name(joiner), commit);
+	ret = PEER_ACCEPTED;
+out:
+	strbuf_release(&changes);
+	strbuf_release(&added);
+	return ret;
+}
+
+/* 8.3 steps 1 to 4: the envelope, its game and sender, the patch's hash,
+ * the place in the history. PEER_ACCEPTED to go on. */
+static int check_envelope(struct peer_copy *pc, const char *mail, size_t len,
+			  const struct peer_envelope *e, const char *env_text,
+			  size_t env_len, const char *patch, size_t patch_len,
+			  struct strbuf *said)
+{
+	char why[256];
+	int k = peer_kind_parse(e->kind), place;
+
+	if (strcmp(e->game, pc->g.id)) {
+		strbuf_addf(said, "the mail is for game %s, this copy is %s", e->game, pc->g.id);
+		return PEER_REFUSED;
+	}
+	if (e->from != (int)OTHER_SIDE(pc->me)) {
+		strbuf_addf(said, "the mail says it comes from the %s, who is this copy's own side",
+			    side_name(pc->me));
+		return PEER_REFUSED;
+	}
+	/* a join's key is in its own patch: checked there */
+	if (k != PEER_JOIN && (!pc->rec.keys[e->from].have ||
+			       peer_envelope_verify(e, pc->rec.keys[e->from].sign,
+						    env_text, env_len) < 0)) {
+		strbuf_addf(said, "the signature of the envelope does not verify under the %s's sign_key (3.3)",
+			    side_name((enum side)e->from));
+		return PEER_REFUSED;
+	}
+	if (peer_patch_check(e, patch, patch_len, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "%s", why);
+		return PEER_REFUSED;
+	}
+	place = peer_place(pc->g.repo, e, why, sizeof(why));
+	switch (place) {
+	case PEER_PLACE_NEXT:
+		return PEER_ACCEPTED;
+	case PEER_PLACE_COPY:
+		strbuf_addf(said, "already applied: commit %.12s", e->commit);
+		return PEER_COPY;
+	case PEER_PLACE_UNKNOWN:
+		strbuf_addf(said, "not yet: %s", why);
+		return PEER_LATER;
+	case PEER_PLACE_FORK: {
+		struct strbuf kept = STRBUF_INIT;
+		char why2[200];
+		strbuf_addf(said, "%s", why);
+		if (peer_keep_fork(pc->g.repo, e, mail, len, &kept, why2, sizeof(why2)) == 0)
+			strbuf_addf(said, " (kept in %s)", kept.buf);
+		strbuf_release(&kept);
+		return PEER_REFUSED;
+	}
+	case PEER_PLACE_BAD:
+		strbuf_addf(said, "%s", why);
+		return PEER_REFUSED;
+	default:
+		strbuf_addf(said, "cannot read the history: %s", why);
+		return PEER_FAILED;
+	}
+}
+
+int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		     const char *mail, size_t len, struct strbuf *said)
+{
+	struct strbuf env_text = STRBUF_INIT, patch = STRBUF_INIT;
+	struct peer_envelope e;
+	char why[256];
+	int ret = PEER_REFUSED, k;
+
+	(void)cfg;
+	if (peer_mail_extract(mail, len, &env_text, &patch, why, sizeof(why)) != 0) {
+		strbuf_addf(said, "not a mail between postriders: %s", why);
+		goto out;
+	}
+	if (peer_envelope_parse(env_text.buf, env_text.len, &e, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "the envelope does not follow the grammar of 8.1: %s", why);
+		goto out;
+	}
+	ret = check_envelope(pc, mail, len, &e, env_text.buf, env_text.len,
+			     patch.buf, patch.len, said);
+	if (ret != PEER_ACCEPTED)
+		goto out;
+	k = peer_kind_parse(e.kind);
+	switch (k) {
+	case PEER_JOIN:
+		ret = accept_join(pc, &e, env_text.buf, env_text.len, patch.buf, said);
+		break;
+	default:
+		strbuf_addf(said, "commit %lu of kind %s: this postrider does not play that part of the protocol yet",
+			    e.seq, e.kind);
+		ret = PEER_REFUSED;
+	}
+out:
+	strbuf_release(&env_text);
+	strbuf_release(&patch);
+	return ret;
+}
+
+int peer_play(const char *dir, const struct mail_config *cfg,
+	      const char *mail, size_t len, struct strbuf *said)
+{
+	struct peer_copy pc;
+	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
+	struct notify n = { 0 };
+	int r, status;
+
+	r = peer_copy_open(dir, &pc, GAME_LOCK, &err);
+	while (err.len && err.buf[err.len - 1] == '\n')
+		err.buf[--err.len] = '\0';
+	if (r != 0) {
+		strbuf_reset(said);
+		strbuf_addf(said, "error: %s (nothing was changed)", err.buf);
+		status = r == GAME_BUSY ? 75 : 78;
+		goto out;
+	}
+	r = peer_accept_mail(&pc, cfg, mail, len, &line);
+	strbuf_reset(said);
+	switch (r) {
+	case PEER_ACCEPTED:
+	case PEER_COPY:
+		strbuf_addbuf(said, &line);
+		status = 0;
+		break;
+	case PEER_LATER:
+		strbuf_addf(said, "error: %s (nothing was changed)", line.buf);
+		status = 75;
+		break;
+	case PEER_REFUSED:
+		strbuf_addf(said, "rejected: %s (nothing was changed)", line.buf);
+		status = 1;
+		break;
+	default:
+		strbuf_addf(said, "error: %s", line.buf);
+		status = 75;
+	}
+	if (r == PEER_ACCEPTED) {
+		n.outbox = outbox_dir(&pc, cfg);
+		if (notify_send(&n, cfg) > 0) {
+			strbuf_addstr(said, "; its answer waits in the outbox");
+			status = 3;
+		}
+	}
+out:
+	notify_release(&n);
+	peer_copy_close(&pc);
+	strbuf_release(&err);
+	strbuf_release(&line);
+	return status;
+}

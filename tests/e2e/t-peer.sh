@@ -1,0 +1,83 @@
+#!/bin/sh
+#
+# Issue 34: a game between two players with no host (docs/peer.md). Two
+# copies in two folders, each with its own secret; the mails between
+# their postriders are passed by hand (files from one outbox given to the
+# other's `postrider play`). Both copies end with the same commits.
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+A=$TRASH/alice
+B=$TRASH/bob
+SA=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
+
+# the newest mail in a copy's outbox
+last_mail() {
+	_d=$(outbox "$1")/new
+	ls -t "$_d" | head -n 1 | sed "s|^|$_d/|"
+}
+
+# --- 9.1: the invitation ---------------------------------------------------
+expect_exit 0 postrider peer new "$A" --me american --american "$AMERICAN" \
+	--british "$BRITISH" --secret "$SA"
+expect_grep "peer new says the game and the side" "^created peer game ww-[0-9a-f]\{8\} in .*: the american" "$TRASH/out"
+expect_grep "peer new prints the fingerprint" "^fingerprint: [0-9a-f]\{16\} " "$TRASH/out"
+FP=$(sed -n 's/^fingerprint: \([0-9a-f]*\) .*/\1/p' "$TRASH/out")
+ID=$(sed -n 's/^created peer game \(ww-[0-9a-f]*\) .*/\1/p' "$TRASH/out")
+SECRET=$A/.git/postrider/peer-secret
+expect_eq "the secret is the player's alone (0600)" "600" "$(stat -c %a "$SECRET")"
+expect_eq "the secret is never committed" "" "$(git -C "$A" ls-files | grep -c secret | grep -v '^0$')"
+expect_eq "the invitation is one mail in the outbox" "1" "$(outbox_count "$A")"
+INV=$(last_mail "$A")
+expect_grep "the invitation is addressed to the British" "^To: .*bob@example.org" "$INV"
+expect_grep "the invitation is automatic mail" "^Auto-Submitted: auto-generated" "$INV"
+expect_grep "the invitation's subject" "^Subject: \[$ID\] peer 0 american invite" "$INV"
+expect_fixed "game.yaml says mode peer" "mode: peer" "$A/game.yaml"
+expect_no_fixed "game.yaml has no host" "host:" "$A/game.yaml"
+expect_eq "the invitation's trailers" "Postrider-Kind: invite|Postrider-Waits: british join" \
+	"$(git -C "$A" log -1 --format=%B | grep -E '^Postrider-(Kind|Waits)' | tr '\n' '|' | sed 's/|$//')"
+
+# a second invitation from the same secret at the same time: the same commit
+postrider peer new "$TRASH/again" --me american --american "$AMERICAN" \
+	--british "$BRITISH" --secret "$SA" >/dev/null 2>&1
+expect_eq "the invitation is a function of its facts" \
+	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$TRASH/again" rev-parse HEAD)"
+
+# --- 9.1: the join -----------------------------------------------------------
+expect_exit 1 postrider peer join "$TRASH/nothing" "$A/game.yaml"
+expect_eq "a file that is no invitation makes no copy" "no" \
+	"$(test -e "$TRASH/nothing" && echo yes || echo no)"
+
+expect_exit 0 postrider peer join "$B" --secret "$SB" "$INV"
+expect_grep "peer join prints the inviter's fingerprint" "^fingerprint: $FP " "$TRASH/out"
+expect_eq "the joiner's copy holds the invitation" \
+	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD~1)"
+expect_eq "the joiner's secret is his alone (0600)" "600" "$(stat -c %a "$B/.git/postrider/peer-secret")"
+JOIN=$(last_mail "$B")
+expect_grep "the join goes to the American" "^To: .*alice@example.org" "$JOIN"
+expect_grep "the join is commit 1" "^Subject: \[$ID\] peer 1 british join" "$JOIN"
+expect_fixed "the joint key is in the joiner's game.yaml" "joint_key: " "$B/game.yaml"
+
+# a tampered invitation is refused, and no copy is made
+sed 's/^Postrider-Seq: 0/Postrider-Seq: 9/' "$INV" >"$TRASH/bad-inv.eml"
+expect_exit 1 postrider peer join "$TRASH/bob2" --secret "$SB" "$TRASH/bad-inv.eml"
+expect_eq "no copy from a tampered invitation" "no" \
+	"$(test -e "$TRASH/bob2" && echo yes || echo no)"
+
+# --- the inviter accepts the join ------------------------------------------
+expect_exit 0 postrider play "$A" "$JOIN"
+expect_eq "both copies have the same head" \
+	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD)"
+expect_eq "both copies have the same tree" \
+	"$(git -C "$A" rev-parse HEAD^{tree})" "$(git -C "$B" rev-parse HEAD^{tree})"
+expect_exit 0 postrider play "$A" "$JOIN"
+expect_grep "a mail given twice is a copy" "already applied" "$TRASH/err"
+expect_exit 0 postrider peer status "$A"
+expect_grep "status: the American's copy" "this copy is the american's" "$TRASH/out"
+expect_grep "status: the American decides" "^waits: american decision" "$TRASH/out"
+expect_exit 0 postrider peer status "$B"
+expect_grep "status: the British copy" "this copy is the british's" "$TRASH/out"
+
+test_done
