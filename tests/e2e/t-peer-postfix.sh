@@ -293,9 +293,10 @@ ok "the invitation reaches the British Maildir"
 INV=$(is_invitation)
 as "$BR_USER" postrider peer join "$U/$BR_USER/game" "$INV" >"$TRASH/join.out" 2>"$TRASH/join.err"
 expect_eq "peer join from the invitation, as the British: exit 0" 0 "$?"
-fp_am=$(grep -o '[0-9a-f]\{16\}' "$TRASH/new.out" | head -n 1)
-fp_br=$(grep -o '[0-9a-f]\{16\}' "$TRASH/join.out" | head -n 1)
-expect_eq "new and join print the same fingerprint" "$fp_am" "$fp_br"
+fp_am=$(sed -n 's/^fingerprint: \([0-9a-f]\{16\}\) .*/\1/p' "$TRASH/new.out")
+fp_br=$(sed -n 's/^fingerprint: \([0-9a-f]\{16\}\) .*/\1/p' "$TRASH/join.out")
+expect_ne "peer new prints the fingerprint" "" "$fp_am"
+expect_eq "peer join prints the same fingerprint" "$fp_am" "$fp_br"
 
 # The driver: one line per order, "order N SIDE exit STATUS ORDER", then
 # "end ..."; it waits until the mail is quiet before asking who decides.
