@@ -885,6 +885,8 @@ def walk_shuffles(dirname, game, joint, say):
         say("generation %d: %d cards, shuffled by the %s then the %s: both proofs valid"
             % (g, t1["n"], t1["side"], t2["side"]))
         sizes.append((g, t1, t2))
+    if not gens:
+        say("generations: none yet (the deck was never shuffled)")
     return slots, sizes
 
 
