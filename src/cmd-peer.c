@@ -212,7 +212,7 @@ static int exec_new(int argc, char **argv)
 	}
 	ret = 1;
 	if (peer_invite_commit(&pc.g, &pc.rec, pc.me, game_now(), commit) < 0 ||
-	    peer_commit_mail(&pc, &cfg, NULL, commit, 0, PEER_INVITE, &outbox) < 0)
+	    peer_commit_mail(&pc, &cfg, NULL, commit, 1, PEER_INVITE, &outbox) < 0)
 		goto out;
 	made = 0;
 	printf("created peer game %s in %s (commit %.12s): the %s; the invitation to %s is mailed\n",
@@ -298,7 +298,7 @@ static int read_invitation(const char *input, struct strbuf *env_text,
 		error("the invitation's envelope does not follow the grammar of 8.1: %s", why);
 		goto out;
 	}
-	if (strcmp(e->kind, "invite") || e->seq != 0 || e->parent[0]) {
+	if (strcmp(e->kind, "invite") || e->seq != 1 || e->parent[0]) {
 		error("this mail is commit %lu (%s) of game %s, not an invitation",
 		      e->seq, e->kind, e->game);
 		goto out;
@@ -351,7 +351,7 @@ static int join_copy(struct peer_copy *pc, const struct peer_opts *o,
 		goto out;
 	pc->rec.have_joint = true;
 	if (peer_join_commit(&pc->g, &pc->rec, pc->me, game_now(), commit) < 0 ||
-	    peer_commit_mail(pc, cfg, pc->g.head, commit, 1, PEER_JOIN, NULL) < 0)
+	    peer_commit_mail(pc, cfg, pc->g.head, commit, 2, PEER_JOIN, NULL) < 0)
 		goto out;
 	ret = 0;
 out:

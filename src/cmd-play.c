@@ -186,8 +186,10 @@ static int run(struct play_opts *o)
 	}
 	if (o->as < 0 && !o->check && peer_mail_is_peer(input.buf, input.len)) {
 		/* a mail between the postriders of a peer game (docs/peer.md 8.3) */
-		r = peer_play(o->dir, &cfg, input.buf, input.len, &res.said);
-		fail(&res, r, "%s", res.said.buf);
+		struct strbuf said = STRBUF_INIT;
+		r = peer_play(o->dir, &cfg, input.buf, input.len, &said);
+		fail(&res, r, "%s", said.buf);
+		strbuf_release(&said);
 		goto out;
 	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);

@@ -61,7 +61,7 @@ int peer_invite_commit(struct game *g, const struct peer_record *rec,
 	}
 	strbuf_addf(&waits, "%s join\n", side_name(OTHER_SIDE(inviter)));
 	struct peer_commit pc = {
-		.kind = PEER_INVITE, .side = inviter, .seq = 0,
+		.kind = PEER_INVITE, .side = inviter, .seq = 1,
 		.subject = "Invitation to a game with no host",
 		.waits = waits.buf, .files = files, .n_files = nf, .time = time,
 	};
@@ -95,7 +95,7 @@ int peer_join_commit(struct game *g, const struct peer_record *rec,
 	files[1] = (struct repo_file){ "log.txt", log.buf, log.len };
 	strbuf_addf(&waits, "%s decision\n", side_name(g->state.prompt.side));
 	struct peer_commit pc = {
-		.kind = PEER_JOIN, .side = joiner, .seq = 1,
+		.kind = PEER_JOIN, .side = joiner, .seq = 2,
 		.subject = "Joined the game",
 		.waits = waits.buf, .files = files, .n_files = 2, .time = time,
 	};

@@ -462,7 +462,7 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 		strbuf_addf(said, "error: %s", line.buf);
 		status = 75;
 	}
-	if (r == PEER_ACCEPTED) {
+	if (r == PEER_ACCEPTED && pc.answered) {
 		n.outbox = outbox_dir(&pc, cfg);
 		if (notify_send(&n, cfg) > 0) {
 			strbuf_addstr(said, "; its answer waits in the outbox");

@@ -47,6 +47,7 @@ struct peer_copy {
 	enum side me;			/* the side whose secret this copy holds */
 	unsigned char secret[32];
 	struct pcrypto_secret sk;
+	bool answered;			/* this run mailed a commit of its own */
 };
 
 /* The kinds of commit (6.5). */

@@ -209,9 +209,20 @@ static int vrf_draw(struct rng *r, uint64_t index, int n)
 	return (int)rng_vrf_value(beta, at, (uint64_t)n);
 }
 
-/* The value of a public draw: from the VRF (versions 2, 3) or the stream. */
+/*
+ * The value of a public draw: in a peer game from the request's key
+ * (docs/peer.md 5.2), or -1 with peer->missing set when this copy does
+ * not have it yet; else from the VRF (versions 2, 3) or the stream.
+ */
 static int public_value(struct rng *r, uint64_t index, int n)
 {
+	if (r->peer) {
+		if (!r->peer->have_key) {
+			r->peer->missing = true;
+			return -1;
+		}
+		return rng_value_at(r->peer->key, index, n);
+	}
 	return r->vrf ? vrf_draw(r, index, n) : rng_value_at(r->key, index, n);
 }
 
@@ -222,10 +233,11 @@ void rng_init_keyless(struct rng *r, uint64_t next_index)
 	r->next = next_index;
 }
 
-/* Takes the index of the next draw; a keyless stream is a BUG. */
+/* Takes the index of the next draw; a keyless stream is a BUG (a peer
+ * stream never is: without its key the draw is missing). */
 static uint64_t take_index(struct rng *r, const char *purpose)
 {
-	if (!r->have_key)
+	if (!r->have_key && !r->peer)
 		BUG("random draw without the game secret (%s)",
 		    purpose ? purpose : "no purpose");
 	if (r->next == UINT64_MAX)
@@ -257,6 +269,16 @@ int rng_uniform(struct rng *r, int n, const char *purpose)
 		    purpose ? purpose : "no purpose");
 	index = take_index(r, purpose);
 	v = public_value(r, index, n);
+	if (v < 0) {
+		/* a peer game's draw without its key: the caller's action
+		 * cannot stand (docs/peer.md 12); 0 keeps the engine going */
+		if (r->log) {
+			strbuf_addf(r->log, "draw %" PRIu64 ": uniform(%d) -> missing",
+				    index, n);
+			log_purpose(r->log, purpose);
+		}
+		return 0;
+	}
 	if (r->log) {
 		strbuf_addf(r->log, "draw %" PRIu64 ": uniform(%d) -> %d",
 			    index, n, v);
@@ -270,6 +292,14 @@ int rng_die(struct rng *r, const char *purpose)
 	uint64_t index = take_index(r, purpose);
 	int v = public_value(r, index, 6) + 1;
 
+	if (v < 1) {
+		/* a peer game's die without its key (see rng_uniform) */
+		if (r->log) {
+			strbuf_addf(r->log, "draw %" PRIu64 ": d6 -> missing", index);
+			log_purpose(r->log, purpose);
+		}
+		return 1;
+	}
 	if (r->forced_pos < r->n_forced) {
 		int f = r->forced[r->forced_pos++];
 
@@ -298,6 +328,9 @@ void rng_shuffle(struct rng *r, int *items, int n, const char *purpose)
 		BUG("shuffle of %d items", n);
 	if (n < 2)
 		return;
+	if (r->peer)
+		BUG("a shuffle drawn from a peer game's stream (%s)",
+		    purpose ? purpose : "no purpose");
 	first = r->next;
 	for (int i = n - 1; i >= 1; i--) {
 		uint64_t index = take_index(r, purpose);

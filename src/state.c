@@ -341,6 +341,59 @@ static void write_cards(const struct state *s,
 	}
 }
 
+/* A card value as a peer state writes it: a number, or a slot sG.i. */
+static void emit_card_value(struct strbuf *out, int v)
+{
+	if (CARD_IS_SLOT(v))
+		strbuf_addf(out, "s%d.%d", CARD_SLOT_GEN(v), CARD_SLOT_POS(v));
+	else
+		strbuf_addf(out, "%d", v);
+}
+
+/*
+ * A peer game's section (docs/peer.md 6.2), written only when s->peer.on:
+ * the deck's generation and top, the hands as slots and numbers, and the
+ * protocol's fields as they are (waits always, as a list; pending and
+ * sealed only when set).
+ */
+static void write_peer(const struct state *s, struct strbuf *out)
+{
+	const struct state_peer *p = &s->peer;
+	bool any = false;
+
+	strbuf_addstr(out, "peer:\n");
+	strbuf_addf(out, "  generation: %d\n", p->generation);
+	strbuf_addf(out, "  deck_top: %d\n", p->deck_top);
+	strbuf_addstr(out, "  hands:\n");
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		strbuf_addf(out, "    %s: [", side_name(side));
+		for (int i = 0; i < s->n_hand[side]; i++) {
+			strbuf_addstr(out, i ? ", " : "");
+			emit_card_value(out, s->hand[side][i]);
+		}
+		strbuf_addstr(out, "]\n");
+	}
+	strbuf_addstr(out, p->n_waits ? "  waits:\n" : "  waits: []\n");
+	for (int i = 0; i < p->n_waits; i++) {
+		strbuf_addstr(out, "    - ");
+		ytree_emit_scalar(out, p->waits[i]);
+		strbuf_addch(out, '\n');
+	}
+	if (*p->pending) {
+		strbuf_addstr(out, "  pending: ");
+		ytree_emit_scalar(out, p->pending);
+		strbuf_addch(out, '\n');
+	}
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		if (!*p->sealed[side])
+			continue;
+		if (!any)
+			strbuf_addstr(out, "  sealed:\n");
+		any = true;
+		strbuf_addf(out, "    %s: %s\n", side_name(side), p->sealed[side]);
+	}
+}
+
 /* The end of the game, if any. */
 static void write_result(const struct state *s, struct strbuf *out)
 {
@@ -383,6 +436,8 @@ void state_write_public(const struct state *s, const struct data *d,
 	write_pieces(s, d, out);
 	write_cards(s, hand_commitment, out);
 	write_result(s, out);
+	if (s->peer.on)
+		write_peer(s, out);
 }
 
 void state_write_hand(const struct state *s, enum side side,
@@ -1236,6 +1291,217 @@ static void read_result(struct reader *rd, struct state *s, yaml_node_t *root)
 	}
 }
 
+/* ---- a peer game's section (docs/peer.md 6.2) ---- */
+
+#define PEER_MAX_GENERATION 100000
+
+/*
+ * A card value of a peer hand: a card number, or a slot written sG.i
+ * exactly (G from 1, i from 0 to 255, no sign, no leading zero, no space)
+ * of a generation the deck has had, and of the deck's generation only
+ * above its top. Returns the value, 0 after a message.
+ */
+static int parse_card_value(struct reader *rd, yaml_node_t *n, int generation,
+			    int deck_top)
+{
+	const char *v = ytree_scalar(n), *p;
+	long g = 0, i = 0;
+	long c = 0;
+
+	if (v && v[0] >= '0' && v[0] <= '9') {
+		if (ytree_int(&rd->t, n, 1, rd->d->n_cards, &c, rd->err) < 0) {
+			rd->errors++;
+			return 0;
+		}
+		return (int)c;
+	}
+	if (!v || v[0] != 's')
+		goto bad;
+	p = v + 1;
+	if (*p < '1' || *p > '9')
+		goto bad;
+	for (; *p >= '0' && *p <= '9' && g <= PEER_MAX_GENERATION; p++)
+		g = g * 10 + (*p - '0');
+	if (*p++ != '.' || *p < '0' || *p > '9' || (*p == '0' && p[1]))
+		goto bad;
+	for (; *p >= '0' && *p <= '9' && i < 256; p++)
+		i = i * 10 + (*p - '0');
+	if (*p || i > 255)
+		goto bad;
+	if (g > generation || (g == generation && i >= deck_top)) {
+		FAIL(n, "slot '%s' is not a card the deck has dealt (generation %d, top %d)",
+		     v, generation, deck_top);
+		return 0;
+	}
+	return CARD_SLOT((int)g, (int)i);
+bad:
+	FAIL(n, "'%s' is neither a card number nor a slot sG.i (G from 1, i from 0 to 255)",
+	     v ? v : "?");
+	return 0;
+}
+
+/* peer.hands: each side's list, as long as cards.hands says, no slot twice. */
+static void read_peer_hands(struct reader *rd, struct state *s, yaml_node_t *h)
+{
+	int seen[2 * STATE_MAX_HAND], n_seen = 0;
+
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		yaml_node_t *l = need(rd, h, side_name(side));
+		int len;
+
+		if (!l)
+			continue;
+		if (l->type != YAML_SEQUENCE_NODE) {
+			FAIL(l, "a hand must be a list of slots and card numbers");
+			continue;
+		}
+		len = ytree_len(l);
+		if (len != s->n_hand[side]) {
+			FAIL(l, "the %s hand lists %d cards, cards.hands says %d",
+			     side_name(side), len, s->n_hand[side]);
+			continue;
+		}
+		for (int i = 0; i < len; i++) {
+			yaml_node_t *e = ytree_item(&rd->t, l, i);
+			int v = parse_card_value(rd, e, s->peer.generation, s->peer.deck_top);
+
+			s->hand[side][i] = v;
+			for (int k = 0; v && k < n_seen; k++)
+				if (seen[k] == v) {
+					FAIL(e, "%s is twice in the hands", ytree_scalar(e));
+					break;
+				}
+			seen[n_seen++] = v;
+		}
+	}
+}
+
+/*
+ * The deck a peer state implies: the slots of its generation from its top,
+ * or before the first shuffle every card that is nowhere else, in
+ * ascending order (as rule 4.0's set-up leaves it).
+ */
+static void peer_deck(struct reader *rd, struct state *s, yaml_node_t *m)
+{
+	const struct data *d = rd->d;
+	bool elsewhere[DATA_MAX_CARDS + 1] = { false };
+	int n = 0;
+
+	if (s->peer.generation) {
+		if (s->peer.deck_top + s->n_deck > 256)
+			FAIL(m, "a deck of %d cards from slot %d does not fit a generation",
+			     s->n_deck, s->peer.deck_top);
+		for (int i = 0; i < s->n_deck && s->peer.deck_top + i < 256; i++)
+			s->deck[i] = CARD_SLOT(s->peer.generation, s->peer.deck_top + i);
+		return;
+	}
+#define MARK(arr, len) for (int i = 0; i < (len); i++) \
+		if ((arr)[i] >= 1 && (arr)[i] <= d->n_cards) elsewhere[(arr)[i]] = true;
+	MARK(s->discard, s->n_discard);
+	MARK(s->removed, s->n_removed);
+	MARK(s->set_aside, s->n_set_aside);
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		MARK(s->hand[side], s->n_hand[side]);
+		MARK(s->reinf_cards[side], s->n_reinf_cards[side]);
+		MARK(s->queue[side], s->n_queue[side]);
+	}
+#undef MARK
+	if (s->war_ends >= 1 && s->war_ends <= d->n_cards)
+		elsewhere[s->war_ends] = true;
+	for (int c = 1; c <= d->n_cards; c++)
+		if (!elsewhere[c] && n < DATA_MAX_CARDS)
+			s->deck[n++] = c;
+	if (n != s->n_deck)
+		FAIL(m, "before the first shuffle the deck holds the %d cards that are nowhere else, not %d",
+		     n, s->n_deck);
+}
+
+/* A protocol text of peer: (docs/peer.md 6.2), kept verbatim: one line of
+ * printable characters, shorter than max. */
+static void get_peer_text(struct reader *rd, yaml_node_t *n, char *out, size_t max)
+{
+	const char *v = ytree_scalar(n);
+
+	if (!v || !*v || strlen(v) >= max) {
+		FAIL(n, "expected a text of 1 to %zu characters", max - 1);
+		return;
+	}
+	for (const char *p = v; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			FAIL(n, "a control character in a text of peer:");
+			return;
+		}
+	memcpy(out, v, strlen(v) + 1);
+}
+
+/* peer.waits: the list of who owes what, in order. */
+static void read_peer_waits(struct reader *rd, struct state *s, yaml_node_t *l)
+{
+	int len;
+
+	if (l->type != YAML_SEQUENCE_NODE) {
+		FAIL(l, "'waits' must be a list");
+		return;
+	}
+	len = ytree_len(l);
+	if (len > STATE_PEER_MAX_WAITS) {
+		FAIL(l, "'waits' holds %d lines, at most %d", len, STATE_PEER_MAX_WAITS);
+		return;
+	}
+	for (int i = 0; i < len; i++)
+		get_peer_text(rd, ytree_item(&rd->t, l, i), s->peer.waits[i],
+			      sizeof(s->peer.waits[i]));
+	s->peer.n_waits = len;
+}
+
+/* peer.sealed: a side's commitment, 64 lowercase hex digits. */
+static void read_peer_sealed(struct reader *rd, struct state *s, yaml_node_t *h)
+{
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+		yaml_node_t *n = ytree_get(&rd->t, h, side_name(side));
+		const char *v = n ? ytree_scalar(n) : NULL;
+		size_t len = v ? strspn(v, "0123456789abcdef") : 0;
+
+		if (!n)
+			continue;
+		if (!v || len != 64 || v[len]) {
+			FAIL(n, "a commitment is 64 lowercase hex digits");
+			continue;
+		}
+		memcpy(s->peer.sealed[side], v, 65);
+	}
+}
+
+/* `peer:` of a peer game's state.yaml (docs/peer.md 6.2); a host game has
+ * none. */
+static void read_peer(struct reader *rd, struct state *s, yaml_node_t *root)
+{
+	static const char *const keys[] = {
+		"generation", "deck_top", "hands", "waits", "pending", "sealed", NULL
+	};
+	static const char *const side_keys[] = { "american", "british", NULL };
+	yaml_node_t *m, *n;
+
+	if (!ytree_get(&rd->t, root, "peer"))
+		return;
+	if (!(m = get_map(rd, root, "peer", keys)))
+		return;
+	s->peer.on = true;
+	s->peer.generation = (int)get_int(rd, m, "generation", 0, PEER_MAX_GENERATION);
+	s->peer.deck_top = (int)get_int(rd, m, "deck_top", 0, 255);
+	if (!s->peer.generation && s->peer.deck_top)
+		FAIL(m, "no generation yet, but a deck top of %d", s->peer.deck_top);
+	if ((n = get_map(rd, m, "hands", side_keys)))
+		read_peer_hands(rd, s, n);
+	if ((n = need(rd, m, "waits")))
+		read_peer_waits(rd, s, n);
+	if ((n = ytree_get(&rd->t, m, "pending")))
+		get_peer_text(rd, n, s->peer.pending, sizeof(s->peer.pending));
+	if (ytree_get(&rd->t, m, "sealed") && (n = get_map(rd, m, "sealed", side_keys)))
+		read_peer_sealed(rd, s, n);
+	peer_deck(rd, s, m);
+}
+
 static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 {
 	static const char *const top_keys[] = {
@@ -1245,7 +1511,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 		"alliance_this_turn", "french_navy", "congress",
 		"congress_dispersed_this_turn", "kosciuszko_works", "boxes", "generals", "spaces",
 		"cards", "result", "move", "battle", "replacement_draws",
-		"campaign", "tournament_rule", "tournament_extra_action", NULL
+		"campaign", "tournament_rule", "tournament_extra_action", "peer", NULL
 	};
 	const struct data *d = rd->d;
 
@@ -1275,6 +1541,7 @@ static void read_public(struct reader *rd, struct state *s, yaml_node_t *root)
 	read_move(rd, s, root);
 	read_battle(rd, s, root);
 	read_campaign(rd, s, root);
+	read_peer(rd, s, root);
 }
 
 /* `shuffles:` of a version 2 private state (state.h). */
@@ -1393,6 +1660,11 @@ int state_read(struct state *s, const struct data *d,
 		return -1;
 	if (!priv)
 		return 0;
+	if (s->peer.on) {
+		/* docs/peer.md 6: nothing is sealed in a peer game */
+		strbuf_addstr(err, "private state: a peer game has none\n");
+		return -1;
+	}
 	if (ytree_parse(&rd.t, "private state", priv, priv_len, err) < 0)
 		return -1;
 	read_private(&rd, s, ytree_root(&rd.t));

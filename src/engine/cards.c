@@ -15,8 +15,38 @@ static const struct data_card *card(const struct data *d, int n)
 	return &d->cards[n];
 }
 
+/*
+ * A peer game's shuffle (docs/peer.md 6.2, 9.4, 12): no permutation and no
+ * draw; the list is recorded as version 2 records it (the input of the
+ * generation's turn 1) and the deck becomes the slots of a new generation.
+ */
+static void shuffle_to_slots(struct state *s, struct rng *r)
+{
+	int g = s->peer.generation + 1;
+
+	if (s->n_deck < 1)
+		return;
+	if (s->n_deck > 256)
+		BUG("a deck of %d cards has no slots", s->n_deck);
+	if (s->n_shuffles >= STATE_MAX_SHUFFLES)
+		BUG("more than %d shuffles in one order", STATE_MAX_SHUFFLES);
+	struct state_shuffle *sh = &s->shuffles[s->n_shuffles++];
+	sh->first = r->next;
+	sh->n = s->n_deck;
+	memcpy(sh->items, s->deck, (size_t)s->n_deck * sizeof(*s->deck));
+	for (int i = 0; i < s->n_deck; i++)
+		s->deck[i] = CARD_SLOT(g, i);
+	s->peer.generation = g;
+	s->peer.deck_top = 0;
+	r->peer->generation = g + 1;
+}
+
 void cards_shuffle_deck(struct state *s, struct rng *r, const char *purpose)
 {
+	if (r && r->peer) {
+		shuffle_to_slots(s, r);
+		return;
+	}
 	/* version 2: what was shuffled goes into the private state, so that
 	 * a verifier can check the shuffle without replaying the game */
 	if (s->version >= 2 && s->n_deck >= 2) {
@@ -55,6 +85,8 @@ void cards_draw(const struct data *d, struct state *s, enum side side,
 	int c = s->deck[0];
 	memmove(s->deck, s->deck + 1, (size_t)(s->n_deck - 1) * sizeof(int));
 	s->n_deck--;
+	if (CARD_IS_SLOT(c))	/* a peer game: the top slot moves (6.2) */
+		s->peer.deck_top++;
 	hand_add(s, side, c);
 }
 

@@ -567,6 +567,31 @@ static int apply_target(const struct data *d, struct state *s,
 /* Draws cards at random from the opponent's hand and discards them (6.31);
  * a special event drawn takes effect at once (6.34.B). False if such an
  * event waits at a prompt. */
+/*
+ * The card under slot of side's hand, which the rules reveal (a peer game,
+ * docs/peer.md 9.7, 12): from the stream's card source, or 0 with
+ * missing set when this copy cannot know it yet. A number that is no card
+ * is the protocol layer's BUG.
+ */
+static int peer_reveal(const struct data *d, struct rng *r, enum side side,
+		       int slot)
+{
+	int c;
+
+	if (!r->peer)
+		BUG("slot s%d.%d in a host game", CARD_SLOT_GEN(slot),
+		    CARD_SLOT_POS(slot));
+	c = r->peer->reveal ? r->peer->reveal(r->peer->ctx, side, slot) : 0;
+	if (!c) {
+		r->peer->missing = true;
+		return 0;
+	}
+	if (c < 1 || c > d->n_cards)
+		BUG("slot s%d.%d revealed as card %d", CARD_SLOT_GEN(slot),
+		    CARD_SLOT_POS(slot), c);
+	return c;
+}
+
 static bool random_discards(const struct data *d, struct state *s,
 			    struct rng *r, const struct ectx *x,
 			    struct strbuf *log)
@@ -582,8 +607,12 @@ static bool random_discards(const struct data *d, struct state *s,
 		if (!r)
 			BUG("a random draw without a stream");
 		k = rng_uniform(r, s->n_hand[opp], purpose);
+		if (r->peer && r->peer->missing)
+			return true;	/* no draw yet: the action cannot stand */
 		drawn = s->hand[opp][k];
 		hand_remove(s, opp, drawn);
+		if (CARD_IS_SLOT(drawn) && (drawn = peer_reveal(d, r, opp, drawn)) == 0)
+			return true;	/* its card is not known yet: as above */
 		elog(log, "%s draws %s at random from the %s hand (6.31).",
 		     side_title(x->side), card(d, drawn)->label, side_title(opp));
 		if (card(d, drawn)->special) {

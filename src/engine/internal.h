@@ -40,8 +40,9 @@ void legal_spaces(const struct data *d, const struct state *s,
  * (retreating before battle, 7.9.B; removed by an event, 6.31) */
 void legal_spaces_french(const struct data *d, const struct state *s,
 			 struct collect *c, enum action_kind kind);
-/* The deciding side's hand in card-number order (so lists read well);
- * returns how many cards. */
+/* The deciding side's hand in card-number order (so lists read well),
+ * without the slots this copy cannot see (docs/peer.md 12); returns how
+ * many cards. */
 int legal_hand_sorted(const struct state *s, int cards[STATE_MAX_HAND]);
 /* kind with each card of the hand, in number order */
 void legal_hand(const struct data *d, const struct state *s,

@@ -20,10 +20,31 @@ static int bad(struct strbuf *why, const char *fmt, ...)
 	return 1;
 }
 
+/*
+ * A slot (a peer game, docs/peer.md 12) counts as a card: it must be of a
+ * generation the deck has had, and nowhere twice. Returns the faults.
+ */
+static int count_slot(const struct state *s, int v, int slots[DATA_MAX_CARDS],
+		      int *n_slots, struct strbuf *why)
+{
+	int g = CARD_SLOT_GEN(v), i = CARD_SLOT_POS(v);
+
+	if (g < 1 || g > s->peer.generation)
+		return bad(why, "slot s%d.%d of a generation the deck has not had", g, i);
+	for (int k = 0; k < *n_slots; k++)
+		if (slots[k] == v)
+			return bad(why, "slot s%d.%d is in two places", g, i);
+	if (*n_slots >= DATA_MAX_CARDS)
+		return bad(why, "more slots than cards");
+	slots[(*n_slots)++] = v;
+	return 0;
+}
+
 int engine_invariants(const struct data *d, const struct state *s,
 		      struct strbuf *why)
 {
 	int n = 0, seen[DATA_MAX_CARDS + 1] = { 0 }, total = 0;
+	int slots[DATA_MAX_CARDS], n_slots = 0;
 	int on_map[3] = { 0, 0, 0 };
 
 	for (int i = 0; i < d->n_spaces; i++) {
@@ -103,7 +124,9 @@ int engine_invariants(const struct data *d, const struct state *s,
 #define COUNT(arr, len) \
 	for (int i = 0; i < (len); i++) { \
 		int c = (arr)[i]; \
-		if (c < 1 || c > d->n_cards) \
+		if (CARD_IS_SLOT(c)) \
+			n += count_slot(s, c, slots, &n_slots, why); \
+		else if (c < 1 || c > d->n_cards) \
 			n += bad(why, "bad card number %d", c); \
 		else \
 			seen[c]++; \
@@ -151,7 +174,13 @@ int engine_invariants(const struct data *d, const struct state *s,
 	for (int c = 1; c <= d->n_cards; c++)
 		if (seen[c] > 1)
 			n += bad(why, "card #%d is in %d places", c, seen[c]);
-	if (s->prompt.kind != PROMPT_NONE && engine_legal(d, s, NULL, 0) == 0)
+	/* a copy that holds slots of the deciding side's hand cannot list
+	 * what that side may do with them (docs/peer.md 12): the check is
+	 * for the view where that hand is known */
+	bool unseen = false;
+	for (int i = 0; s->prompt.kind != PROMPT_NONE && i < s->n_hand[s->prompt.side]; i++)
+		unseen |= CARD_IS_SLOT(s->hand[s->prompt.side][i]);
+	if (s->prompt.kind != PROMPT_NONE && !unseen && engine_legal(d, s, NULL, 0) == 0)
 		n += bad(why, "no legal action at prompt '%s' (dead end)",
 			 prompt_kind_name(s->prompt.kind));
 	return n;

@@ -166,9 +166,14 @@ void legal_spaces_french(const struct data *d, const struct state *s,
 
 int legal_hand_sorted(const struct state *s, int cards[STATE_MAX_HAND])
 {
-	int n = s->n_hand[s->prompt.side];
+	const int *hand = s->hand[s->prompt.side];
+	int n = 0;
 
-	memcpy(cards, s->hand[s->prompt.side], sizeof(int) * (size_t)n);
+	/* a slot is a card this copy does not know (a peer game, docs/peer.md
+	 * 12): nothing can be done with it */
+	for (int i = 0; i < s->n_hand[s->prompt.side]; i++)
+		if (!CARD_IS_SLOT(hand[i]))
+			cards[n++] = hand[i];
 	for (int i = 1; i < n; i++)
 		for (int j = i; j > 0 && cards[j - 1] > cards[j]; j--) {
 			int t = cards[j];

@@ -93,6 +93,11 @@ int engine_undo(const struct state *prev, const struct state *mine,
 			      "and only that order, before the opponent answers");
 		return -1;
 	}
+	if (prev->peer.on) {
+		/* docs/peer.md 12: the order was mailed, it is the other's too */
+		strbuf_addstr(why, "a peer game has no undo: an order once mailed is your opponent's too");
+		return -1;
+	}
 	if (engine_game_over(cur)) {
 		strbuf_addstr(why, "the game is over");
 		return -1;

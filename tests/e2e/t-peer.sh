@@ -33,7 +33,7 @@ expect_eq "the invitation is one mail in the outbox" "1" "$(outbox_count "$A")"
 INV=$(last_mail "$A")
 expect_grep "the invitation is addressed to the British" "^To: .*bob@example.org" "$INV"
 expect_grep "the invitation is automatic mail" "^Auto-Submitted: auto-generated" "$INV"
-expect_grep "the invitation's subject" "^Subject: \[$ID\] peer 0 american invite" "$INV"
+expect_grep "the invitation's subject" "^Subject: \[$ID\] peer 1 american invite" "$INV"
 expect_fixed "game.yaml says mode peer" "mode: peer" "$A/game.yaml"
 expect_no_fixed "game.yaml has no host" "host:" "$A/game.yaml"
 expect_eq "the invitation's trailers" "Postrider-Kind: invite|Postrider-Waits: british join" \
@@ -57,11 +57,21 @@ expect_eq "the joiner's copy holds the invitation" \
 expect_eq "the joiner's secret is his alone (0600)" "600" "$(stat -c %a "$B/.git/postrider/peer-secret")"
 JOIN=$(last_mail "$B")
 expect_grep "the join goes to the American" "^To: .*alice@example.org" "$JOIN"
-expect_grep "the join is commit 1" "^Subject: \[$ID\] peer 1 british join" "$JOIN"
+expect_grep "the join is commit 2" "^Subject: \[$ID\] peer 2 british join" "$JOIN"
 expect_fixed "the joint key is in the joiner's game.yaml" "joint_key: " "$B/game.yaml"
 
 # a tampered invitation is refused, and no copy is made
-sed 's/^Postrider-Seq: 0/Postrider-Seq: 9/' "$INV" >"$TRASH/bad-inv.eml"
+"$PY" - "$INV" "$TRASH/bad-inv.eml" <<'EOF'
+import sys, email, base64
+from email import policy
+m = email.message_from_bytes(open(sys.argv[1], "rb").read(), policy=policy.compat32)
+for part in m.walk():
+    if (part.get_filename() or "").endswith(".patch"):
+        t = base64.b64decode(part.get_payload())
+        t = t.replace(b"invites the British", b"invites the Britosh")
+        part.set_payload(base64.encodebytes(t).decode())
+open(sys.argv[2], "wb").write(m.as_bytes())
+EOF
 expect_exit 1 postrider peer join "$TRASH/bob2" --secret "$SB" "$TRASH/bad-inv.eml"
 expect_eq "no copy from a tampered invitation" "no" \
 	"$(test -e "$TRASH/bob2" && echo yes || echo no)"
