@@ -297,6 +297,19 @@ fp_am=$(sed -n 's/^fingerprint: \([0-9a-f]\{16\}\) .*/\1/p' "$TRASH/new.out")
 fp_br=$(sed -n 's/^fingerprint: \([0-9a-f]\{16\}\) .*/\1/p' "$TRASH/join.out")
 expect_ne "peer new prints the fingerprint" "" "$fp_am"
 expect_eq "peer join prints the same fingerprint" "$fp_am" "$fp_br"
+git config --global --add safe.directory '*'
+same_heads() {
+	[ "$(git -C "$U/$AM_USER/game" rev-parse HEAD 2>/dev/null)" = \
+		"$(git -C "$U/$BR_USER/game" rev-parse HEAD 2>/dev/null)" ]
+}
+if wait_for 30 same_heads; then
+	ok "the join reaches the American's postrider by mail and is accepted: one head"
+else
+	fail "the join reaches the American's postrider by mail and is accepted: one head" \
+		"$(cat "$U/$AM_USER/.deliver.log" 2>&1)" "$(tail -n 5 "$PF/maillog")"
+fi
+expect_grep "... through procmail and postrider-deliver --game" \
+	'^--- .* \[ww-[0-9a-f]*\] peer 2 british join$' "$U/$AM_USER/.deliver.log"
 
 # The driver: one line per order, "order N SIDE exit STATUS ORDER", then
 # "end ..."; it waits until the mail is quiet before asking who decides.
@@ -381,7 +394,6 @@ expect_eq "every order was accepted" "" "$(grep '^order' "$TRASH/game.out" | gre
 show_file "$TRASH/game.err"
 tail -n 3 "$TRASH/game.out" | sed 's/^/# /'
 
-git config --global --add safe.directory '*'
 expect_eq "both copies have the same head" \
 	"$(git -C "$U/$AM_USER/game" rev-parse HEAD)" "$(git -C "$U/$BR_USER/game" rev-parse HEAD)"
 expect_eq "... and the same tree" \
@@ -403,9 +415,9 @@ done
 # the automatic mails: the kinds a postrider sends without a human
 # (answer, end), from the delivery logs; every mail to a postrider from
 # the Postfix log
-auto=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" |
+auto=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" 2>/dev/null |
 	grep -cE '^--- .* peer [0-9]+ (american|british) (answer|end)$')
-human=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" |
+human=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" 2>/dev/null |
 	grep -cE '^--- .* peer [0-9]+ (american|british) (join|order|claim)$')
 piped=$(grep -c 'status=sent (delivered to command: exec /usr/bin/procmail)' "$PF/maillog")
 echo "# automatic mails: $auto; mails after a human's order or join: $human; procmail deliveries: $piped"
