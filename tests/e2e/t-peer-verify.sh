@@ -171,4 +171,38 @@ copy
 sed -i 2d "$C/peer/keys.txt"
 tampered "$C" "one key missing at the end" "peer/keys.txt: british key missing"
 
+# a game made by the peer commands (peer new, peer join, the join
+# accepted: tests/e2e/peer_local.py hands the mails over): the walk
+# checks the C's key proofs and joint key from either copy; the game is
+# running, so with --running
+"$PY" - "$TRASH/pg" "$AMERICAN" "$BRITISH" >"$TRASH/pg.out" 2>&1 <<'PY'
+import sys
+sys.path.insert(0, "tests/e2e")
+import peer_local
+pair = peer_local.Pair(sys.argv[1], sys.argv[2], sys.argv[3])
+pair.start("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
+           "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f")
+print("heads", pair.head("american") == pair.head("british"))
+PY
+expect_grep "the peer commands make a game, one head in both copies" '^heads True$' "$TRASH/pg.out"
+for side in american british; do
+	expect_exit 0 $V game "$TRASH/pg/$side" --running
+	expect_grep "the $side's copy made by postrider: valid" '^valid$' "$TRASH/out"
+	expect_grep "... its keys and key proofs, made by the C, checked here" \
+		'^game ww-[0-9a-f]*: peer version 1; both key proofs valid, the joint key right$' "$TRASH/out"
+done
+copy_pg() {
+	n=$((n + 1))
+	C=$TRASH/c$n
+	cp -a "$TRASH/pg/british" "$C"
+}
+copy_pg
+line=$(grep -n 'mask_proof' "$C/game.yaml" | sed -n 2p | cut -d: -f1)
+flip "$C/game.yaml" "$line" 30
+tampered "$C" "postrider's copy with a byte of a key proof changed" "game.yaml: the british key proof does not verify"
+copy_pg
+line=$(grep -n 'joint_key' "$C/game.yaml" | cut -d: -f1)
+flip "$C/game.yaml" "$line" 40
+tampered "$C" "postrider's copy with a byte of the joint key changed" "game.yaml: joint_key is not the sum of the two masking keys"
+
 test_done
