@@ -316,7 +316,8 @@ expect_grep "... through procmail and postrider-deliver --game" \
 start=$(date +%s)
 "$PY" - "$U" "$AM_USER" "$BR_USER" "$PREFIX" "$PF" "${POSTRIDER_PEER_ORDERS:-2000}" \
 	>"$TRASH/game.out" 2>"$TRASH/game.err" <<'EOF'
-import os, random, subprocess, sys, time
+import email, os, random, re, subprocess, sys, time
+from email import policy
 home, am, br, prefix, pf, limit = sys.argv[1:7]
 users = {"american": am, "british": br}
 rnd = random.Random(34)
@@ -354,7 +355,35 @@ def quiet(timeout=90):
         time.sleep(0.2)
     return False
 
-n = 0
+def last_report(user):
+    """The newest mail in user's Maildir from his own postrider (a game's
+    report, not a peer mail), or None."""
+    folder = "%s/%s/Maildir/new" % (home, user)
+    best = None
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        path = os.path.join(folder, name)
+        with open(path, "rb") as f:
+            m = email.message_from_binary_file(f, policy=policy.default)
+        if m["X-Postrider-Game"] is None or re.search(r"\] peer \d+ ", str(m["Subject"])):
+            continue
+        if best is None or os.stat(path).st_mtime_ns > best[0]:
+            best = (os.stat(path).st_mtime_ns, path, m)
+    return best and best[1:]
+
+def reply_by_mutt(user, report, order):
+    """The player answers his own postrider's report with mutt: To its
+    Reply-To, In-Reply-To it, the order above the quoted report."""
+    path, m = report
+    text = m.get_body(("plain",)).get_content()
+    draft = "%s/%s/draft" % (home, user)
+    with open(draft, "w") as f:
+        f.write("To: %s\nSubject: Re: %s\nIn-Reply-To: %s\nReferences: %s\n\n%s\n\nOn Tue, you wrote:\n%s\n"
+                % (m["Reply-To"] or m["From"], m["Subject"], m["Message-ID"], m["Message-ID"], order,
+                   "\n".join("> " + l for l in text.splitlines())))
+    subprocess.run(["chown", user, draft])
+    return run(user, "mutt", "-n", "-F", "%s/%s/.muttrc" % (home, user), "-H", draft, stdin="")
+
+n = by_mail = 0
 while n < int(limit):
     if not quiet():
         print("end not quiet after", n, "orders: heads", head(am), head(br))
@@ -366,7 +395,8 @@ while n < int(limit):
         break
     side = lines[0]
     if side == "none":
-        print("end game over after", n, "orders")
+        quiet()
+        print("end game over after", n, "orders (%d by mail)" % by_mail)
         break
     # the side to move asks its own copy, which knows its hand
     if side != "american":
@@ -377,9 +407,21 @@ while n < int(limit):
             break
     order = rnd.choice(lines[1:])
     n += 1
-    r = run(users[side], "postrider", "play", "%s/%s/game" % (home, users[side]), "--as", side, "-",
-            stdin=order + "\n")
-    print("order", n, side, "exit", r.returncode, order, flush=True)
+    before = head(users[side])
+    report = last_report(users[side]) if n % 10 == 1 else None
+    if report:
+        # one order in ten by mail: a reply to the player's last report,
+        # through Postfix and his procmail to his own postrider
+        r = reply_by_mutt(users[side], report, order)
+        by_mail += 1
+        if r.returncode == 0 and quiet() and head(users[side]) == before:
+            r = subprocess.CompletedProcess(r.args, 1, "", "the order by mail was not played\n")
+        how = "by mail"
+    else:
+        r = run(users[side], "postrider", "play", "%s/%s/game" % (home, users[side]), "--as", side, "-",
+                stdin=order + "\n")
+        how = "play --as"
+    print("order", n, side, "exit", r.returncode, order, "(%s)" % how, flush=True)
     if r.returncode:
         sys.stderr.write(r.stdout + r.stderr)
         break
@@ -391,6 +433,8 @@ orders=$(grep -c '^order' "$TRASH/game.out")
 echo "# $orders orders in $secs s"
 expect_grep "the game was played to its end by mail" '^end game over after' "$TRASH/game.out"
 expect_eq "every order was accepted" "" "$(grep '^order' "$TRASH/game.out" | grep -v ' exit 0 ')"
+expect_grep "one order in ten went by mail: a reply to the player's own report" \
+	'^order [0-9]* .* (by mail)$' "$TRASH/game.out"
 show_file "$TRASH/game.err"
 tail -n 3 "$TRASH/game.out" | sed 's/^/# /'
 
