@@ -192,6 +192,15 @@ static int run(struct play_opts *o)
 		strbuf_release(&said);
 		goto out;
 	}
+	if (o->as > 0 && peer_dir_is_peer(o->dir)) {
+		/* the player's own order on his copy of a peer game (8.4) */
+		struct strbuf said = STRBUF_INIT;
+		r = peer_play_order(o->dir, &cfg, (enum side)o->as, input.buf, o->check,
+				    &said, &res.out);
+		fail(&res, r, "%s", said.buf);
+		strbuf_release(&said);
+		goto out;
+	}
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
 	while (err.len && err.buf[err.len - 1] == '\n')
 		err.buf[--err.len] = '\0';	/* one line (issue 30) */

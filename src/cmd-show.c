@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "game.h"
+#include "peer.h"
 #include "engine/engine.h"
 #include "map.h"
 #include "report.h"
@@ -248,7 +249,11 @@ static int exec_options(int argc, char **argv)
 		return cmd_usage(&cmd_options_entry);
 	if (open_game(dir, &g) < 0)
 		return EXIT_TEMPFAIL;
-	if (!g.have_private && (g.state.prompt.kind == PROMPT_PLAY ||
+	if (g.peer && peer_view_own(dir, &g.state) < 0) {
+		game_close(&g);
+		return EXIT_TEMPFAIL;
+	}
+	if (!g.peer && !g.have_private && (g.state.prompt.kind == PROMPT_PLAY ||
 				g.state.prompt.kind == PROMPT_EXCHANGE)) {
 		error("the legal orders depend on a sealed hand: run this on the host's copy");
 		game_close(&g);

@@ -11,6 +11,7 @@
 #include "notify.h"
 #include "outbox.h"
 #include "peer-wire.h"
+#include "peer-step.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,7 +64,7 @@ out:
 	return ret;
 }
 
-static char *outbox_dir(struct peer_copy *pc, const struct mail_config *cfg)
+char *peer_outbox_dir(struct peer_copy *pc, const struct mail_config *cfg)
 {
 	struct strbuf p = STRBUF_INIT;
 
@@ -144,7 +145,7 @@ int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		     enum peer_kind kind, struct strbuf *outbox_path)
 {
 	struct strbuf mail = STRBUF_INIT, tmp = STRBUF_INIT;
-	char *dir = outbox_dir(pc, cfg), hint[80];
+	char *dir = peer_outbox_dir(pc, cfg), hint[80];
 	int ret = -1, r;
 
 	if (compose(pc, parent, commit, seq, kind, &mail) < 0)
@@ -329,6 +330,127 @@ out:
 	return ret;
 }
 
+/* The facts a patch adds (verify): the lines of shares.txt and
+ * dice.txt, the new shuffle files, the order file. 0 or refused. */
+static int given_from_patch(const char *patch, struct peer_files *given,
+			    struct strbuf *order, struct strbuf *said)
+{
+	struct strbuf changes = STRBUF_INIT, add = STRBUF_INIT;
+	char why[200];
+	int ret = PEER_REFUSED;
+
+	if (repo_patch_changes(patch, strlen(patch), &changes, why, sizeof(why)) < 0) {
+		strbuf_addf(said, "the patch does not parse: %s", why);
+		goto out;
+	}
+	for (const char *p = changes.buf; *p;) {
+		size_t len = strcspn(p, "\n");
+		char path[128];
+		int g, k, n = 0;
+		snprintf(path, sizeof(path), "%.*s", (int)(len > 2 ? len - 2 : 0), p + 2);
+		strbuf_reset(&add);
+		peer_patch_added(patch, path, &add);
+		if (!strcmp(path, "peer/shares.txt") || !strcmp(path, "peer/dice.txt")) {
+			bool sh = path[5] == 's';
+			for (const char *q = add.buf; *q;) {
+				size_t l = strcspn(q, "\n");
+				if ((sh ? peer_share_parse : peer_dice_parse)(q, l, given, why, sizeof(why)) < 0) {
+					strbuf_addf(said, "%s: %s", path, why);
+					goto out;
+				}
+				q += l + (q[l] ? 1 : 0);
+			}
+		} else if (sscanf(path, "peer/shuffles/%d-%d.txt%n", &g, &k, &n) == 2 &&
+			   (size_t)n == strlen(path) && *p == 'A' && g >= 1 &&
+			   g <= PEER_MAX_GEN && (k == 1 || k == 2)) {
+			struct peer_shuffle *sh = &given->sh[g][k];
+			if (peer_shuffle_parse(add.buf, sh, why, sizeof(why)) < 0 ||
+			    sh->gen != g || sh->turn != k) {
+				strbuf_addf(said, "%s: %s", path, why);
+				goto out;
+			}
+		} else if (!strncmp(path, "orders/", 7) && *p == 'A') {
+			strbuf_addbuf(order, &add);
+		}
+		p += len + (p[len] ? 1 : 0);
+	}
+	ret = PEER_ACCEPTED;
+out:
+	strbuf_release(&changes);
+	strbuf_release(&add);
+	return ret;
+}
+
+/* 8.3 steps 5 to 7 for an order or an answer: the commit rebuilt by the
+ * rule of section 7 from the facts the patch adds. */
+static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
+		       const char *patch, struct strbuf *said)
+{
+	struct peer_files files, given;
+	struct strbuf order = STRBUF_INIT, err = STRBUF_INIT;
+	struct peer_step st;
+	char commit[41];
+	int ret = PEER_FAILED, r;
+
+	peer_step_init(&st);
+	peer_files_init(&given);
+	if (peer_files_load(pc->g.repo, pc->g.head, &files, &err) < 0) {
+		strbuf_addf(said, "cannot read this copy's record: %s", err.buf);
+		goto out;
+	}
+	if ((ret = given_from_patch(patch, &given, &order, said)) != PEER_ACCEPTED)
+		goto out;
+	ret = PEER_REFUSED;
+	st.pc = pc;
+	st.parent = &pc->g.state;
+	st.files = &files;
+	st.c = (enum side)e->from;
+	st.kind = (enum peer_kind)peer_kind_parse(e->kind);
+	st.order = order.buf;
+	st.given = &given;
+	st.seq = (unsigned)e->seq;
+	if (st.kind == PEER_ORDER && !order.len) {
+		strbuf_addstr(said, "an order commit adds no order file");
+		goto out;
+	}
+	if (patch_time(patch, &st.time) < 0) {
+		strbuf_addstr(said, "the patch has no date");
+		goto out;
+	}
+	r = peer_step_build(&st, commit);
+	if (r > 0) {
+		strbuf_addf(said, "commit %lu (%s) does not replay: %s", e->seq, e->kind, st.why.buf);
+		goto out;
+	}
+	if (r < 0) {
+		ret = PEER_FAILED;
+		strbuf_addstr(said, "cannot rebuild the commit");
+		goto out;
+	}
+	if (strcmp(commit, e->commit)) {
+		strbuf_addf(said, "commit %lu (%s) does not replay: the same facts give %s, not %s (8.3 step 6)",
+			    e->seq, e->kind, commit, e->commit);
+		goto out;
+	}
+	ret = PEER_FAILED;
+	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
+		strbuf_addstr(said, "cannot move the head (nothing changed)");
+		goto out;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	pc->g.state = st.next;
+	strbuf_addf(said, "accepted: commit %lu of the %s (%s, %.12s)", e->seq,
+		    side_name(st.c), e->kind, commit);
+	ret = PEER_ACCEPTED;
+out:
+	peer_step_release(&st);
+	peer_files_release(&files);
+	peer_files_release(&given);
+	strbuf_release(&order);
+	strbuf_release(&err);
+	return ret;
+}
+
 /* 8.3 steps 1 to 4: the envelope, its game and sender, the patch's hash,
  * the place in the history. PEER_ACCEPTED to go on. */
 static int check_envelope(struct peer_copy *pc, const char *mail, size_t len,
@@ -414,6 +536,10 @@ int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 	case PEER_JOIN:
 		ret = accept_join(pc, &e, env_text.buf, env_text.len, patch.buf, said);
 		break;
+	case PEER_ORDER:
+	case PEER_ANSWER:
+		ret = accept_step(pc, &e, patch.buf, said);
+		break;
 	default:
 		strbuf_addf(said, "commit %lu of kind %s: this postrider does not play that part of the protocol yet",
 			    e.seq, e.kind);
@@ -423,56 +549,4 @@ out:
 	strbuf_release(&env_text);
 	strbuf_release(&patch);
 	return ret;
-}
-
-int peer_play(const char *dir, const struct mail_config *cfg,
-	      const char *mail, size_t len, struct strbuf *said)
-{
-	struct peer_copy pc;
-	struct strbuf err = STRBUF_INIT, line = STRBUF_INIT;
-	struct notify n = { 0 };
-	int r, status;
-
-	r = peer_copy_open(dir, &pc, GAME_LOCK, &err);
-	while (err.len && err.buf[err.len - 1] == '\n')
-		err.buf[--err.len] = '\0';
-	if (r != 0) {
-		strbuf_reset(said);
-		strbuf_addf(said, "error: %s (nothing was changed)", err.buf);
-		status = r == GAME_BUSY ? 75 : 78;
-		goto out;
-	}
-	r = peer_accept_mail(&pc, cfg, mail, len, &line);
-	strbuf_reset(said);
-	switch (r) {
-	case PEER_ACCEPTED:
-	case PEER_COPY:
-		strbuf_addbuf(said, &line);
-		status = 0;
-		break;
-	case PEER_LATER:
-		strbuf_addf(said, "error: %s (nothing was changed)", line.buf);
-		status = 75;
-		break;
-	case PEER_REFUSED:
-		strbuf_addf(said, "rejected: %s (nothing was changed)", line.buf);
-		status = 1;
-		break;
-	default:
-		strbuf_addf(said, "error: %s", line.buf);
-		status = 75;
-	}
-	if (r == PEER_ACCEPTED && pc.answered) {
-		n.outbox = outbox_dir(&pc, cfg);
-		if (notify_send(&n, cfg) > 0) {
-			strbuf_addstr(said, "; its answer waits in the outbox");
-			status = 3;
-		}
-	}
-out:
-	notify_release(&n);
-	peer_copy_close(&pc);
-	strbuf_release(&err);
-	strbuf_release(&line);
-	return status;
 }

@@ -157,6 +157,38 @@ int peer_invite_commit(struct game *g, const struct peer_record *rec,
 int peer_join_commit(struct game *g, const struct peer_record *rec,
 		     enum side joiner, long long time, char commit[41]);
 
+/* The outbox of the copy: cfg's, else <gitdir>/postrider/outbox. */
+char *peer_outbox_dir(struct peer_copy *pc, const struct mail_config *cfg);
+
+/* Whether dir holds a peer game (game.yaml at its head says mode peer). */
+bool peer_dir_is_peer(const char *dir);
+
+/*
+ * `postrider play DIR --as SIDE` (or check) on a peer copy: the player's
+ * order, checked against his own copy, committed by the rule of section 7
+ * and mailed; with check, only said. Returns the exit status with what
+ * became of it in said and the printed text in out.
+ */
+int peer_play_order(const char *dir, const struct mail_config *cfg,
+		    enum side side, const char *text, bool check,
+		    struct strbuf *said, struct strbuf *out);
+
+/*
+ * The automatic answers (section 7): while this copy's side owes
+ * something at the head, the commit that gives it, made and mailed.
+ * Returns how many were made, or -1 (said in why).
+ */
+int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
+		     struct strbuf *why);
+
+/*
+ * The view of this copy's player (docs/peer.md 12): in s (the public
+ * state at the head of dir), each slot of his own hand replaced by its
+ * card, as far as the record lets him open it, and every card both
+ * shares opened. 0, or -1 (said).
+ */
+int peer_view_own(const char *dir, struct state *s);
+
 /* --- accepting a mail (peer.c) --- */
 
 /* The outcome of a mail offered to a copy. */

@@ -1,0 +1,70 @@
+/*
+ * peer-step.h - the rule of docs/peer.md section 7: the commit that
+ * follows a parent in a peer game, built from the parent and the facts
+ * of its committer. The committer's postrider runs it to make the
+ * commit (make: what is due is drawn and proved with its secret); the
+ * other postrider runs it to replay a mailed commit (verify: the facts
+ * are those the patch adds, each proof checked, each one called for),
+ * and the commit ids must agree (8.3 steps 6 and 7).
+ *
+ * Ownership: struct peer_step points to the caller's data, except its
+ * why buffer (peer_step_release()).
+ */
+#ifndef POSTRIDER_PEER_STEP_H
+#define POSTRIDER_PEER_STEP_H
+
+#include "peer.h"
+#include "peer-files.h"
+
+struct peer_step {
+	/* the parent */
+	struct peer_copy *pc;		/* the copy; pc->g.head is the parent */
+	const struct state *parent;	/* its public state */
+	struct peer_files *files;	/* its record; the step adds to it */
+	/* the commit */
+	enum side c;			/* the committer */
+	enum peer_kind kind;		/* PEER_ORDER or PEER_ANSWER */
+	const char *order;		/* PEER_ORDER: the order's text */
+	long long time;
+	/* make: the committer's own copy (pc->me == c) */
+	bool make;
+	/* the requester's VRF proof of the request this commit answers
+	 * (from its envelope), or NULL */
+	const unsigned char *req_proof;
+	/* verify: the facts the patch adds */
+	struct peer_files *given;
+
+	/* what the record held at the parent */
+	int n_old_shares, n_old_dice;
+	bool old_sh[PEER_MAX_GEN + 1][3];
+
+	/* results */
+	struct strbuf why;		/* a refusal's reason */
+	bool request;			/* the commit is a request for dice: the
+					   committer's proof goes in the envelope */
+	unsigned char own_proof[VRF_PROOF_BYTES];
+	struct state next;		/* the state it commits */
+	unsigned seq;			/* its Postrider-Seq */
+};
+
+void peer_step_init(struct peer_step *st);
+void peer_step_release(struct peer_step *st);
+
+/*
+ * Builds the commit (prepared, not published): 0 with its id; 1 refused
+ * (the facts do not give it, or an order is illegal: st->why); -1 a
+ * failure (said).
+ */
+int peer_step_build(struct peer_step *st, char commit[41]);
+
+/* What side owes by state s's waits: a line "SIDE WHAT [ARG]" for side
+ * other than a decision, or NULL. */
+const char *peer_owes(const struct state *s, enum side side);
+
+/* The card of each slot of side's hand that this copy knows (its own
+ * hand, opened with the other side's shares; cards both opened): writes
+ * cards[i] for hand position i (0 when unknown). */
+void peer_known_hand(const struct peer_copy *pc, const struct peer_files *f,
+		     const struct state *s, enum side side, int *cards);
+
+#endif
