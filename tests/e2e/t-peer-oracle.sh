@@ -96,7 +96,8 @@ if pair.head("american") != pair.head("british"):
 # the hands, opened with the secrets (docs/peer.md 4.6)
 def slots_of(side):
     text = open(os.path.join(B, "state.yaml")).read()
-    m = re.search(r"\n    %s: \[([^]]*)\]" % side, text)
+    text = text[text.index("\npeer:"):]
+    m = re.search(r"\n  hands:\n(?:    .*\n)*?    %s: \[([^]]*)\]" % side, text)
     return [s.strip() for s in m.group(1).split(",") if s.strip()] if m else []
 
 def masked(slot):
@@ -142,28 +143,55 @@ EOF
 		die "run $k: the game reaches the deal: $(tail -n 3 "$TRASH/driver$k.err")"
 done
 
-# the cards in the British hand in either game are left out of the probes
-exclude=$(sed -n 's/^british //p' "$TRASH/hands" | tr ' ' '\n' | sort -un | tr '\n' ' ')
+# the cards in the British hand in either game are left out of the probes;
+# one in his hand in game 1 and not in game 2 is the control: there the
+# answers must differ (the probe does see a hand, his own)
+br1=$(sed -n 's/^british //p' "$TRASH/hands" | sed -n 1p)
+br2=$(sed -n 's/^british //p' "$TRASH/hands" | sed -n 2p)
+exclude=$(printf '%s %s\n' "$br1" "$br2" | tr ' ' '\n' | sort -un | tr '\n' ' ')
+control=$(for c in $br1; do case " $br2 " in *" $c "*) ;; *) echo "$c" ;; esac; done | head -n 1)
 am1=$(sed -n 's/^american //p' "$TRASH/hands" | sed -n 1p)
 am2=$(sed -n 's/^american //p' "$TRASH/hands" | sed -n 2p)
 expect_ne "the two games deal the American two different hands" "$am1" "$am2"
 expect_ne "... each of some cards" "" "$am1"
+[ -n "$control" ] || die "a card in the British hand of game 1 only"
 
+# After the deal, the same British and American orders, named (the first
+# legal one may name a card of a hand): the British does not declare
+# himself first (5.3.a), the American lets him play first. Then, at the
+# British card play, every card of neither British hand is tried: the
+# answer's reason, the line and the prompt (not the list of his own
+# legal orders that follows, which shows his own hand).
 for k in 1 2; do
-	"$PY" - "$TRASH/run$k" "$AMERICAN" "$BRITISH" "$exclude" >>"$TRASH/seen$k" \
-		2>>"$TRASH/driver$k.err" <<'EOF'
-import re, sys
+	"$PY" - "$TRASH/run$k" "$AMERICAN" "$BRITISH" "$exclude" "$control" \
+		>>"$TRASH/seen$k" 2>>"$TRASH/driver$k.err" 3>"$TRASH/control$k" <<'EOF'
+import os, re, sys
 sys.path.insert(0, "tests/e2e")
 import peer_local
 
-top, american, british, exclude = sys.argv[1:5]
+top, american, british, exclude, control = sys.argv[1:6]
 pair = peer_local.Pair(top, american, british)
 skip = {int(c) for c in exclude.split()}
+ctl = os.fdopen(3, "w")
 
 def norm(text):
     text = re.sub(r"ww-[0-9a-f]{8}", "GAME", text)
     text = re.sub(r"\b[0-9a-f]{40}\b", "OID", text)
-    return re.sub(r"\b[0-9a-f]{12}\b", "OID", text)
+    text = re.sub(r"\b[0-9a-f]{12}\b", "OID", text)
+    # a rejection's list of the legal orders shows the player's own hand
+    return re.sub(r"Your orders now.*", "(his legal orders)", text, flags=re.S)
+
+for side, order in (("british", "pass"), ("american", "first british")):
+    if pair.deciding() != side:
+        raise SystemExit("the %s does not decide before %r" % (side, order))
+    rc, out, err = pair.play(side, order)
+    print(norm("%s plays %s: exit %d %s" % (side, order, rc, err)))
+    if rc not in (0, 3):
+        raise SystemExit("the %s's %r: exit %d: %s" % (side, order, rc, err))
+if pair.deciding() != "british":
+    raise SystemExit("the British does not play the first card")
+rc, out, err = pair.options("british")
+print(norm("the british prompt: " + (err or out.splitlines()[0])))
 
 probes = 0
 head = pair.head("british")
@@ -178,15 +206,27 @@ for c in range(1, 111):
         rc, out, err = peer_local.postrider("play", pair.dir["british"], "--as", "british", "-",
                                             stdin=("event %d\n" % c).encode())
         print(norm("play event %d: exit %d\n%s%s" % (c, rc, out, err)))
+for verb in ("event", "pc"):
+    rc, out, err = pair.check("british", "%s %s" % (verb, control))
+    ctl.write(norm("check %s %s: exit %d\n%s%s" % (verb, control, rc, out, err)))
 if pair.head("british") != head:
     raise SystemExit("a probe changed the British copy")
 print("PROBES", probes)
 EOF
+	[ -s "$TRASH/driver$k.err" ] && sed 's/^/# run '$k': /' "$TRASH/driver$k.err" | tail -n 3
 done
 
-expect_grep "run 1: the cards were probed" '^PROBES [1-9]' "$TRASH/seen1"
-expect_grep "run 1: the British saw mails of the deal" '^mail to the british postrider' "$TRASH/seen1"
+expect_grep "run 1: every card of neither British hand was tried" "^PROBES $(( (110 - $(echo $exclude | wc -w)) * 2 ))\$" "$TRASH/seen1"
+expect_grep "run 1: the British saw the mails of the deal" '^mail to the british postrider [0-9]* \[GAME\] peer [0-9]* american answer' "$TRASH/seen1"
 expect_grep "run 1: the British set-up was tried with a bad line" '^british check with a bad line 1' "$TRASH/seen1"
+expect_grep "run 1: the probes ran at the British card play" '^the british prompt: british' "$TRASH/seen1"
+expect_grep "run 1: a card of the American hand is refused as not his" \
+	"^check pc $(echo "$am1" | cut -d' ' -f1): exit 1" "$TRASH/seen1"
+if cmp -s "$TRASH/control1" "$TRASH/control2"; then
+	fail "control: a card in the British hand in game 1 only gets different answers" "$(cat "$TRASH/control1")"
+else
+	ok "control: a card in the British hand in game 1 only gets different answers"
+fi
 if cmp -s "$TRASH/seen1" "$TRASH/seen2"; then
 	ok "the British copy shows the same bytes whatever the American hand ($(grep -c . "$TRASH/seen1") lines compared)"
 else
