@@ -176,20 +176,35 @@ tampered "$C" "one key missing at the end" "peer/keys.txt: british key missing"
 # checks the C's key proofs and joint key from either copy; the game is
 # running, so with --running
 "$PY" - "$TRASH/pg" "$AMERICAN" "$BRITISH" >"$TRASH/pg.out" 2>&1 <<'PY'
-import sys
+import os, sys
 sys.path.insert(0, "tests/e2e")
 import peer_local
 pair = peer_local.Pair(sys.argv[1], sys.argv[2], sys.argv[3])
 pair.start("000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f",
            "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f")
+# the set-up, the first legal order each time, to the first deal: both
+# shuffles of generation 1 and the deal's shares
+n = 0
+while not os.path.exists(pair.dir["british"] + "/peer/shuffles/1-2.txt") and n < 40:
+    n += 1
+    side = pair.deciding()
+    rc, out, err = pair.options(side)
+    rc, out, err = pair.play(side, out.splitlines()[1])
+    if rc:
+        sys.exit("the set-up: %s" % err)
+pair.pump()
 print("heads", pair.head("american") == pair.head("british"))
 PY
-expect_grep "the peer commands make a game, one head in both copies" '^heads True$' "$TRASH/pg.out"
+expect_grep "the peer commands make a game to its first deal, one head in both copies" '^heads True$' "$TRASH/pg.out"
 for side in american british; do
 	expect_exit 0 $V game "$TRASH/pg/$side" --running
 	expect_grep "the $side's copy made by postrider: valid" '^valid$' "$TRASH/out"
 	expect_grep "... its keys and key proofs, made by the C, checked here" \
 		'^game ww-[0-9a-f]*: peer version 1; both key proofs valid, the joint key right$' "$TRASH/out"
+	expect_grep "... the two shuffles of the deck" \
+		'^generation 1: 108 cards, shuffled by the british then the american: both proofs valid$' "$TRASH/out"
+	expect_grep "... the shares of the deal, each for the other's slots" \
+		'^shares: 14, each valid for its side.s key and slot; 0 slots opened by both$' "$TRASH/out"
 done
 copy_pg() {
 	n=$((n + 1))
@@ -204,5 +219,11 @@ copy_pg
 line=$(grep -n 'joint_key' "$C/game.yaml" | cut -d: -f1)
 flip "$C/game.yaml" "$line" 40
 tampered "$C" "postrider's copy with a byte of the joint key changed" "game.yaml: joint_key is not the sum of the two masking keys"
+copy_pg
+flip "$C/peer/shuffles/1-2.txt" "$(grep -n '^proof ' "$C/peer/shuffles/1-2.txt" | sed -n 20p | cut -d: -f1)" 50
+tampered "$C" "postrider's copy with a byte of a shuffle proof changed" "peer/shuffles/1-2.txt: the shuffle proof does not verify"
+copy_pg
+flip "$C/peer/shares.txt" 5 80
+tampered "$C" "postrider's copy with a byte of a share changed" "peer/shares.txt line 5: the [a-z]* share of s1\.[0-9]* does not verify"
 
 test_done
