@@ -48,6 +48,7 @@ static int make_commit(struct peer_copy *pc, const struct mail_config *cfg,
 	struct peer_files files;
 	struct strbuf err = STRBUF_INIT;
 	struct peer_step st;
+	unsigned char req[81], own[VRF_PROOF_BYTES];
 	char commit[41];
 	int r = -1;
 
@@ -65,12 +66,33 @@ static int make_commit(struct peer_copy *pc, const struct mail_config *cfg,
 	st.make = true;
 	st.time = game_now();
 	st.seq = next_seq(pc);
+	{
+		enum side ps;
+		unsigned pseq;
+		int pl;
+		if (peer_pending(&pc->g.state, &ps, &pseq, &pl) == 0 && pl > 0 && ps != pc->me &&
+		    peer_request_proof(pc, pc->g.head, req) == 0)
+			st.req_proof = req;
+	}
 	r = peer_step_build(&st, commit);
 	if (r > 0)
 		strbuf_addbuf(why, &st.why);
 	if (r != 0 || check)
 		goto out;
-	if (peer_commit_mail(pc, cfg, pc->g.head, commit, st.seq, kind, NULL) < 0) {
+	if (st.request) {
+		/* the request's own die proof, for the envelope (5.1) */
+		unsigned char oid[20], alpha[PCRYPTO_ALPHA_MAX];
+		size_t n;
+		if (hex_decode(commit, oid, 20) < 0 ||
+		    !(n = pcrypto_dice_alpha(pc->g.id, pc->me, oid, 20, alpha)) ||
+		    vrf_prove(pc->sk.vrf, alpha, n, own) < 0) {
+			strbuf_addstr(why, "cannot make the die proof of the request");
+			r = -1;
+			goto out;
+		}
+	}
+	if (peer_commit_mail_dice(pc, cfg, pc->g.head, commit, st.seq, kind,
+				  st.request ? own : NULL) < 0) {
 		strbuf_addstr(why, "cannot commit and mail");
 		r = -1;
 		goto out;

@@ -22,15 +22,16 @@ void peer_step_init(struct peer_step *st)
 {
 	memset(st, 0, sizeof(*st));
 	strbuf_init(&st->why);
+	strbuf_init(&st->order_file);
 }
 
 void peer_step_release(struct peer_step *st)
 {
 	strbuf_release(&st->why);
+	strbuf_release(&st->order_file);
 }
 
-static int refuse(struct peer_step *st, const char *fmt, ...) PRINTF_LIKE(2, 3);
-static int refuse(struct peer_step *st, const char *fmt, ...)
+int refuse_step(struct peer_step *st, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -91,18 +92,18 @@ static int obtain_share(struct peer_step *st, int slot)
 
 	peer_slot_name(slot, name);
 	if (!ct || !n)
-		return refuse(st, "slot %s has no masked card yet", name);
+		return refuse_step(st, "slot %s has no masked card yet", name);
 	if (st->make) {
 		if (pcrypto_share(&st->pc->sk, (const unsigned char *)ctx, n, ct, s.share) < 0)
-			return refuse(st, "cannot make the share of %s", name);
+			return refuse_step(st, "cannot make the share of %s", name);
 	} else {
 		const struct peer_share *g = peer_files_share(st->given, slot, st->c);
 		if (!g)
-			return refuse(st, "the %s share of %s is missing (the rules call for it)",
+			return refuse_step(st, "the %s share of %s is missing (the rules call for it)",
 				      side_name(st->c), name);
 		if (pcrypto_share_verify(rec->keys[st->c].mask, (const unsigned char *)ctx, n,
 					 ct, g->share) < 0)
-			return refuse(st, "the %s unmasking share of %s does not verify (4.5)",
+			return refuse_step(st, "the %s unmasking share of %s does not verify (4.5)",
 				      side_name(st->c), name);
 		s = *g;
 	}
@@ -121,14 +122,14 @@ static int obtain_shuffle(struct peer_step *st, int gen, int turn,
 	int ret = 1;
 
 	if (n < 2 || n > PCRYPTO_MAX_DECK || !cl)
-		return refuse(st, "generation %d: a deck of %d cards cannot be shuffled", gen, n);
+		return refuse_step(st, "generation %d: a deck of %d cards cannot be shuffled", gen, n);
 	if (st->make) {
 		sh.out = xmalloc((size_t)n * PCRYPTO_CT);
 		sh.proof = xmalloc(PCRYPTO_SHUFFLE_PROOF(n));
 		sh.refs = refs;
 		if (pcrypto_shuffle(&st->pc->sk, (const unsigned char *)ctx, cl, rec->joint,
 				    in, n, sh.out, sh.proof) < 0) {
-			refuse(st, "cannot shuffle generation %d", gen);
+			refuse_step(st, "cannot shuffle generation %d", gen);
 			goto out;
 		}
 		peer_files_add_shuffle(st->files, &sh);
@@ -137,15 +138,15 @@ static int obtain_shuffle(struct peer_step *st, int gen, int turn,
 	}
 	const struct peer_shuffle *g = &st->given->sh[gen][turn];
 	if (!g->have || g->side != st->c || g->n != n)
-		return refuse(st, "turn %d of generation %d by the %s is missing (the rules call for it)",
+		return refuse_step(st, "turn %d of generation %d by the %s is missing (the rules call for it)",
 			      turn, gen, side_name(st->c));
 	for (int i = 0; turn == 1 && i < n; i++)
 		if (strcmp(g->refs[i], refs[i]))
-			return refuse(st, "turn 1 of generation %d does not shuffle the cards the rules give it (input %d)",
+			return refuse_step(st, "turn 1 of generation %d does not shuffle the cards the rules give it (input %d)",
 				      gen, i);
 	if (pcrypto_shuffle_verify((const unsigned char *)ctx, cl, rec->joint, in, n,
 				   g->out, g->proof) < 0)
-		return refuse(st, "the shuffle of generation %d turn %d is not a permutation of its input remasked under the joint key (4.4)",
+		return refuse_step(st, "the shuffle of generation %d turn %d is not a permutation of its input remasked under the joint key (4.4)",
 			      gen, turn);
 	peer_files_add_shuffle(st->files, g);
 	return 0;
@@ -156,86 +157,6 @@ out:
 }
 
 /* ---- the game ---- */
-
-/* The engine's run of text for side on st->next from a copy of it. */
-static int run_text(struct peer_step *st, struct state *s, enum side side,
-		    const char *text, struct rng_peer *rp, struct order_result *res)
-{
-	struct rng r;
-
-	rng_init_keyless(&r, s->draws);
-	r.peer = rp;
-	r.log = &res->log;
-	rp->generation = s->peer.generation + 1;
-	rp->missing = false;
-	order_run(st->pc->g.data, s, &r, side, text, res);
-	s->draws = r.next;
-	return rp->missing ? 1 : 0;
-}
-
-/* The lines of text, each with its LF, as pointers. */
-static int split_lines(const char *text, const char **line, size_t *len, int max)
-{
-	int n = 0;
-
-	for (const char *p = text; *p && n < max; n++) {
-		size_t l = strcspn(p, "\n");
-		line[n] = p;
-		len[n] = l + (p[l] ? 1 : 0);
-		p += len[n];
-	}
-	return n;
-}
-
-/*
- * Runs an order (section 7, 9.5): all of it if it draws nothing without
- * the key; else the lines before the first that draws, that line being
- * the request's pending action. The order file's text in pub.
- */
-static int run_order(struct peer_step *st, struct strbuf *log, struct strbuf *pub)
-{
-	const char *line[256];
-	size_t len[256];
-	int n = split_lines(st->order, line, len, 256), k;
-	struct rng_peer rp = { 0 };
-	struct order_result res;
-	struct state s = st->next;
-	int missing;
-
-	order_result_init(&res);
-	missing = run_text(st, &s, st->c, st->order, &rp, &res);
-	if (res.rejected && !missing) {
-		refuse(st, "%s", res.message.buf);
-		order_result_release(&res);
-		return 1;
-	}
-	if (!missing) {
-		st->next = s;
-		strbuf_addbuf(log, &res.log);
-		strbuf_addstr(pub, st->order);
-		order_result_release(&res);
-		return 0;
-	}
-	order_result_release(&res);
-	/* the first line whose prefix draws */
-	for (k = 1; k <= n; k++) {
-		struct strbuf pre = STRBUF_INIT;
-		for (int i = 0; i < k; i++)
-			strbuf_add(&pre, line[i], len[i]);
-		order_result_init(&res);
-		s = st->next;
-		memset(&rp, 0, sizeof(rp));
-		missing = run_text(st, &s, st->c, pre.buf, &rp, &res);
-		strbuf_release(&pre);
-		if (missing)
-			break;
-		order_result_release(&res);
-	}
-	order_result_release(&res);
-	if (k > n)
-		return refuse(st, "the order draws, but no line of it alone does");
-	return refuse(st, "line %d calls for dice; a peer game does not draw them yet", k);
-}
 
 /* ---- the commit ---- */
 
@@ -262,7 +183,7 @@ static int shuffles_due(struct peer_step *st, int first_gen)
 			if (CARD_IS_SLOT(v)) {
 				peer_slot_name(v, refs[i]);
 				if (!(ct = peer_files_ct(st->files, v)))
-					r = refuse(st, "generation %d takes %s, whose generation is not shuffled yet",
+					r = refuse_step(st, "generation %d takes %s, whose generation is not shuffled yet",
 						   g, refs[i]);
 				else
 					memcpy(cts + (size_t)i * PCRYPTO_CT, ct, PCRYPTO_CT);
@@ -270,7 +191,7 @@ static int shuffles_due(struct peer_step *st, int first_gen)
 				snprintf(refs[i], PEER_REF_MAX, "#%d", v);
 				if (v < 1 || v > d->n_cards ||
 				    pcrypto_open(st->pc->rec.joint, v, cts + (size_t)i * PCRYPTO_CT) < 0)
-					r = refuse(st, "card %d cannot be masked", v);
+					r = refuse_step(st, "card %d cannot be masked", v);
 			}
 		}
 		if (!r)
@@ -337,13 +258,21 @@ static void set_waits(struct peer_step *st)
 			}
 		}
 	}
+	{
+		enum side ps;
+		unsigned pseq;
+		int pl;
+		if (!st->request && peer_pending(&st->next, &ps, &pseq, &pl) == 0 && pl == 0 &&
+		    (st->next.prompt.side == ps || engine_game_over(&st->next)))
+			WAIT("%s lines %u", side_name(ps), pseq);
+	}
 	if (!p->n_waits && !engine_game_over(&st->next))
 		WAIT("%s decision", side_name(st->next.prompt.side));
 #undef WAIT
 }
 
 /* The revealed slots of c's hand: given (verify) or planned (make). */
-static int reveal_played(struct peer_step *st);
+static int reveal_played(struct peer_step *st, const char *text);
 
 /* Replaces each slot of a hand that both shares open by its card. */
 static void substitute_open(struct peer_step *st)
@@ -363,26 +292,138 @@ static int all_used(struct peer_step *st)
 	const struct peer_files *f = st->files, *g = st->given;
 
 	if (f->n_shares - st->n_old_shares != g->n_shares)
-		return refuse(st, "the commit gives %d unmasking share(s) the rules did not call for",
+		return refuse_step(st, "the commit gives %d unmasking share(s) the rules did not call for",
 			      g->n_shares - (f->n_shares - st->n_old_shares));
 	if (f->n_dice - st->n_old_dice != g->n_dice)
-		return refuse(st, "the commit gives dice no request called for");
+		return refuse_step(st, "the commit gives dice no request called for");
 	for (int gen = 1; gen <= PEER_MAX_GEN; gen++)
 		for (int k = 1; k <= 2; k++)
 			if (g->sh[gen][k].have && st->old_sh[gen][k])
-				return refuse(st, "the commit shuffles generation %d turn %d again", gen, k);
+				return refuse_step(st, "the commit shuffles generation %d turn %d again", gen, k);
 			else if (g->sh[gen][k].have && !f->sh[gen][k].have)
-				return refuse(st, "the commit shuffles generation %d, which the rules did not call for", gen);
+				return refuse_step(st, "the commit shuffles generation %d, which the rules did not call for", gen);
 	return 0;
 }
 
 /* The files of the commit: state, log, order, the cryptography. */
-static int write_commit(struct peer_step *st, const char *happened,
-			const char *order_pub, char commit[41]);
+static int write_commit(struct peer_step *st, const char *happened, char commit[41]);
+
+/* A card of side's hand that a share opened must have left it (9.6,
+ * 9.7): no share of a card the rules did not reveal. */
+static int played_left(struct peer_step *st, enum side side)
+{
+	const struct state *p = st->parent;
+
+	for (int j = 0; j < p->n_hand[side]; j++) {
+		int v = p->hand[side][j];
+		int card = CARD_IS_SLOT(v) ? peer_files_open(st->files, v, st->pc->g.data->n_cards) : 0;
+		for (int i = 0; card && i < st->next.n_hand[side]; i++)
+			if (st->next.hand[side][i] == card)
+				return refuse_step(st, "a share reveals a card of the %s's hand that the rules do not reveal",
+						   side_name(side));
+	}
+	return 0;
+}
+
+int peer_step_reveal(void *ctx, enum side side, int slot)
+{
+	struct peer_step *st = ctx;
+
+	if (side != st->c || !CARD_IS_SLOT(slot))
+		return 0;
+	if (!peer_files_share(st->files, slot, side) && obtain_share(st, slot) != 0)
+		return 0;
+	return peer_files_open(st->files, slot, st->pc->g.data->n_cards);
+}
+
+/* The dice of the request the parent is (5.1, 5.2): made or checked. */
+static int obtain_dice(struct peer_step *st, struct rng_peer *rp)
+{
+	const struct peer_record *rec = &st->pc->rec;
+	enum side req = OTHER_SIDE(st->c);
+	unsigned char oid[20], alpha[PCRYPTO_ALPHA_MAX], beta[3][32];
+	struct peer_dice d;
+	size_t n;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.oid, sizeof(d.oid), "%s", st->pc->g.head);
+	if (hex_decode(d.oid, oid, 20) < 0)
+		return refuse_step(st, "the request has no commit id");
+	if (st->make) {
+		if (!st->req_proof)
+			return refuse_step(st, "the request's own die proof is missing (its envelope)");
+		memcpy(d.proof[req], st->req_proof, VRF_PROOF_BYTES);
+		n = pcrypto_dice_alpha(st->pc->g.id, st->c, oid, 20, alpha);
+		if (!n || vrf_prove(st->pc->sk.vrf, alpha, n, d.proof[st->c]) < 0)
+			return refuse_step(st, "cannot make the die proof");
+	} else {
+		int i;
+		for (i = 0; i < st->given->n_dice && strcmp(st->given->dice[i].oid, d.oid); i++)
+			;
+		if (i == st->given->n_dice)
+			return refuse_step(st, "the answer gives no dice for request %s", d.oid);
+		d = st->given->dice[i];
+	}
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+		n = pcrypto_dice_alpha(st->pc->g.id, sd, oid, 20, alpha);
+		if (!n || vrf_verify(rec->keys[sd].vrf, d.proof[sd], alpha, n, beta[sd]) < 0)
+			return refuse_step(st, "the %s die proof for request %.12s does not verify (5.1)",
+					   side_name(sd), d.oid);
+	}
+	if (pcrypto_dice_key(beta[SIDE_AMERICAN], beta[SIDE_BRITISH], rp->key) < 0)
+		return refuse_step(st, "no key from the dice");
+	rp->have_key = true;
+	peer_files_add_dice(st->files, &d);
+	return 0;
+}
+
+/* Section 7, 2: the game as far as the committer's facts reach. */
+static int the_game(struct peer_step *st, struct strbuf *happened)
+{
+	struct strbuf log = STRBUF_INIT;
+	struct rng_peer rp = { 0 };
+	enum side pside;
+	unsigned pseq;
+	int pline, r = 0;
+
+	if (st->kind == PEER_ORDER) {
+		if ((r = reveal_played(st, st->order)) == 0) {
+			substitute_open(st);
+			st->next.seq = st->parent->seq + 1;
+			r = peer_order_first(st, &log);
+		}
+		if (!r) {
+			st->next.orders[st->c]++;
+			turn_happened(happened, st->parent, st->next.seq, st->c, log.buf);
+		}
+		goto out;
+	}
+	if (peer_pending(st->parent, &pside, &pseq, &pline) == 0 && pline > 0 &&
+	    pside != st->c) {
+		/* the answer to a request: the dice, and its line */
+		substitute_open(st);
+		if ((r = obtain_dice(st, &rp)) == 0)
+			r = peer_order_pending(st, &rp, happened);
+		if (!r)
+			r = played_left(st, pside);
+		goto out;
+	}
+	if (peer_pending(st->parent, &pside, &pseq, &pline) == 0 && pline == 0 &&
+	    pside == st->c && st->parent->prompt.side == st->c) {
+		/* the committer's own order goes on */
+		if ((r = reveal_played(st, NULL)) == 0) {
+			substitute_open(st);
+			r = peer_order_continue(st, happened);
+		}
+	}
+out:
+	strbuf_release(&log);
+	return r || st->request ? r : played_left(st, st->c);
+}
 
 int peer_step_build(struct peer_step *st, char commit[41])
 {
-	struct strbuf log = STRBUF_INIT, pub = STRBUF_INIT, happened = STRBUF_INIT;
+	struct strbuf happened = STRBUF_INIT;
 	int first_gen, r;
 
 	st->next = *st->parent;
@@ -396,40 +437,17 @@ int peer_step_build(struct peer_step *st, char commit[41])
 	if ((r = turn2_owed(st)) != 0)
 		goto out;
 	/* 2. the game */
-	if (st->kind == PEER_ORDER) {
-		if ((r = reveal_played(st)) != 0)
-			goto out;
-		substitute_open(st);
-		first_gen = st->next.peer.generation + 1;
-		if ((r = run_order(st, &log, &pub)) != 0)
-			goto out;
-		st->next.seq = st->parent->seq + 1;
-		st->next.orders[st->c]++;
-		turn_happened(&happened, st->parent, st->next.seq, st->c, log.buf);
-		/* a card revealed to be played must have left the hand */
-		for (int j = 0; j < st->parent->n_hand[st->c]; j++) {
-			int v = st->parent->hand[st->c][j];
-			int card = CARD_IS_SLOT(v) ? peer_files_open(st->files, v, st->pc->g.data->n_cards) : 0;
-			for (int i = 0; card && i < st->next.n_hand[st->c]; i++)
-				if (st->next.hand[st->c][i] == card) {
-					r = refuse(st, "a share reveals a card of the %s's hand that the order does not play",
-						   side_name(st->c));
-					goto out;
-				}
-		}
-		/* 3. what became due */
-		if ((r = shuffles_due(st, first_gen)) != 0)
-			goto out;
-	}
-	if ((r = shares_due(st)) != 0)
+	first_gen = st->next.peer.generation + 1;
+	if ((r = the_game(st, &happened)) != 0)
+		goto out;
+	/* 3. what became due */
+	if ((r = shuffles_due(st, first_gen)) != 0 || (r = shares_due(st)) != 0)
 		goto out;
 	set_waits(st);
 	if (!st->make && (r = all_used(st)) != 0)
 		goto out;
-	r = write_commit(st, happened.buf, st->kind == PEER_ORDER ? pub.buf : NULL, commit);
+	r = write_commit(st, happened.buf, commit);
 out:
-	strbuf_release(&log);
-	strbuf_release(&pub);
 	strbuf_release(&happened);
 	return r;
 }
@@ -439,7 +457,7 @@ out:
  * make, those the order takes out of the hand when run on c's own view;
  * in verify, the patch's shares of c for slots of c's own hand.
  */
-static int reveal_played(struct peer_step *st)
+static int reveal_played(struct peer_step *st, const char *text)
 {
 	enum side c = st->c;
 	const struct state *p = st->parent;
@@ -459,6 +477,8 @@ static int reveal_played(struct peer_step *st)
 		return 0;
 	}
 	/* make: the order on the committer's view of his own hand */
+	if (!text)
+		return 0;	/* a continuation: its cards come with its lines */
 	int cards[STATE_MAX_HAND];
 	struct state s = *p;
 	struct rng_peer rp = { 0 };
@@ -469,9 +489,9 @@ static int reveal_played(struct peer_step *st)
 		if (cards[i])
 			s.hand[c][i] = cards[i];
 	order_result_init(&res);
-	run_text(st, &s, c, st->order, &rp, &res);
+	peer_run_text(st, &s, c, text, &rp, &res);
 	if (res.rejected && !rp.missing) {
-		refuse(st, "%s", res.message.buf);
+		refuse_step(st, "%s", res.message.buf);
 		order_result_release(&res);
 		return 1;
 	}
@@ -499,14 +519,13 @@ static void appended(struct peer_step *st, const char *path, const char *add,
 	strbuf_addstr(out, add);
 }
 
-static int write_commit(struct peer_step *st, const char *happened,
-			const char *order_pub, char commit[41])
+static int write_commit(struct peer_step *st, const char *happened, char commit[41])
 {
 	struct strbuf state = STRBUF_INIT, log = STRBUF_INIT, shares = STRBUF_INIT;
 	struct strbuf dice = STRBUF_INIT, waits = STRBUF_INIT, subj = STRBUF_INIT;
 	struct strbuf add = STRBUF_INIT, shtext[8];
 	struct repo_file files[16];
-	char order_path[64], sh_path[8][48];
+	char sh_path[8][48];
 	int nf = 0, nsh = 0, ret = -1;
 	const struct peer_files *f = st->files;
 
@@ -516,11 +535,9 @@ static int write_commit(struct peer_step *st, const char *happened,
 	files[nf++] = (struct repo_file){ "state.yaml", state.buf, state.len };
 	appended(st, "log.txt", happened, &log);
 	files[nf++] = (struct repo_file){ "log.txt", log.buf, log.len };
-	if (order_pub) {
-		snprintf(order_path, sizeof(order_path), "orders/%04u-%s.txt",
-			 st->next.seq, side_name(st->c));
-		files[nf++] = (struct repo_file){ order_path, order_pub, strlen(order_pub) };
-	}
+	if (st->order_file.len)
+		files[nf++] = (struct repo_file){ st->order_path, st->order_file.buf,
+						  st->order_file.len };
 	/* the shares and dice this commit adds: those past the parent's */
 	for (int i = st->n_old_shares; i < f->n_shares; i++)
 		peer_share_line(&f->shares[i], &add);

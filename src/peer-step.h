@@ -33,6 +33,9 @@ struct peer_step {
 	const unsigned char *req_proof;
 	/* verify: the facts the patch adds */
 	struct peer_files *given;
+	const char *cont;		/* the lines the patch adds to an open
+					   order's file (a continuation) */
+	char given_sealed[65];		/* the commitment its state.yaml adds */
 
 	/* what the record held at the parent */
 	int n_old_shares, n_old_dice;
@@ -45,6 +48,9 @@ struct peer_step {
 	unsigned char own_proof[VRF_PROOF_BYTES];
 	struct state next;		/* the state it commits */
 	unsigned seq;			/* its Postrider-Seq */
+	unsigned order_seq;		/* the order file it writes, if any */
+	char order_path[64];
+	struct strbuf order_file;
 };
 
 void peer_step_init(struct peer_step *st);
@@ -66,5 +72,26 @@ const char *peer_owes(const struct state *s, enum side side);
  * cards[i] for hand position i (0 when unknown). */
 void peer_known_hand(const struct peer_copy *pc, const struct peer_files *f,
 		     const struct state *s, enum side side, int *cards);
+
+/* ---- inside the step (peer-order.c and peer-step.c) ---- */
+struct order_result;
+/* Records a refusal's reason (the first one only); returns 1. */
+int refuse_step(struct peer_step *st, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* order_run() of text for side on s with the peer stream rp; whether a
+ * draw or a card was missing. */
+int peer_run_text(struct peer_step *st, struct state *s, enum side side,
+		  const char *text, struct rng_peer *rp, struct order_result *res);
+/* The reveal callback of struct rng_peer (ctx a struct peer_step): the
+ * committer's share of a slot of his own hand that the rules reveal
+ * (9.7), made or checked, and the card it opens; 0 otherwise. */
+int peer_step_reveal(void *ctx, enum side side, int slot);
+/* "SIDE NNNN K" of s->peer.pending: 0, or -1 when none. */
+int peer_pending(const struct state *s, enum side *side, unsigned *seq, int *line);
+/* A new order (PEER_ORDER): run to its end or its first request. */
+int peer_order_first(struct peer_step *st, struct strbuf *log);
+/* The request's line, run by the answerer with the dice in rp. */
+int peer_order_pending(struct peer_step *st, struct rng_peer *rp, struct strbuf *log);
+/* The committer's open order, its sealed lines run on. */
+int peer_order_continue(struct peer_step *st, struct strbuf *log);
 
 #endif

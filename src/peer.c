@@ -83,7 +83,8 @@ static char *player_line(const struct game *g, enum side side)
 
 /* The mail of commit (8.1), appended to out. 0 or -1 (said). */
 static int compose(struct peer_copy *pc, const char *parent, const char *commit,
-		   unsigned seq, enum peer_kind kind, struct strbuf *out)
+		   unsigned seq, enum peer_kind kind, const unsigned char *dice,
+		   struct strbuf *out)
 {
 	struct strbuf patch = STRBUF_INIT, env_text = STRBUF_INIT;
 	char date[40], why[200], reply[256] = "", root_id[256] = "";
@@ -107,6 +108,11 @@ static int compose(struct peer_copy *pc, const char *parent, const char *commit,
 	snprintf(e.commit, sizeof(e.commit), "%s", commit);
 	snprintf(e.kind, sizeof(e.kind), "%s", peer_kind_name(kind));
 	SHA256((const unsigned char *)patch.buf, patch.len, e.patch);
+	if (dice) {
+		e.n_dice = 1;
+		snprintf(e.dice[0].oid, sizeof(e.dice[0].oid), "%s", commit);
+		memcpy(e.dice[0].proof, dice, PEER_WIRE_VRF_PROOF);
+	}
 	if (peer_envelope_write(&e, &pc->sk, &env_text) < 0)
 		goto out;
 	if (parent) {
@@ -140,15 +146,16 @@ out:
 	return ret;
 }
 
-int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
-		     const char *parent, const char *commit, unsigned seq,
-		     enum peer_kind kind, struct strbuf *outbox_path)
+static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		       const char *parent, const char *commit, unsigned seq,
+		       enum peer_kind kind, const unsigned char *dice,
+		       struct strbuf *outbox_path)
 {
 	struct strbuf mail = STRBUF_INIT, tmp = STRBUF_INIT;
 	char *dir = peer_outbox_dir(pc, cfg), hint[80];
 	int ret = -1, r;
 
-	if (compose(pc, parent, commit, seq, kind, &mail) < 0)
+	if (compose(pc, parent, commit, seq, kind, dice, &mail) < 0)
 		goto out;
 	snprintf(hint, sizeof(hint), "%s-peer-%u-%s", pc->g.id, seq, side_name(pc->me));
 	if (outbox_stage(dir, hint, mail.buf, mail.len, &tmp) < 0)
@@ -170,6 +177,63 @@ out:
 	free(dir);
 	strbuf_release(&mail);
 	strbuf_release(&tmp);
+	return ret;
+}
+
+int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
+		     const char *parent, const char *commit, unsigned seq,
+		     enum peer_kind kind, struct strbuf *outbox_path)
+{
+	return commit_mail(pc, cfg, parent, commit, seq, kind, NULL, outbox_path);
+}
+
+int peer_commit_mail_dice(struct peer_copy *pc, const struct mail_config *cfg,
+			  const char *parent, const char *commit, unsigned seq,
+			  enum peer_kind kind, const unsigned char *proof)
+{
+	return commit_mail(pc, cfg, parent, commit, seq, kind, proof, NULL);
+}
+
+/* <gitdir>/postrider/peer-request-OID */
+static int request_path(struct peer_copy *pc, const char *oid, struct strbuf *out)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "peer-request-%.40s", oid);
+	return repo_private_path(pc->g.repo, name, out);
+}
+
+int peer_request_proof(struct peer_copy *pc, const char *oid,
+		       unsigned char proof[81])
+{
+	struct strbuf p = STRBUF_INIT, t = STRBUF_INIT;
+	int ret = -1;
+
+	if (request_path(pc, oid, &p) == 0 && read_file(p.buf, &t, 1024) == 0 &&
+	    t.len >= 162 && hex_decode(t.buf, proof, 81) == 0)
+		ret = 0;
+	strbuf_release(&p);
+	strbuf_release(&t);
+	return ret;
+}
+
+/* Keeps the requester's die proof of an accepted request. */
+static int keep_request_proof(struct peer_copy *pc, const struct peer_envelope *e)
+{
+	struct strbuf p = STRBUF_INIT;
+	char hex[2 * PEER_WIRE_VRF_PROOF + 2];
+	int ret = -1;
+
+	for (int i = 0; i < e->n_dice; i++) {
+		if (strcmp(e->dice[i].oid, e->commit))
+			continue;
+		hex_encode(e->dice[i].proof, PEER_WIRE_VRF_PROOF, hex);
+		strcat(hex, "\n");
+		if (request_path(pc, e->commit, &p) == 0 &&
+		    write_file_atomic(p.buf, hex, strlen(hex)) == 0)
+			ret = 0;
+	}
+	strbuf_release(&p);
 	return ret;
 }
 
@@ -369,7 +433,7 @@ static int given_from_patch(const char *patch, struct peer_files *given,
 				strbuf_addf(said, "%s: %s", path, why);
 				goto out;
 			}
-		} else if (!strncmp(path, "orders/", 7) && *p == 'A') {
+		} else if (!strncmp(path, "orders/", 7)) {
 			strbuf_addbuf(order, &add);
 		}
 		p += len + (p[len] ? 1 : 0);
@@ -379,6 +443,28 @@ out:
 	strbuf_release(&changes);
 	strbuf_release(&add);
 	return ret;
+}
+
+/* The commitment of side that the patch's state.yaml adds (6.4), or "". */
+static void sealed_from_patch(const char *patch, int side, char out[65])
+{
+	struct strbuf add = STRBUF_INIT;
+	char *key = xstrfmt("\n    %s: ", side_name((enum side)side));
+	const char *p;
+
+	out[0] = '\0';
+	strbuf_addch(&add, '\n');
+	if (peer_patch_added(patch, "state.yaml", &add) == 0) {
+		for (p = add.buf; (p = strstr(p, key)); p++) {
+			const char *v = p + strlen(key);
+			if (strspn(v, "0123456789abcdef") == 64 && v[64] == '\n') {
+				memcpy(out, v, 64);
+				out[64] = '\0';
+			}
+		}
+	}
+	free(key);
+	strbuf_release(&add);
 }
 
 /* 8.3 steps 5 to 7 for an order or an answer: the commit rebuilt by the
@@ -406,8 +492,10 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 	st.files = &files;
 	st.c = (enum side)e->from;
 	st.kind = (enum peer_kind)peer_kind_parse(e->kind);
-	st.order = order.buf;
+	st.order = st.kind == PEER_ORDER ? order.buf : NULL;
+	st.cont = order.buf;
 	st.given = &given;
+	sealed_from_patch(patch, e->from, st.given_sealed);
 	st.seq = (unsigned)e->seq;
 	if (st.kind == PEER_ORDER && !order.len) {
 		strbuf_addstr(said, "an order commit adds no order file");
@@ -439,6 +527,11 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->g.state = st.next;
+	if (st.request && keep_request_proof(pc, e) < 0) {
+		strbuf_addf(said, "accepted, but the request of commit %lu came without its die proof", e->seq);
+		ret = PEER_ACCEPTED;
+		goto out;
+	}
 	strbuf_addf(said, "accepted: commit %lu of the %s (%s, %.12s)", e->seq,
 		    side_name(st.c), e->kind, commit);
 	ret = PEER_ACCEPTED;

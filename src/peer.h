@@ -126,6 +126,15 @@ struct mail_config;
 int peer_commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		     const char *parent, const char *commit, unsigned seq,
 		     enum peer_kind kind, struct strbuf *outbox_path);
+/* The same for a request (5.1): the committer's own die proof for it
+ * goes in the envelope. */
+int peer_commit_mail_dice(struct peer_copy *pc, const struct mail_config *cfg,
+			  const char *parent, const char *commit, unsigned seq,
+			  enum peer_kind kind, const unsigned char *proof);
+/* The requester's die proof of request oid, kept by the answerer from
+ * its envelope: 0, or -1 when none. */
+int peer_request_proof(struct peer_copy *pc, const char *oid,
+		       unsigned char proof[81]);
 
 /* The value of trailer `name` ("Postrider-Seq") in commit rev's message,
  * appended to out. 0, or -1 when the commit has none. */
