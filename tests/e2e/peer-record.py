@@ -16,7 +16,8 @@ the cards played (the owner's), one die request with both proofs, and
 both masking keys (peer/keys.txt). It prints, one a line, "slot SLOT
 card C" for every slot, and "dice OID" for the request. This is a record
 for the verifier, not a game of the rules: which slot goes where is
-fixed here, not by the engine.
+fixed here, not by the engine. The answer logs two draws of the request
+(a die and a uniform draw, docs/fairness.md 6.6) with their values.
 """
 
 import os
@@ -92,6 +93,7 @@ def main(argv):
             "    address: alice@example.org\n  british:\n    name: Bob\n"
             "    address: bob@example.org\noptions:\n  tournament_rule: false\n" % GAME)
     write(dirname, "game.yaml", head + "\n".join(block[:7]) + "\n")
+    write(dirname, "log.txt", "A game without a host, for the verifier.\n")
     write(dirname, "data/cards.yaml", "cards:\n" + "".join(
         "  - {number: %d, ops: %d}\n" % (c, 1 + c % 3) for c in range(1, n_cards + 1)))
     commit(dirname, "invite", 1)
@@ -118,6 +120,11 @@ def main(argv):
     pis = {s: vp.vrf_prove(keys[s]["vrf"], alpha[s]) for s in alpha}
     write(dirname, "peer/dice.txt", "%s american %s british %s\n"
           % (request, pis["american"].hex(), pis["british"].hex()), True)
+    # the request's draws, at the game's draw counter (fairness 6.6, peer 5.2)
+    key = vp.dice_key(*[vp.vrf_verify(keys[s]["vrf_key"], pis[s], alpha[s]) for s in ("american", "british")])
+    d0, u1 = vp.uniform(key, 0, 6) + 1, vp.uniform(key, 1, n_cards)
+    write(dirname, "log.txt", "draw 0: d6 -> %d (a die)\ndraw 1: uniform(%d) -> %d (a card at random)\n"
+          % (d0, n_cards, u1), True)
     played = []
     xsum = (am["mask"] + br["mask"]) % vp.Q
     cards = {vp.pt(vp.card_point(c)): c for c in range(1, n_cards + 1)}
@@ -148,6 +155,7 @@ def main(argv):
         for i, ct in enumerate(outs):
             print("slot s%d.%d card %d" % (gen, i, card_of_ct(ct)))
     print("dice", request)
+    print("draw 0 d6 %d" % d0)
     return 0
 
 

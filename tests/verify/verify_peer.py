@@ -29,7 +29,9 @@ The P-256 arithmetic is its own: Jacobian coordinates and windowed sums.
         peer/shares.txt against its side's key and its slot (4.5); every
         line of peer/dice.txt (both VRF proofs for alpha of its request,
         5.1, and the dice key, 5.2; with a .git, the request is a commit
-        of the history); and with peer/keys.txt (9.12) both masking keys,
+        of the history, and every draw the log shows, docs/fairness.md
+        6.6, is the value the last request before it gives); and with
+        peer/keys.txt (9.12) both masking keys,
         every slot opened to a card, each generation a permutation of the
         cards of its input. Prints a summary and "valid" (exit 0), or
         "invalid: " and the first failure (exit 1). A finished game has
@@ -42,6 +44,7 @@ Exit status 2 for bad usage.
 import hashlib
 import hmac
 import os
+import re
 import subprocess
 import sys
 
@@ -932,7 +935,7 @@ def walk_dice(dirname, game, keys, say):
     path = dirname + "/peer/dice.txt"
     lines = read_text(path, "peer/dice.txt") if os.path.exists(path) else []
     git = os.path.exists(dirname + "/.git")
-    seen = set()
+    seen, dice_keys = set(), {}
     for k, line in enumerate(lines, 1):
         parts = line.split(" ")
         if len(parts) != 5 or parts[1] != "american" or parts[3] != "british":
@@ -952,9 +955,62 @@ def walk_dice(dirname, game, keys, say):
                 raise Invalid("peer/dice.txt line %d: the %s die proof for request %s does not verify"
                               % (k, side, parts[0]))
             betas.append(beta)
-        dice_key(*betas)
+        dice_keys[line] = dice_key(*betas)
     say("dice: %d requests, both VRF proofs of each valid%s"
         % (len(lines), " and each a commit of the history" if git else ""))
+    return dice_keys
+
+
+DRAW = re.compile(r"^[ \t]*draw ([0-9]+): (d6|uniform\(([0-9]+)\)) -> ([0-9]+)( forced.*)? \(")
+
+
+def walk_draws(dirname, dice_keys, say):
+    """Every draw line of the log (docs/fairness.md 6.6) against the key of
+    the request before it (5.2): commit by commit, a draw logged in a
+    commit takes its value from the last request whose line peer/dice.txt
+    holds by then (one request gives all the draws of its action)."""
+    if not os.path.exists(dirname + "/.git"):
+        say("draws: no history in this copy: the logged draws are not checked")
+        return
+    commits = subprocess.run(["git", "-C", dirname, "rev-list", "--reverse", "HEAD"],
+                             capture_output=True, text=True).stdout.split()
+    key, key_oid, n_draws, used = None, None, 0, set()
+    for c in commits:
+        diff = subprocess.run(["git", "-C", dirname, "show", "--format=", "--unified=0",
+                               "--no-renames", c, "--", "peer/dice.txt", "log.txt"],
+                              capture_output=True, text=True).stdout
+        path = None
+        for line in diff.split("\n"):
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
+            elif line.startswith("+") and not line.startswith("+++") and path == "peer/dice.txt":
+                if line[1:] not in dice_keys:
+                    raise Invalid("commit %s adds a line to peer/dice.txt that the walk does not know"
+                                  % c[:12])
+                key, key_oid = dice_keys[line[1:]], line[1:41]
+        for line in diff.split("\n"):
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
+                continue
+            if not line.startswith("+") or path != "log.txt":
+                continue
+            m = DRAW.match(line[1:])
+            if not m:
+                continue
+            index, bound, value = int(m.group(1)), int(m.group(3) or 6), int(m.group(4))
+            if m.group(5):
+                raise Invalid("commit %s logs a forced die (draw %d): none in a game without a host"
+                              % (c[:12], index))
+            if key is None:
+                raise Invalid("commit %s logs draw %d before any request's dice" % (c[:12], index))
+            want = uniform(key, index, bound) + (1 if m.group(2) == "d6" else 0)
+            if value != want:
+                raise Invalid("commit %s logs draw %d as %d; request %s's dice give %d"
+                              % (c[:12], index, value, key_oid, want))
+            used.add(key_oid)
+            n_draws += 1
+    say("draws: %d in the log, each the value of its request's dice; %d requests drew"
+        % (n_draws, len(used)))
 
 
 def walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say):
@@ -1004,7 +1060,8 @@ def game_walk(dirname, running, say):
         cards = read_cards(dirname)
         slots, sizes = walk_shuffles(dirname, game, joint, say)
         shares = walk_shares(dirname, game, keys, slots, cards, say)
-        walk_dice(dirname, game, keys, say)
+        dice_keys = walk_dice(dirname, game, keys, say)
+        walk_draws(dirname, dice_keys, say)
         if os.path.exists(dirname + "/peer/keys.txt"):
             walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say)
         elif not running:
