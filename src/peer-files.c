@@ -349,6 +349,28 @@ static int parse_lines(const char *text, struct peer_files *f,
 	return 0;
 }
 
+void peer_key_line(enum side side, const unsigned char key[32], struct strbuf *out)
+{
+	char hex[65];
+
+	hex_encode(key, 32, hex);
+	strbuf_addf(out, "%s %s\n", side_name(side), hex);
+}
+
+int peer_key_parse(const char *line, size_t len, struct peer_files *f,
+		   char *why, size_t whylen)
+{
+	int side = len == 8 + 1 + 64 && !strncmp(line, "american ", 9) ? SIDE_AMERICAN :
+		   len == 7 + 1 + 64 && !strncmp(line, "british ", 8) ? SIDE_BRITISH : 0;
+	const char *hex = line + len - 64;
+
+	if (!side || strspn(hex, "0123456789abcdef") < 64 || f->have_key[side] ||
+	    hex_decode(hex, f->key[side], 32) < 0)
+		return bad(why, whylen, "a bad line of keys.txt (SIDE and 64 hex digits, once a side)");
+	f->have_key[side] = true;
+	return 0;
+}
+
 int peer_files_load(struct repo *r, const char *rev, struct peer_files *f,
 		    struct strbuf *err)
 {
@@ -363,6 +385,10 @@ int peer_files_load(struct repo *r, const char *rev, struct peer_files *f,
 	strbuf_reset(&t);
 	if ((rc = repo_read(r, rev, "peer/dice.txt", &t)) < 0 ||
 	    (rc == 0 && parse_lines(t.buf, f, peer_dice_parse, "peer/dice.txt", err) < 0))
+		goto out;
+	strbuf_reset(&t);
+	if ((rc = repo_read(r, rev, "peer/keys.txt", &t)) < 0 ||
+	    (rc == 0 && parse_lines(t.buf, f, peer_key_parse, "peer/keys.txt", err) < 0))
 		goto out;
 	for (int g = 1; g <= PEER_MAX_GEN; g++) {
 		for (int k = 1; k <= 2; k++) {

@@ -47,6 +47,9 @@ struct peer_files {
 	struct peer_share *shares;
 	int n_dice, cap_dice;
 	struct peer_dice *dice;
+	/* peer/keys.txt: each side's x_mask, published at the end (9.12) */
+	bool have_key[3];
+	unsigned char key[3][32];
 };
 
 void peer_files_init(struct peer_files *f);
@@ -79,6 +82,10 @@ int peer_share_parse(const char *line, size_t len, struct peer_files *f,
 void peer_dice_line(const struct peer_dice *d, struct strbuf *out);
 int peer_dice_parse(const char *line, size_t len, struct peer_files *f,
 		    char *why, size_t whylen);
+/* A line of keys.txt, "SIDE HEX", and its reading into f. */
+void peer_key_line(enum side side, const unsigned char key[32], struct strbuf *out);
+int peer_key_parse(const char *line, size_t len, struct peer_files *f,
+		   char *why, size_t whylen);
 void peer_files_add_share(struct peer_files *f, const struct peer_share *s);
 void peer_files_add_dice(struct peer_files *f, const struct peer_dice *d);
 

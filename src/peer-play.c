@@ -112,7 +112,8 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
 	int n = 0;
 
 	while (n < 4 && peer_owes(&pc->g.state, pc->me)) {
-		int r = make_commit(pc, cfg, PEER_ANSWER, NULL, false, why);
+		int r = make_commit(pc, cfg, engine_game_over(&pc->g.state) ? PEER_END : PEER_ANSWER,
+				    NULL, false, why);
 		if (r != 0)
 			return -1;
 		n++;

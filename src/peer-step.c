@@ -234,6 +234,31 @@ static int shares_due(struct peer_step *st)
 	return 0;
 }
 
+/* At the end (9.12): the committer's masking key, made or checked. */
+static int key_due(struct peer_step *st)
+{
+	unsigned char pk[VRF_PK_BYTES];
+	const unsigned char *x;
+
+	if (!engine_game_over(&st->next) || st->files->have_key[st->c] || st->request)
+		return 0;
+	if (st->make) {
+		x = st->pc->sk.mask;
+	} else {
+		if (!st->given->have_key[st->c])
+			return refuse_step(st, "the game is over: the %s's masking key is due (9.12)",
+					   side_name(st->c));
+		x = st->given->key[st->c];
+		if (vrf_public_key(x, pk) < 0 || memcmp(pk, st->pc->rec.keys[st->c].mask, PCRYPTO_PT))
+			return refuse_step(st, "the %s's published key is not the secret of his mask_key (9.12)",
+					   side_name(st->c));
+	}
+	memcpy(st->files->key[st->c], x, 32);
+	st->files->have_key[st->c] = true;
+	st->gave_key = true;
+	return 0;
+}
+
 /* The waits of the new state (6.2), in order. */
 static void set_waits(struct peer_step *st)
 {
@@ -266,6 +291,9 @@ static void set_waits(struct peer_step *st)
 		    (st->next.prompt.side == ps || engine_game_over(&st->next)))
 			WAIT("%s lines %u", side_name(ps), pseq);
 	}
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++)
+		if (engine_game_over(&st->next) && !st->request && !f->have_key[sd])
+			WAIT("%s key", side_name(sd));
 	if (!p->n_waits && !engine_game_over(&st->next))
 		WAIT("%s decision", side_name(st->next.prompt.side));
 #undef WAIT
@@ -296,6 +324,10 @@ static int all_used(struct peer_step *st)
 			      g->n_shares - (f->n_shares - st->n_old_shares));
 	if (f->n_dice - st->n_old_dice != g->n_dice)
 		return refuse_step(st, "the commit gives dice no request called for");
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++)
+		if (g->have_key[sd] && !(sd == st->c && st->gave_key))
+			return refuse_step(st, "the commit publishes the %s's key, which the rules did not call for",
+					   side_name(sd));
 	for (int gen = 1; gen <= PEER_MAX_GEN; gen++)
 		for (int k = 1; k <= 2; k++)
 			if (g->sh[gen][k].have && st->old_sh[gen][k])
@@ -409,7 +441,8 @@ static int the_game(struct peer_step *st, struct strbuf *happened)
 		goto out;
 	}
 	if (peer_pending(st->parent, &pside, &pseq, &pline) == 0 && pline == 0 &&
-	    pside == st->c && st->parent->prompt.side == st->c) {
+	    pside == st->c && (st->parent->prompt.side == st->c ||
+				engine_game_over(st->parent))) {
 		/* the committer's own order goes on */
 		if ((r = reveal_played(st, NULL)) == 0) {
 			substitute_open(st);
@@ -441,7 +474,8 @@ int peer_step_build(struct peer_step *st, char commit[41])
 	if ((r = the_game(st, &happened)) != 0)
 		goto out;
 	/* 3. what became due */
-	if ((r = shuffles_due(st, first_gen)) != 0 || (r = shares_due(st)) != 0)
+	if ((r = shuffles_due(st, first_gen)) != 0 || (r = shares_due(st)) != 0 ||
+	    (r = key_due(st)) != 0)
 		goto out;
 	set_waits(st);
 	if (!st->make && (r = all_used(st)) != 0)
@@ -523,7 +557,7 @@ static int write_commit(struct peer_step *st, const char *happened, char commit[
 {
 	struct strbuf state = STRBUF_INIT, log = STRBUF_INIT, shares = STRBUF_INIT;
 	struct strbuf dice = STRBUF_INIT, waits = STRBUF_INIT, subj = STRBUF_INIT;
-	struct strbuf add = STRBUF_INIT, shtext[8];
+	struct strbuf add = STRBUF_INIT, shtext[8], keys = STRBUF_INIT;
 	struct repo_file files[16];
 	char sh_path[8][48];
 	int nf = 0, nsh = 0, ret = -1;
@@ -552,6 +586,13 @@ static int write_commit(struct peer_step *st, const char *happened, char commit[
 		appended(st, "peer/dice.txt", add.buf, &dice);
 		files[nf++] = (struct repo_file){ "peer/dice.txt", dice.buf, dice.len };
 	}
+	if (st->gave_key) {
+		struct strbuf k = STRBUF_INIT;
+		peer_key_line(st->c, f->key[st->c], &k);
+		appended(st, "peer/keys.txt", k.buf, &keys);
+		files[nf++] = (struct repo_file){ "peer/keys.txt", keys.buf, keys.len };
+		strbuf_release(&k);
+	}
 	for (int g = 1; g <= PEER_MAX_GEN && nsh < 8; g++)
 		for (int k = 1; k <= 2 && nsh < 8; k++)
 			if (f->sh[g][k].have && !st->old_sh[g][k]) {
@@ -565,7 +606,7 @@ static int write_commit(struct peer_step *st, const char *happened, char commit[
 	if (st->kind == PEER_ORDER)
 		strbuf_addf(&subj, "%d %s: order %u", st->parent->year, side_title(st->c), st->next.seq);
 	else
-		strbuf_addf(&subj, "%s: answer", side_title(st->c));
+		strbuf_addf(&subj, "%s: %s", side_title(st->c), peer_kind_name(st->kind));
 	struct peer_commit pcm = {
 		.kind = st->kind, .side = st->c, .seq = st->seq, .subject = subj.buf,
 		.waits = waits.buf, .files = files, .n_files = nf, .time = st->time,
@@ -580,5 +621,6 @@ static int write_commit(struct peer_step *st, const char *happened, char commit[
 	strbuf_release(&waits);
 	strbuf_release(&subj);
 	strbuf_release(&add);
+	strbuf_release(&keys);
 	return ret;
 }

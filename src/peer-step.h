@@ -43,6 +43,7 @@ struct peer_step {
 
 	/* results */
 	struct strbuf why;		/* a refusal's reason */
+	bool gave_key;			/* the committer's key is published */
 	bool request;			/* the commit is a request for dice: the
 					   committer's proof goes in the envelope */
 	unsigned char own_proof[VRF_PROOF_BYTES];

@@ -414,11 +414,14 @@ static int given_from_patch(const char *patch, struct peer_files *given,
 		snprintf(path, sizeof(path), "%.*s", (int)(len > 2 ? len - 2 : 0), p + 2);
 		strbuf_reset(&add);
 		peer_patch_added(patch, path, &add);
-		if (!strcmp(path, "peer/shares.txt") || !strcmp(path, "peer/dice.txt")) {
-			bool sh = path[5] == 's';
+		if (!strcmp(path, "peer/shares.txt") || !strcmp(path, "peer/dice.txt") ||
+		    !strcmp(path, "peer/keys.txt")) {
+			int (*parse)(const char *, size_t, struct peer_files *, char *, size_t) =
+				path[5] == 's' ? peer_share_parse : path[5] == 'd' ? peer_dice_parse
+							     : peer_key_parse;
 			for (const char *q = add.buf; *q;) {
 				size_t l = strcspn(q, "\n");
-				if ((sh ? peer_share_parse : peer_dice_parse)(q, l, given, why, sizeof(why)) < 0) {
+				if (parse(q, l, given, why, sizeof(why)) < 0) {
 					strbuf_addf(said, "%s: %s", path, why);
 					goto out;
 				}
@@ -631,6 +634,7 @@ int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		break;
 	case PEER_ORDER:
 	case PEER_ANSWER:
+	case PEER_END:
 		ret = accept_step(pc, &e, patch.buf, said);
 		break;
 	default:

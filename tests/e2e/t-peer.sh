@@ -90,4 +90,48 @@ expect_grep "status: the American decides" "^waits: american decision" "$TRASH/o
 expect_exit 0 postrider peer status "$B"
 expect_grep "status: the British copy" "this copy is the british's" "$TRASH/out"
 
+# --- a whole game, the mails passed by a driver (7, 9) ----------------------
+"$PY" tests/e2e/peer-driver.py "$A" "$B" 1 800 >"$TRASH/game.out" 2>&1
+tail -n 1 "$TRASH/game.out" | sed 's/^/# /'
+expect_grep "the game is played to its end" "^orders [0-9]* automatic [0-9]* end over$" "$TRASH/game.out"
+expect_no_grep "no mail between the postriders is refused" "exit [^03]" "$TRASH/game.out"
+expect_eq "both copies end with the same head" \
+	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD)"
+expect_eq "both copies end with the same tree" \
+	"$(git -C "$A" rev-parse HEAD^{tree})" "$(git -C "$B" rev-parse HEAD^{tree})"
+expect_eq "both work trees are their commits" "" \
+	"$(git -C "$A" status --porcelain; git -C "$B" status --porcelain)"
+AUTO=$(sed -n 's/^orders [0-9]* automatic \([0-9]*\) end .*/\1/p' "$TRASH/game.out")
+ORDERS=$(sed -n 's/^orders \([0-9]*\) automatic.*/\1/p' "$TRASH/game.out")
+echo "# automatic mails: $AUTO in a game of $ORDERS orders"
+expect_ne "some dice were drawn by request and answer" "0" \
+	"$(grep -c . "$A/peer/dice.txt" 2>/dev/null || echo 0)"
+expect_grep "the deck had more than one generation" "." "$A/peer/shuffles/2-2.txt"
+expect_eq "both keys are published at the end (9.12)" "american british" \
+	"$(cut -d' ' -f1 "$A/peer/keys.txt" | sort | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the last commit is the end" "Postrider-Kind: end" \
+	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Kind')"
+expect_eq "nobody owes anything after the end" "" \
+	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Waits')"
+expect_no_grep "every order file left with its lines shown" "sealed until it runs" "$A/orders/"*
+# no slot still in a hand has both shares in the record: nobody but its
+# owner knows it (10)
+"$PY" - "$A" >"$TRASH/open.out" <<'EOF'
+import re, sys
+top = sys.argv[1]
+state = open(top + "/state.yaml").read()
+hands = re.findall(r"^    (american|british): \[(.*)\]$", state.split("\npeer:\n")[1], re.M)
+shares = {}
+for line in open(top + "/peer/shares.txt"):
+    slot, side, _ = line.split()
+    shares.setdefault(slot, set()).add(side)
+for side, items in hands:
+    for x in [i.strip() for i in items.split(",") if i.strip()]:
+        if x.startswith("s") and len(shares.get(x, ())) == 2:
+            print("open", side, x)
+        if x.startswith("s") and side in shares.get(x, ()):
+            print("own share given", side, x)
+EOF
+expect_eq "no card in a hand is open to both, no owner gave a share of a card he holds" "" "$(cat "$TRASH/open.out")"
+
 test_done
