@@ -190,8 +190,8 @@ tampered "$C" "one key missing at the end" "peer/keys.txt: british key missing"
 # a game made by the peer commands (peer new, peer join, random legal
 # orders, tests/e2e/peer_local.py handing the mails over; the secrets and
 # the seed fixed): the walk checks the C's keys, shuffles, shares, dice
-# and logged draws. Its copies have one tree, so one is walked; without
-# the keys of the end (9.12) yet, with --running.
+# and logged draws, and with the keys published at the end every slot.
+# Its copies have one tree, so one is walked.
 "$PY" - "$TRASH/pg" "$AMERICAN" "$BRITISH" >"$TRASH/pg.out" 2>&1 <<'PY'
 import os, random, sys
 sys.path.insert(0, "tests/e2e")
@@ -221,9 +221,7 @@ show_file "$TRASH/pg.out"
 expect_grep "the peer commands play a game to its end" '^orders [0-9]* over$' "$TRASH/pg.out"
 expect_grep "... one head in both copies" '^heads True$' "$TRASH/pg.out"
 expect_grep "... one tree" '^trees True$' "$TRASH/pg.out"
-running=--running
-[ -f "$TRASH/pg/british/peer/keys.txt" ] && running=
-expect_exit 0 $V game "$TRASH/pg/british" $running
+expect_exit 0 $V game "$TRASH/pg/british"
 expect_grep "the copy made by postrider: valid" '^valid$' "$TRASH/out"
 expect_grep "... its keys and key proofs, made by the C, checked here" \
 	'^game ww-[0-9a-f]*: peer version 1; both key proofs valid, the joint key right$' "$TRASH/out"
@@ -232,6 +230,8 @@ expect_grep "... the shuffles of the deck" \
 expect_grep "... the shares" '^shares: [1-9][0-9]*, each valid' "$TRASH/out"
 expect_grep "... the die requests" '^dice: [1-9][0-9]* requests, both VRF proofs of each valid and each a commit of the history$' "$TRASH/out"
 expect_grep "... the draws of the log" '^draws: [1-9][0-9]* in the log, each the value of its request.s dice' "$TRASH/out"
+expect_grep "... every slot opened with the keys published at the end" \
+	'^keys: both masking keys published and right; [0-9]* slots opened, each generation a permutation of the cards of its input$' "$TRASH/out"
 copy_pg() {
 	n=$((n + 1))
 	C=$TRASH/c$n
