@@ -331,7 +331,7 @@ start=$(date +%s)
 "$PY" - "$U" "$AM_USER" "$BR_USER" "$PREFIX" "$PF" "${POSTRIDER_PEER_ORDERS:-2000}" \
 	"${POSTRIDER_PEER_SEED:-4}" \
 	>"$TRASH/game.out" 2>"$TRASH/game.err" <<'EOF'
-import email, os, random, re, subprocess, sys, time
+import email, os, pwd, random, re, subprocess, sys, time
 from email import policy
 home, am, br, prefix, pf, limit, seed = sys.argv[1:8]
 users = {"american": am, "british": br}
@@ -349,13 +349,22 @@ def head(user):
                         "rev-parse", "HEAD"], capture_output=True, text=True)
     return r.stdout.strip()
 
+UIDS = {pwd.getpwnam(u).pw_uid for u in (am, br)}
+
 def busy():
-    q = subprocess.run(["postqueue", "-c", pf + "/conf", "-p"], capture_output=True, text=True)
-    if "Mail queue is empty" not in q.stdout:
-        return True
-    for user in (am, br):
-        if subprocess.run(["pgrep", "-u", user], capture_output=True).returncode == 0:
-            return True
+    """A message in the private Postfix's queue, or a process of either
+    player (procmail, postrider-deliver, postrider) still running."""
+    for sub in ("maildrop", "incoming", "active", "deferred", "hold"):
+        for _, _, files in os.walk(os.path.join(pf, "queue", sub)):
+            if files:
+                return True
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.stat("/proc/" + pid).st_uid in UIDS:
+                    return True
+            except OSError:
+                pass
     return False
 
 def quiet(timeout=90):
@@ -368,7 +377,7 @@ def quiet(timeout=90):
                 return True
         else:
             calm = 0
-        time.sleep(0.1)
+        time.sleep(0.05)
     return False
 
 def last_report(user):
