@@ -137,6 +137,7 @@ def main(argv):
         i = hands[side][0]
         write(dirname, "peer/shares.txt", share_line(keys[side], side, 1, i, gen1[i]), True)
         played.append(card_of_ct(gen1[i]))
+        write(dirname, "log.txt", "The %s plays #%d.\n" % (side, played[-1]), True)
     commit(dirname, "answer", 4)
 
     # generation 2: the British over the undealt slots and the cards played
@@ -156,6 +157,7 @@ def main(argv):
             print("slot s%d.%d card %d" % (gen, i, card_of_ct(ct)))
     print("dice", request)
     print("draw 0 d6 %d" % d0)
+    print("played", *played)
     return 0
 
 

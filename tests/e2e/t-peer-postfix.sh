@@ -485,7 +485,7 @@ as "$BR_USER" /usr/bin/python3 "$TRASH/verify_peer.py" game "$U/$BR_USER/game" \
 	$(grep -q '^end game over' "$TRASH/game.out" || echo --running) >"$TRASH/verify.out" 2>&1
 expect_eq "verify_peer.py game agrees on the British copy" 0 "$?"
 expect_grep "... and says valid" '^valid$' "$TRASH/verify.out"
-sed -n '/^generation\|^shares\|^dice\|^draws\|^keys/s/^/# /p' "$TRASH/verify.out"
+sed -n '/^generation\|^shares\|^dice\|^draws\|^cards\|^keys/s/^/# /p' "$TRASH/verify.out"
 
 # the automatic mails: the kinds a postrider sends without a human
 # (answer, end), from the delivery logs; every mail to a postrider from

@@ -8,7 +8,7 @@
 # t-peer-vectors.sh), then on copies of it with one thing changed: one
 # byte of a shuffle, of a share, of a die proof, and the other ways a
 # record can lie (a key proof, the joint key, a slot, a request, a logged
-# die, a key). Then on the copies of a game made by the peer commands,
+# die, a card played, a key). Then on the copies of a game made by the peer commands,
 # to its first deal.
 # Each is refused with its reason, exit 1, and never "valid".
 # tests/e2e/t-peer-postfix.sh runs the walk on a whole game played through
@@ -34,6 +34,8 @@ expect_grep "... the die request, a commit of the history" \
 	'^dice: 1 requests, both VRF proofs of each valid and each a commit of the history$' "$TRASH/out"
 expect_grep "... the draws of the log, from the request's dice" \
 	'^draws: 2 in the log, each the value of its request.s dice; 1 requests drew$' "$TRASH/out"
+expect_grep "... the cards played, named by the log" \
+	'^cards opened by both shares: 2, each named by the log of the commit that opened it or of the next$' "$TRASH/out"
 expect_grep "... every slot opened with the keys" '^keys: .* 20 slots opened' "$TRASH/out"
 expect_eq "... nothing on stderr" "" "$(cat "$TRASH/err")"
 
@@ -170,6 +172,19 @@ echo "draw 2: d6 -> 3 forced, stream 5 (a die)" >>"$C/log.txt"
 git -C "$C" commit -qam "a forced die"
 tampered "$C" "a forced die" "commit [0-9a-f]* logs a forced die (draw 2)"
 
+# a card played whose log names another card than its slot opens to: the
+# answer commit rewritten (the request before it stays), the end after it
+copy
+p1=$(sed -n 's/^played \([0-9]*\) .*/\1/p' "$TRASH/record.out")
+other=$((p1 % 12 + 1))
+end=$(git -C "$C" rev-parse HEAD)
+git -C "$C" checkout -q HEAD~1
+sed -i "s/^The american plays #$p1\.$/The american plays #$other./" "$C/log.txt"
+git -C "$C" commit -q --amend -am "answer 4, another card named"
+git -C "$C" cherry-pick "$end" >/dev/null 2>&1 || fail "the end commit after the rewritten answer"
+tampered "$C" "the log names another card than the slot played" \
+	"commit [0-9a-f]* gives the second share of s1\.0, which opens #$p1, and neither its log nor the next commit's names #$p1"
+
 # the keys
 copy
 am_proof=$(sed -n 's/^    mask_proof: //p' "$C/game.yaml" | sed -n 1p)
@@ -230,6 +245,8 @@ expect_grep "... the shuffles of the deck" \
 expect_grep "... the shares" '^shares: [1-9][0-9]*, each valid' "$TRASH/out"
 expect_grep "... the die requests" '^dice: [1-9][0-9]* requests, both VRF proofs of each valid and each a commit of the history$' "$TRASH/out"
 expect_grep "... the draws of the log" '^draws: [1-9][0-9]* in the log, each the value of its request.s dice' "$TRASH/out"
+expect_grep "... the cards played, each named by its commit's log" \
+	'^cards opened by both shares: [1-9][0-9]*, each named by the log of the commit that opened it or of the next$' "$TRASH/out"
 expect_grep "... every slot opened with the keys published at the end" \
 	'^keys: both masking keys published and right; [0-9]* slots opened, each generation a permutation of the cards of its input$' "$TRASH/out"
 copy_pg() {

@@ -30,7 +30,9 @@ The P-256 arithmetic is its own: Jacobian coordinates and windowed sums.
         line of peer/dice.txt (both VRF proofs for alpha of its request,
         5.1, and the dice key, 5.2; with a .git, the request is a commit
         of the history, and every draw the log shows, docs/fairness.md
-        6.6, is the value the last request before it gives); and with
+        6.6, is the value the last request before it gives; a slot opened
+        by both shares opens to the card the log of the commit that gave
+        the second share names, or of the next, 9.6); and with
         peer/keys.txt (9.12) both masking keys,
         every slot opened to a card, each generation a permutation of the
         cards of its input. Prints a summary and "valid" (exit 0), or
@@ -912,17 +914,17 @@ def walk_shares(dirname, game, keys, slots, cards, say):
             raise Invalid("peer/shares.txt line %d: the %s share of %s does not verify"
                           % (k, parts[1], parts[0]))
         shares[(slot, parts[1])] = sh
-    opened = 0
+    opened = {}
     for (slot, side), sh in sorted(shares.items()):
         if side == "american" and (slot, "british") in shares:
             c1, c2 = split(slots[slot])
             m = jsub(jsub(c2, unpt(sh[:33])), unpt(shares[(slot, "british")][:33]))
             if is_inf(m) or pt(m) not in cards:
                 raise Invalid("peer/shares.txt: the two shares of s%d.%d open no card" % slot)
-            opened += 1
+            opened["s%d.%d" % slot] = cards[pt(m)]
     say("shares: %d, each valid for its side's key and slot; %d slots opened by both"
-        % (len(shares), opened))
-    return shares
+        % (len(shares), len(opened)))
+    return shares, opened
 
 
 def is_commit_of_history(dirname, oid):
@@ -964,17 +966,21 @@ def walk_dice(dirname, game, keys, say):
 DRAW = re.compile(r"^[ \t]*draw ([0-9]+): (d6|uniform\(([0-9]+)\)) -> ([0-9]+)( forced.*)? \(")
 
 
-def walk_draws(dirname, dice_keys, say):
+def walk_draws(dirname, dice_keys, opened, say):
     """Every draw line of the log (docs/fairness.md 6.6) against the key of
     the request before it (5.2): commit by commit, a draw logged in a
     commit takes its value from the last request whose line peer/dice.txt
-    holds by then (one request gives all the draws of its action)."""
+    holds by then (one request gives all the draws of its action). And
+    the cards the log says were played: the commit that gives a slot's
+    second share (the card played, taken or shown, 9.6 to 9.8) names in
+    its log lines the card the two shares open ("#c")."""
     if not os.path.exists(dirname + "/.git"):
         say("draws: no history in this copy: the logged draws are not checked")
         return
     commits = subprocess.run(["git", "-C", dirname, "rev-list", "--reverse", "HEAD"],
                              capture_output=True, text=True).stdout.split()
     key, key_oid, n_draws, used = None, None, 0, set()
+    have, named, waiting = set(), 0, []
     for c in commits:
         diff = subprocess.run(["git", "-C", dirname, "show", "--format=", "--unified=0",
                                "--no-renames", c, "--", "peer/dice.txt", "log.txt"],
@@ -988,12 +994,22 @@ def walk_draws(dirname, dice_keys, say):
                     raise Invalid("commit %s adds a line to peer/dice.txt that the walk does not know"
                                   % c[:12])
                 key, key_oid = dice_keys[line[1:]], line[1:41]
+        added_log, completed = [], []
+        for line in subprocess.run(["git", "-C", dirname, "show", "--format=", "--unified=0",
+                                    c, "--", "peer/shares.txt"],
+                                   capture_output=True, text=True).stdout.split("\n"):
+            if line.startswith("+") and not line.startswith("+++"):
+                slot = line[1:].split(" ")[0]
+                have.add((slot, line[1:].split(" ")[1]))
+                if (slot, "american") in have and (slot, "british") in have and slot in opened:
+                    completed.append(slot)
         for line in diff.split("\n"):
             if line.startswith("+++ "):
                 path = line[6:] if line.startswith("+++ b/") else None
                 continue
             if not line.startswith("+") or path != "log.txt":
                 continue
+            added_log.append(line[1:])
             m = DRAW.match(line[1:])
             if not m:
                 continue
@@ -1009,8 +1025,27 @@ def walk_draws(dirname, dice_keys, say):
                               % (c[:12], index, value, key_oid, want))
             used.add(key_oid)
             n_draws += 1
+        # named in that commit's log, or in the next one's (a play that
+        # calls for dice gives its share with the request, and the answer
+        # applies it, 9.5)
+        text = "\n".join(added_log)
+        for slot, at in waiting + [(slot, c) for slot in completed]:
+            if re.search(r"#%d\b" % opened[slot], text):
+                named += 1
+            elif at != c:
+                raise Invalid("commit %s gives the second share of %s, which opens #%d, and neither "
+                              "its log nor the next commit's names #%d"
+                              % (at[:12], slot, opened[slot], opened[slot]))
+        waiting = [(slot, c) for slot in completed
+                   if not re.search(r"#%d\b" % opened[slot], text)]
+    if waiting:
+        slot, at = waiting[0]
+        raise Invalid("commit %s gives the second share of %s, which opens #%d, and its log names "
+                      "no #%d" % (at[:12], slot, opened[slot], opened[slot]))
     say("draws: %d in the log, each the value of its request's dice; %d requests drew"
         % (n_draws, len(used)))
+    say("cards opened by both shares: %d, each named by the log of the commit that opened it "
+        "or of the next" % named)
 
 
 def walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say):
@@ -1059,9 +1094,9 @@ def game_walk(dirname, running, say):
         game, keys, joint = read_keys(dirname, say)
         cards = read_cards(dirname)
         slots, sizes = walk_shuffles(dirname, game, joint, say)
-        shares = walk_shares(dirname, game, keys, slots, cards, say)
+        shares, opened = walk_shares(dirname, game, keys, slots, cards, say)
         dice_keys = walk_dice(dirname, game, keys, say)
-        walk_draws(dirname, dice_keys, say)
+        walk_draws(dirname, dice_keys, opened, say)
         if os.path.exists(dirname + "/peer/keys.txt"):
             walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say)
         elif not running:
