@@ -245,7 +245,8 @@ bool peer_mail_is_peer(const char *mail, size_t len)
 
 	strbuf_release(&env);
 	strbuf_release(&patch);
-	return r != 1;	/* a broken peer mail is a peer mail, refused */
+	return r == 0;	/* a broken one is refused by a peer copy, and is
+			   no order for a host's game either */
 }
 
 /* The author date of a patch ("Date: Fri, 27 Nov 2026 02:21:45 +0000").
