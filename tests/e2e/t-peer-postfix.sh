@@ -409,6 +409,7 @@ def reply_by_mutt(user, report, order):
     return run(user, "mutt", "-n", "-F", "%s/%s/.muttrc" % (home, user), "-H", draft, stdin="")
 
 n = by_mail = 0
+typed = {"american": 0, "british": 0}  # when each side last played --as
 while n < int(limit):
     if not quiet():
         print("end not quiet after", n, "orders: heads", head(am), head(br))
@@ -433,10 +434,17 @@ while n < int(limit):
     order = rnd.choice(lines[1:])
     n += 1
     before = head(users[side])
-    report = last_report(users[side]) if n % 10 == 1 else None
+    # about one order in ten by mail: the first in each ten orders whose
+    # player has a report that asks it
+    report = last_report(users[side]) if by_mail <= (n - 1) // 10 else None
+    # the newest report asks this decision only if it came after the
+    # side's last order typed at his machine (that run mails no report:
+    # the player sees its answer there)
+    if report and os.stat(report[0]).st_mtime_ns <= typed[side]:
+        report = None
     if report:
-        # one order in ten by mail: a reply to the player's last report,
-        # through Postfix and his procmail to his own postrider
+        # by mail: a reply to the player's last report, through Postfix
+        # and his procmail to his own postrider
         r = reply_by_mutt(users[side], report, order)
         by_mail += 1
         if r.returncode == 0 and quiet() and head(users[side]) == before:
@@ -445,6 +453,7 @@ while n < int(limit):
     else:
         r = run(users[side], "postrider", "play", "%s/%s/game" % (home, users[side]), "--as", side, "-",
                 stdin=order + "\n")
+        typed[side] = time.time_ns()
         how = "play --as"
     print("order", n, side, "exit", r.returncode, order, "(%s)" % how, flush=True)
     if r.returncode:
