@@ -8,10 +8,11 @@
 # secrets, hence two American hands (and two deals), and the same British
 # orders. Everything the British copy shows its player that depends
 # neither on a die nor on a card already public must be the same bytes in
-# both (the game's id, commit ids and fingerprints, which come from the
-# American's keys, replaced by names):
+# both (the game's id, commit ids, reply tokens and fingerprints, which
+# come from the American's keys, replaced by names):
 #  - before the deal: his options, `check` of his set-up with a bad line
-#    after it, the rejection of a bad set-up order, and his reports;
+#    after it, the rejection of a bad set-up order, and the subjects of
+#    his reports;
 #  - at the deal and after it: the size and subject of every mail his
 #    postrider receives from the other (the shuffle, the shares), in
 #    order, and the number of reports;
@@ -48,6 +49,8 @@ B = pair.dir["british"]
 
 def norm(text):
     text = re.sub(r"ww-[0-9a-f]{8}", "GAME", text)
+    # a reply token is keyed by the game's id too (docs/fairness.md 8)
+    text = re.sub(r"\b[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}\b", "TOKEN", text)
     text = re.sub(r"\b[0-9a-f]{40}\b", "OID", text)
     text = re.sub(r"\b[0-9a-f]{16}\b", "FP", text)
     return re.sub(r"\b[0-9a-f]{12}\b", "OID", text)
