@@ -11,11 +11,11 @@
 # both (the game's id, commit ids, reply tokens and fingerprints, which
 # come from the American's keys, replaced by names):
 #  - before the deal: his options, `check` of his set-up with a bad line
-#    after it, the rejection of a bad set-up order, and the subjects of
-#    his reports;
+#    after it, the rejection of a bad set-up order, and his reports'
+#    sizes and subjects;
 #  - at the deal and after it: the size and subject of every mail his
 #    postrider receives from the other (the shuffle, the shares), in
-#    order, and the number of reports;
+#    order, and the subjects of his reports;
 #  - after the deal: for every card that is in his hand in neither game
 #    (so in the American's hand in one and in the deck in the other, or
 #    in both hands...), `check` of a play of it as an event and as OPS,
@@ -87,6 +87,8 @@ while not dealt() and n < 60:
         say("british play of a bad order", rc, out, err)
         if pair.head("british") != head:
             raise SystemExit("a rejected order changed the British copy")
+    # the reports he has before this order, all from before the deal
+    before_deal = [r for r in pair.reports if r[0] == "british"]
     rc, out, err = pair.play(side, order)
     if rc not in (0, 3):
         raise SystemExit("the %s's set-up order %r: exit %d: %s" % (side, order, rc, err))
@@ -136,6 +138,8 @@ for side, to, name, size, subject in pair.passed:
     if to == "british":
         say("mail to the british postrider", size, subject)
 say("reports to the british", len([r for r in pair.reports if r[0] == "british"]))
+for side, name, size, subject in before_deal:
+    say("report to the british before the deal:", size, "bytes", subject)
 for side, name, size, subject in pair.reports:
     if side == "british":
         say("report to the british:", subject)
