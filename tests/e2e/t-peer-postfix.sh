@@ -28,7 +28,9 @@
 # copies must have the same head and tree, `postrider peer audit` pass on
 # each, tests/verify/verify_peer.py agree (on one copy: the trees are the
 # same), and the number of automatic mails (from the delivery logs) is
-# printed. The secrets, the clock and the driver's seed are fixed: the
+# printed. Last, a mail of the game sent again while the British copy is
+# busy: deferred by Postfix (75), then taken as a copy that changes
+# nothing. The secrets, the clock and the driver's seed are fixed: the
 # same game every run. POSTRIDER_PEER_ORDERS bounds the orders of the
 # driver (default 2000: the whole game), POSTRIDER_PEER_SEED changes its
 # seed (default 4: 189 orders).
@@ -41,7 +43,8 @@ cd "$(dirname "$0")/../.." || exit 1
 
 need_root_and_tools "it creates users and runs a private Postfix" \
 	/usr/sbin/postfix /usr/sbin/postmap /usr/sbin/postqueue \
-	/usr/sbin/sendmail /usr/bin/procmail /usr/bin/mutt /usr/sbin/runuser
+	/usr/sbin/sendmail /usr/bin/procmail /usr/bin/mutt /usr/sbin/runuser \
+	/usr/bin/flock
 getent passwd postfix >/dev/null || die "no user postfix (made by the postfix package)"
 
 chmod 755 "$TRASH"	# the test users walk through it to their homes
@@ -491,15 +494,59 @@ expect_grep "... and says valid" '^valid$' "$TRASH/verify.out"
 sed -n '/^generation\|^shares\|^dice\|^draws\|^cards\|^keys/s/^/# /p' "$TRASH/verify.out"
 
 # the automatic mails: the kinds a postrider sends without a human
-# (answer, end), from the delivery logs; every mail to a postrider from
-# the Postfix log
+# (answer, end), from the delivery logs; and from the Postfix log, every
+# message procmail took (the mails between the postriders, the reports,
+# the orders by mail, the harness's)
 auto=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" 2>/dev/null |
 	grep -cE '^--- .* peer [0-9]+ (american|british) (answer|end)$')
 human=$(cat "$U/$AM_USER/.deliver.log" "$U/$BR_USER/.deliver.log" 2>/dev/null |
 	grep -cE '^--- .* peer [0-9]+ (american|british) (join|order|claim)$')
 piped=$(grep -c 'status=sent (delivered to command: exec /usr/bin/procmail)' "$PF/maillog")
-echo "# automatic mails: $auto; mails after a human's order or join: $human; procmail deliveries: $piped"
+echo "# automatic mails: $auto; mails after a human's order or join: $human; messages through procmail: $piped"
 expect_ne "automatic mails were counted" 0 "$auto"
+
+# A mail of the game sent again (8.3 step 4: a copy changes nothing) while
+# the British copy is busy (its lock held): postrider exits 75, procmail
+# too, Postfix defers the mail; once the lock is free it delivers it again
+# and the British postrider says it was applied already.
+last_peer_mail() {
+	grep -lE "^Subject: \[[-a-z0-9]+\] peer [0-9]+ american " \
+		"$U/$AM_USER/game/.git/postrider/outbox/cur"/* 2>/dev/null | tail -n 1
+}
+COPY=$(ls -t $(last_peer_mail) 2>/dev/null | head -n 1)
+if [ -z "$COPY" ]; then
+	fail "a sent peer mail of the American kept in his outbox (cur/)"
+else
+	head_br=$(git -C "$U/$BR_USER/game" rev-parse HEAD)
+	deferred=$(grep -c "status=deferred" "$PF/maillog")
+	flock -o "$U/$BR_USER/game/.git/postrider.lock" sh -c 'echo $$ >"$1"; exec sleep 60' sh \
+		"$TRASH/holder.pid" &
+	holder=$!
+	wait_for 10 test -s "$TRASH/holder.pid" || die "holding the lock of the British copy"
+	/usr/sbin/sendmail -oi -f "$AM_USER@$DOMAIN" "$BR_USER@$DOMAIN" <"$COPY" ||
+		fail "sendmail sends the copy"
+	more_deferred() {
+		[ "$(grep -c "status=deferred" "$PF/maillog")" -gt "$deferred" ]
+	}
+	if wait_for 30 more_deferred; then
+		ok "a copy while the British copy is busy: postrider 75, procmail 75, Postfix defers it"
+	else
+		fail "a copy while the British copy is busy: Postfix defers it" "$(tail -n 5 "$PF/maillog")"
+	fi
+	kill "$(cat "$TRASH/holder.pid")" "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+	said_applied() {
+		grep -q "already applied" "$U/$BR_USER/.deliver.log"
+	}
+	if wait_for 30 said_applied; then
+		ok "... delivered again once free: the British postrider says it was applied already"
+	else
+		fail "... delivered again once free: already applied" "$(tail -n 5 "$U/$BR_USER/.deliver.log")" \
+			"$(tail -n 5 "$PF/maillog")"
+	fi
+	expect_eq "... and nothing changes" "$head_br" "$(git -C "$U/$BR_USER/game" rev-parse HEAD)"
+fi
+
 expect_eq "nothing was kept in .failed/" "" \
 	"$(ls "$U/$AM_USER/.failed" "$U/$BR_USER/.failed" 2>/dev/null | grep -v ':$' | grep .)"
 
