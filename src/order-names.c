@@ -355,7 +355,8 @@ int order_find_card(const struct data *d, const struct state *s,
 		strbuf_addf(err, "unknown card '%s'", ref);
 		if (s && side) {
 			for (int h = 0; h < s->n_hand[side] && n_mine < STATE_MAX_HAND; h++)
-				if (!d->cards[s->hand[side][h]].ops)
+				if (!CARD_IS_SLOT(s->hand[side][h]) &&	/* docs/peer.md 12 */
+				    !d->cards[s->hand[side][h]].ops)
 					mine[n_mine++] = d->cards[s->hand[side][h]].title;
 			order_suggest(ref, mine, n_mine, err);
 		} else {

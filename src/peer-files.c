@@ -53,8 +53,8 @@ int peer_slot_parse(const char *s, size_t len)
 	if (sscanf(buf, "s%d.%d%n", &g, &i, &n) != 2 || (size_t)n != len ||
 	    g < 1 || g > PEER_MAX_GEN || i < 0 || i > 255 || buf[1] == '0')
 		return 0;
-	if ((i > 0 && buf[strcspn(buf, ".") + 1] == '0'))
-		return 0;	/* no leading zero */
+	if (buf[strcspn(buf, ".") + 1] == '0' && buf[strcspn(buf, ".") + 2])
+		return 0;	/* no leading zero: one name a slot */
 	return CARD_SLOT(g, i);
 }
 

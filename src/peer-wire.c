@@ -73,7 +73,9 @@ int peer_envelope_write(const struct peer_envelope *e,
 	unsigned char sig[PCRYPTO_PROOF];
 	char hex[2 * PEER_WIRE_VRF_PROOF + 1];
 
-	if (!mail_valid_game_id(e->game) || !side_word(e->from) || !e->seq ||
+	if (!mail_valid_game_id(e->game) ||
+	    strspn(e->game, "abcdefghijklmnopqrstuvwxyz0123456789-") !=
+	    strlen(e->game) || !side_word(e->from) || !e->seq || e->seq > 999999999 ||
 	    (*e->parent && !is_oid(e->parent)) || !is_oid(e->commit) ||
 	    !peer_kind_valid(e->kind) || e->n_dice < 0 ||
 	    e->n_dice > PEER_WIRE_MAX_DICE)

@@ -1452,7 +1452,7 @@ static int patch_head_parse(const char *patch, size_t len, struct patch_head *h,
 			    char *why, size_t whylen)
 {
 	const char *p = patch, *end = patch + len, *l, *body;
-	const char *subject = NULL;
+	const char *subject = NULL, *sep = NULL;
 	size_t n, subject_len = 0;
 	bool have_date = false;
 
@@ -1489,32 +1489,33 @@ static int patch_head_parse(const char *patch, size_t len, struct patch_head *h,
 	if (!h->name || !have_date || !subject)
 		return why_fail(why, whylen, "the patch's head lacks From, Date "
 				"or \"Subject: [PATCH]\"");
+	/*
+	 * The message ends at the "---" line before the diffstat: the last
+	 * one before the first diff, or before the end when the commit
+	 * changes nothing (a body may have a "---" line of its own: git am
+	 * would cut the message there, this reader does not).
+	 */
 	body = p;
-	for (;;) {
-		const char *start = p;
-		if (p == end)
-			return why_fail(why, whylen, "the patch has no \"---\" "
-					"line after its message");
-		n = take_line(&p, end, &l);
-		if (n == 3 && !memcmp(l, "---", 3)) {
-			strbuf_add(&h->message, subject, subject_len);
-			strbuf_addch(&h->message, '\n');
-			if (start > body) {
-				strbuf_addch(&h->message, '\n');
-				strbuf_add(&h->message, body, (size_t)(start - body));
-			}
-			break;
-		}
-	}
+	h->diff_off = len;
 	while (p < end) {
 		const char *start = p;
 		n = take_line(&p, end, &l);
-		if (n >= 11 && !memcmp(l, "diff --git ", 11)) {
+		if (n == 3 && !memcmp(l, "---", 3)) {
+			sep = start;
+		} else if (sep && n >= 11 && !memcmp(l, "diff --git ", 11)) {
 			h->diff_off = (size_t)(start - patch);
-			return 0;
+			break;
 		}
 	}
-	h->diff_off = len;	/* a commit that changes nothing */
+	if (!sep)
+		return why_fail(why, whylen, "the patch has no \"---\" line "
+				"after its message");
+	strbuf_add(&h->message, subject, subject_len);
+	strbuf_addch(&h->message, '\n');
+	if (sep > body) {
+		strbuf_addch(&h->message, '\n');
+		strbuf_add(&h->message, body, (size_t)(sep - body));
+	}
 	return 0;
 }
 
@@ -1653,17 +1654,18 @@ out:
 	return rc;
 }
 
-int repo_apply_patch(struct repo *r, const char *patch, size_t len,
-		     const char *expect_oid, char *why, size_t whylen)
+int repo_patch_prepare(struct repo *r, const char *patch, size_t len,
+		       const char *expect_oid, char head_hex[41], char *why,
+		       size_t whylen)
 {
 	struct patch_head h;
 	git_diff *diff = NULL;
 	git_commit *head = NULL;
 	git_tree *pre = NULL;
 	git_oid want, head_oid, tree_id;
-	char head_hex[41];
 	int rc = -1, hr;
 
+	head_hex[0] = '\0';
 	if (!expect_oid || strlen(expect_oid) != GIT_OID_HEXSZ ||
 	    git_oid_fromstr(&want, expect_oid) < 0)
 		return why_fail(why, whylen, "invalid commit id '%s'",
@@ -1687,21 +1689,33 @@ int repo_apply_patch(struct repo *r, const char *patch, size_t len,
 	if (patched_tree(r, pre, diff, &tree_id, why, whylen) < 0 ||
 	    patch_commit(r, head, &tree_id, &h, &want, why, whylen) < 0)
 		goto out;
-	forget_prepared(r);
-	git_oid_tostr(head_hex, sizeof(head_hex), &head_oid);
-	hr = repo_commit_publish(r, head ? head_hex : NULL, expect_oid);
-	if (hr == REPO_STALE)
-		why_fail(why, whylen, "%s moved meanwhile", REPO_BRANCH);
-	else if (hr < 0)
-		why_fail(why, whylen, "cannot move %s", REPO_BRANCH);
-	else
-		rc = 0;
+	if (head)
+		git_oid_tostr(head_hex, 41, &head_oid);
+	rc = 0;
 out:
 	git_tree_free(pre);
 	git_commit_free(head);
 	git_diff_free(diff);
 	patch_head_release(&h);
 	return rc;
+}
+
+int repo_apply_patch(struct repo *r, const char *patch, size_t len,
+		     const char *expect_oid, char *why, size_t whylen)
+{
+	char head_hex[41];
+	int rc;
+
+	if (repo_patch_prepare(r, patch, len, expect_oid, head_hex, why,
+			       whylen) < 0)
+		return -1;
+	forget_prepared(r);
+	rc = repo_commit_publish(r, *head_hex ? head_hex : NULL, expect_oid);
+	if (rc == REPO_STALE)
+		return why_fail(why, whylen, "%s moved meanwhile", REPO_BRANCH);
+	if (rc < 0)
+		return why_fail(why, whylen, "cannot move %s", REPO_BRANCH);
+	return 0;
 }
 
 static int change_cmp(const void *a, const void *b)

@@ -316,6 +316,20 @@ int repo_apply_patch(struct repo *r, const char *patch, size_t len,
 		     const char *expect_oid, char *why, size_t whylen);
 
 /*
+ * The first half of repo_apply_patch(): the commit built and, only when
+ * its id is expect_oid, written, but not published: main, the index and
+ * the work tree do not move. The caller can then read the new commit
+ * (repo_read(r, expect_oid, ...): docs/peer.md 8.3 step 6, the replay)
+ * and publish it with repo_commit_publish(r, head_hex or NULL,
+ * expect_oid), which fails with REPO_STALE if main moved meanwhile.
+ * head_hex receives the head the patch was applied to ("" when there
+ * was no commit). 0, or -1 with the reason in why, as repo_apply_patch().
+ */
+int repo_patch_prepare(struct repo *r, const char *patch, size_t len,
+		       const char *expect_oid, char head_hex[41], char *why,
+		       size_t whylen);
+
+/*
  * What a patch (as repo_apply_patch() takes) changes, without applying
  * it: one line per file, "A path", "M path" or "D path" (added, modified
  * or deleted; a mode change is "M", a rename is "D old" and "A new"),

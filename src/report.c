@@ -389,8 +389,15 @@ void report_cards_named(const struct data *d, const struct state *s,
 void report_card(const struct data *d, int card, const char *lead,
 		 struct strbuf *out)
 {
-	const struct data_card *c = &d->cards[card];
+	const struct data_card *c;
 
+	if (CARD_IS_SLOT(card)) {
+		/* a peer game: a card dealt and not yet opened (docs/peer.md 6.2) */
+		strbuf_addf(out, "%sa card not yet opened (s%d.%d)\n", lead,
+			    CARD_SLOT_GEN(card), CARD_SLOT_POS(card));
+		return;
+	}
+	c = &d->cards[card];
 	strbuf_addf(out, "%s%s%s", lead, c->label,
 		    data_card_marked(c) ? " " DATA_UNSOURCED_MARK : "");
 	if (!c->ops)

@@ -21,7 +21,8 @@ void report_hand_since(const struct data *d, const struct state *s,
 		       const struct state *before, enum side side,
 		       struct strbuf *out);
 /* One card as a hand shows it: lead ("  ", "* "), its label, for an event
- * its kind and, indented under it, what it does. */
+ * its kind and, indented under it, what it does; a slot of a peer game
+ * (docs/peer.md 6.2) as "a card not yet opened (sG.i)". */
 void report_card(const struct data *d, int card, const char *lead,
 		 struct strbuf *out);
 /* Each event that text names ("#74") and that is not in side's hand, once,

@@ -1,12 +1,16 @@
 /*
  * fuzz_mail.c - libFuzzer harness for mail in: mail_parse, then on the
  * parsed message mail_order_text, mail_find_token and mail_find_game, and
- * mail_header_get on the raw bytes. The input is a whole raw message.
+ * mail_header_get on the raw bytes; and the peer mail reader: its two
+ * attachments found (peer_mail_extract, mail_attachments) and the envelope
+ * parsed, and the raw bytes parsed as an envelope. The input is a whole
+ * raw message.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mail.h"
+#include "peer-wire.h"
 #include "util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -42,5 +46,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	mail_message_release(&m);
 	strbuf_release(&err);
+
+	{
+		struct strbuf env = STRBUF_INIT, patch = STRBUF_INIT;
+		struct peer_envelope e;
+		char why[200];
+		int rc = peer_mail_extract(raw, size, &env, &patch, why, sizeof(why));
+		if (rc != 0 && env.len + patch.len)
+			abort();	/* nothing appended unless found */
+		if (rc == 0 &&
+		    peer_envelope_parse(env.buf, env.len, &e, why, sizeof(why)) == 0 &&
+		    (memchr(env.buf, '\r', env.len) || e.n_dice > PEER_WIRE_MAX_DICE))
+			abort();	/* the grammar has no CR */
+		if (peer_envelope_parse(raw, size, &e, why, sizeof(why)) == 0 &&
+		    (!e.seq || !e.from || !*e.commit))
+			abort();
+		strbuf_release(&env);
+		strbuf_release(&patch);
+	}
 	return 0;
 }

@@ -22,6 +22,8 @@
 #include <openssl/sha.h>
 
 #include "codec.h"
+#include "game_fixture.h"
+#include "mail.h"
 #include "peer-wire.h"
 #include "repo.h"
 
@@ -367,7 +369,8 @@ static const struct repo_ident american = {
 	"George Washington", "gw@example.org", 1800000000, -300
 };
 static const struct repo_ident british = {
-	"William Howe", "howe@example.co.uk", 1800003600, 60
+	"Sir William Howe, 5th Viscount (\xc3\x9c)", "howe@example.co.uk",
+	1800003600, 60
 };
 
 #define F(p, s) { (p), (s), sizeof(s) - 1 }
@@ -407,7 +410,10 @@ static struct repo *make_game(const char *dir, char ids[4][41])
 		"Postrider-Seq: 2\nPostrider-Side: american\n", ids[1]), 0);
 	assert_int_equal(repo_commit_publish(r, ids[0], ids[1]), 0);
 	assert_int_equal(repo_commit_prepare(r, ids[1], three, 1, rm3, &british,
-		&british, "Cards gone\n\nPostrider-Seq: 3\n", ids[2]), 0);
+		&british, "Cards gone: a summary line much longer than a mail "
+		"header line should be, seventy-eight characters and more, so "
+		"that a folding writer would fold it\n\nA body with a line\n---\n"
+		"of three dashes.\n\nPostrider-Seq: 3\n", ids[2]), 0);
 	assert_int_equal(repo_commit_publish(r, ids[1], ids[2]), 0);
 	assert_int_equal(repo_commit_prepare(r, ids[2], four, 1, NULL, &british,
 		&british, "No body", ids[3]), 0);
@@ -625,6 +631,30 @@ static void test_apply_patch_refused(void **state)
 	assert_int_equal(repo_apply_patch(rb, p, len, ids[1], why, sizeof(why)), 0);
 	free(p);
 	free(before);
+
+	/* prepared only: readable by its id, nothing moves until published */
+	{
+		char h[41], head[41];
+		struct strbuf sb = STRBUF_INIT;
+		p = patch_of(ra, ids[2], false, &len);
+		before = snapshot(b);
+		assert_int_equal(repo_patch_prepare(rb, p, len, ids[2], h, why,
+						    sizeof(why)), 0);
+		assert_string_equal(h, ids[1]);
+		after = snapshot(b);
+		assert_string_equal(before, after);
+		free(after);
+		assert_int_equal(repo_read(rb, ids[2], "state.yaml", &sb), 0);
+		assert_string_equal(sb.buf, "turn: 1775\n");
+		assert_int_equal(repo_commit_publish(rb, h, ids[2]), 0);
+		assert_int_equal(repo_head(rb, head), 0);
+		assert_string_equal(head, ids[2]);
+		assert_int_equal(run("test -e '%s/state.yaml' && test ! -e "
+				     "'%s/data/cards.yaml'", b, b), 0);
+		free(before);
+		free(p);
+		strbuf_release(&sb);
+	}
 	repo_free(ra);
 	repo_free(rb);
 	free(a);
@@ -867,6 +897,38 @@ static void test_mail_extract_refused(void **state)
 	strbuf_release(&p);
 }
 
+/* Two fixture mails, the envelope 7bit and quoted-printable: the same
+ * envelope, which parses (its signature is not a real one). */
+static void test_mail_fixtures(void **state)
+{
+	struct strbuf raw = STRBUF_INIT, e1 = STRBUF_INIT, p1 = STRBUF_INIT;
+	struct strbuf e2 = STRBUF_INIT, p2 = STRBUF_INIT;
+	struct peer_envelope e;
+	char why[200];
+
+	(void)state;
+	assert_int_equal(read_file("tests/fixtures/mail/peer-7bit.eml", &raw, 1 << 20), 0);
+	assert_int_equal(peer_mail_extract(raw.buf, raw.len, &e1, &p1, why,
+					   sizeof(why)), 0);
+	strbuf_reset(&raw);
+	assert_int_equal(read_file("tests/fixtures/mail/peer-qp.eml", &raw, 1 << 20), 0);
+	assert_int_equal(peer_mail_extract(raw.buf, raw.len, &e2, &p2, why,
+					   sizeof(why)), 0);
+	assert_int_equal(e1.len, e2.len);
+	assert_memory_equal(e1.buf, e2.buf, e1.len);
+	assert_int_equal(p1.len, p2.len);
+	assert_memory_equal(p1.buf, p2.buf, p1.len);
+	assert_int_equal(peer_envelope_parse(e1.buf, e1.len, &e, why, sizeof(why)), 0);
+	assert_int_equal(e.seq, 17);
+	assert_int_equal(e.n_dice, 1);
+	assert_non_null(strstr(p1.buf, "Subject: [PATCH] x\n"));
+	strbuf_release(&raw);
+	strbuf_release(&e1);
+	strbuf_release(&p1);
+	strbuf_release(&e2);
+	strbuf_release(&p2);
+}
+
 /* ---- the place of a commit ---- */
 
 static void test_place(void **state)
@@ -935,6 +997,81 @@ static void test_place(void **state)
 	free(b);
 }
 
+/* A real game's first commit (all of data/) through the mail, applied in
+ * an empty copy: the same commit. */
+static void test_real_first_commit(void **state)
+{
+	struct repo *g = NULL, *copy = NULL;
+	struct pcrypto_secret sk;
+	struct pcrypto_public pk;
+	struct peer_envelope e, back;
+	struct strbuf patch = STRBUF_INIT, env = STRBUF_INIT, mail = STRBUF_INIT;
+	struct strbuf e2 = STRBUF_INIT, p2 = STRBUF_INIT, changes = STRBUF_INIT;
+	char head[41], why[200], *dir;
+
+	(void)state;
+	fixture_begin("postrider-test-wire");
+	assert_int_equal(fixture_new_game(NULL), 0);
+	assert_int_equal(repo_open(fixture_dir, &g), 0);
+	assert_int_equal(repo_head(g, head), 0);
+	assert_int_equal(repo_format_patch_packed(g, head, "data/", &patch), 0);
+	assert_non_null(strstr(patch.buf, "GIT binary patch"));
+
+	keys(1, &sk, &pk);
+	memset(&e, 0, sizeof(e));
+	strcpy(e.game, "ww-t3st");
+	e.from = 1;
+	e.seq = 1;
+	strcpy(e.commit, head);
+	strcpy(e.kind, "invite");
+	SHA256((const unsigned char *)patch.buf, patch.len, e.patch);
+	assert_int_equal(peer_envelope_write(&e, &sk, &env), 0);
+	{
+		struct peer_mail m = {
+			FIXTURE_AMERICAN, FIXTURE_BRITISH,
+			"Sat, 16 Jan 2027 08:00:00 +0000", NULL, NULL, &e,
+			env.buf, env.len, patch.buf, patch.len,
+		};
+		assert_int_equal(peer_mail_compose(&m, &mail, why, sizeof(why)), 0);
+	}
+	assert_true(mail.len < MAIL_MAX_SIZE);
+	print_message("the invitation's mail: %zu bytes (patch %zu)\n", mail.len,
+		      patch.len);
+	assert_int_equal(peer_mail_extract(mail.buf, mail.len, &e2, &p2, why,
+					   sizeof(why)), 0);
+	assert_int_equal(peer_envelope_parse(e2.buf, e2.len, &back, why,
+					     sizeof(why)), 0);
+	assert_int_equal(peer_envelope_verify(&back, pk.sign, e2.buf, e2.len), 0);
+	assert_int_equal(peer_patch_check(&back, p2.buf, p2.len, why, sizeof(why)), 0);
+	assert_int_equal(repo_patch_changes(p2.buf, p2.len, &changes, why,
+					    sizeof(why)), 0);
+	assert_non_null(strstr(changes.buf, "A game.yaml\n"));
+	assert_non_null(strstr(changes.buf, "A data/"));
+	assert_null(strstr(changes.buf, "M "));
+
+	dir = xstrfmt("%s/copy", fixture_root);
+	assert_int_equal(repo_create(dir, &copy), 0);
+	assert_int_equal(peer_place(copy, &back, why, sizeof(why)), PEER_PLACE_NEXT);
+	assert_int_equal(repo_apply_patch(copy, p2.buf, p2.len, back.commit, why,
+					  sizeof(why)), 0);
+	assert_int_equal(repo_head(copy, head), 0);
+	assert_string_equal(head, e.commit);
+	assert_int_equal(peer_place(copy, &back, why, sizeof(why)), PEER_PLACE_COPY);
+	assert_int_equal(run("git -C '%s' fsck --strict --no-dangling >/dev/null "
+			     "2>&1 && test -z \"$(git -C '%s' status --porcelain)\"",
+			     dir, dir), 0);
+	repo_free(copy);
+	repo_free(g);
+	free(dir);
+	strbuf_release(&patch);
+	strbuf_release(&env);
+	strbuf_release(&mail);
+	strbuf_release(&e2);
+	strbuf_release(&p2);
+	strbuf_release(&changes);
+	fixture_end();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -944,7 +1081,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_patch_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mail_round_trip, setup, teardown),
 		cmocka_unit_test(test_mail_extract_refused),
+		cmocka_unit_test(test_mail_fixtures),
 		cmocka_unit_test_setup_teardown(test_place, setup, teardown),
+		cmocka_unit_test(test_real_first_commit),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -11,7 +11,9 @@
  * so the counters part: that difference is checked too), and reveal()
  * knows every slot from a table the test fills by redoing each host
  * shuffle itself from its recorded list. Each action is applied to the
- * view of the replay (the named card substituted for its slot); after
+ * mover's view (his hand known) and to the view of the replay in the
+ * other copy (only the named card substituted for its slot): the two give
+ * the same public state and log; after
  * every action the public state and the log must be the host's byte for
  * byte, every slot must stand for the host's card at its place, the
  * mover's view must list the host's legal actions, and the peer state must
@@ -20,6 +22,8 @@
  * Runs from the repository root (it loads games/washingtons-war).
  */
 #include "engine_fixture.h"
+#include "order.h"
+#include "report.h"
 
 #ifndef VIEW_GAMES
 #define VIEW_GAMES 16
@@ -251,7 +255,7 @@ static void differential_game(unsigned char game, struct totals *tot)
 	struct rng hr, pr, pick;
 	struct rng_peer pp = { 0 };
 	struct strbuf hlog = STRBUF_INIT, plog = STRBUF_INIT, why = STRBUF_INIT;
-	struct strbuf htext = STRBUF_INIT, ptext = STRBUF_INIT;
+	struct strbuf htext = STRBUF_INIT, ptext = STRBUF_INIT, mlog = STRBUF_INIT;
 	long step;
 
 	memset(&table, 0, sizeof(table));
@@ -294,6 +298,23 @@ static void differential_game(unsigned char game, struct totals *tot)
 		pr.next = h0;
 		strbuf_reset(&plog);
 		strbuf_reset(&why);
+		/* the mover's copy: his whole hand known */
+		static struct state mv;
+		mover_view(&table, &ps, &mv);
+		engine_begin_order(&mv);
+		pp.have_key = true;
+		pp.reveal = reveal_from_table;
+		pp.missing = false;
+		long reveals_mv = table.reveals;
+		if (engine_apply(D, &mv, &a, &pr, &plog, &why) != ENGINE_OK || pp.missing)
+			fail_msg("step %ld: the mover's view refuses the host's action: %s", step, why.buf);
+		mv.draws = pr.next;
+		table.reveals = reveals_mv;
+		strbuf_reset(&mlog);
+		strbuf_addbuf(&mlog, &plog);
+		strbuf_reset(&plog);
+		pr.next = h0;
+		/* the other's copy, replaying: the named card opened by its share */
 		replay_view(&table, &ps, &a);
 		engine_begin_order(&ps);
 		/* as the order layer does: the action on a copy without the
@@ -325,6 +346,15 @@ static void differential_game(unsigned char game, struct totals *tot)
 			fail_msg("step %ld: the logs differ:\n--- host\n%s\n--- peer\n%s",
 				 step, hlog.buf, plog.buf);
 		compare(&table, &hs, &ps, &htext, &ptext, step);
+		/* the mover's copy and the other's agree, byte for byte */
+		if (strcmp(mlog.buf, plog.buf))
+			fail_msg("step %ld: the mover's log differs from the replay's", step);
+		assert_int_equal(mv.draws, ps.draws);
+		strbuf_reset(&htext);
+		public_text(&mv, mv.draws, &htext);
+		public_text(&ps, ps.draws, &ptext);
+		assert_string_equal(htext.buf, ptext.buf);
+		same_cards(&table, mv.deck, mv.n_deck, hs.deck, hs.n_deck, "the mover's deck", step);
 		if (engine_invariants(D, &ps, &why))
 			fail_msg("step %ld: the peer state breaks an invariant:\n%s", step, why.buf);
 		if (!engine_game_over(&ps)) {
@@ -346,6 +376,7 @@ static void differential_game(unsigned char game, struct totals *tot)
 	strbuf_release(&why);
 	strbuf_release(&htext);
 	strbuf_release(&ptext);
+	strbuf_release(&mlog);
 }
 
 static void test_differential_games(void **state)
@@ -550,12 +581,58 @@ static void test_peer_state_refused(void **state)
 	strbuf_release(&a);
 }
 
+/* An order that host mode would let its mover take back stands in a peer
+ * game: it was mailed (docs/peer.md 12). */
+static void test_peer_no_undo(void **state)
+{
+	struct state prev, cur, next;
+	struct rng_peer pp;
+
+	(void)state;
+	peer_setup(&prev, &pp);
+	prev.peer.on = false;
+	cur = prev;
+	cur.seq = prev.seq + 1;
+	cur.orders[prev.prompt.side]++;
+	cur.react[prev.prompt.side][REACT_EXCHANGE] = REACT_NEVER;
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, &cur, prev.prompt.side, &next, &WHY), 0);
+	prev.peer.on = cur.peer.on = true;
+	strbuf_reset(&WHY);
+	assert_int_equal(engine_undo(&prev, &cur, &cur, prev.prompt.side, &next, &WHY), -1);
+	assert_non_null(strstr(WHY.buf, "a peer game has no undo"));
+}
+
+/* Outside the engine, what reads a hand by card number is safe with a
+ * slot: a report of a hand not yet opened, a card name not in the hand. */
+static void test_slots_outside_the_engine(void **state)
+{
+	struct state ps;
+	struct rng_peer pp;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+
+	(void)state;
+	peer_setup(&ps, &pp);
+	ps.hand[SIDE_AMERICAN][1] = 46;
+	report_hand(D, &ps, SIDE_AMERICAN, &out);
+	assert_non_null(strstr(out.buf, "  a card not yet opened (s1.0)\n  "));
+	assert_non_null(strstr(out.buf, "  a card not yet opened (s1.12)\n"));
+	assert_non_null(strstr(out.buf, D->cards[46].label));
+	/* the suggestions come from the cards the sender can see */
+	assert_int_equal(order_find_card(D, &ps, SIDE_AMERICAN, "no such title at all", &err), -1);
+	assert_non_null(strstr(err.buf, "unknown card"));
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_peer_draws),
 		cmocka_unit_test(test_peer_state_round_trip),
 		cmocka_unit_test(test_peer_state_refused),
+		cmocka_unit_test(test_peer_no_undo),
+		cmocka_unit_test(test_slots_outside_the_engine),
 		cmocka_unit_test(test_differential_games),
 	};
 
