@@ -18,12 +18,36 @@ The P-256 arithmetic is its own: Jacobian coordinates and windowed sums.
         hex; prints "valid" (exit 0) or "invalid" (exit 1).
     verify_peer.py share CTX KEY CT SHARE
         checks one unmasking share (hex arguments); "valid" or "invalid".
+    verify_peer.py game DIR [--running]
+        the game walk of docs/peer.md 9.12: checks a peer game from one
+        player's copy DIR (its work tree) with what the copy holds (the
+        envelopes' signatures travel in the mails, not in the copy):
+        game.yaml's keys, key proofs and joint key (3.2, 6.1); every
+        shuffle file (6.3) and its proof (4.4), and the chain of
+        generations (turn 1's inputs are slots of earlier generations and
+        cards face up, turn 2's are turn 1's outputs); every share of
+        peer/shares.txt against its side's key and its slot (4.5); every
+        line of peer/dice.txt (both VRF proofs for alpha of its request,
+        5.1, and the dice key, 5.2; with a .git, the request is a commit
+        of the history, and every draw the log shows, docs/fairness.md
+        6.6, is the value the last request before it gives; a slot opened
+        by both shares opens to the card the log of the commit that gave
+        the second share names, or of the next, 9.6); and with
+        peer/keys.txt (9.12) both masking keys,
+        every slot opened to a card, each generation a permutation of the
+        cards of its input. Prints a summary and "valid" (exit 0), or
+        "invalid: " and the first failure (exit 1). A finished game has
+        peer/keys.txt; --running checks a game still being played, whose
+        slots stay closed.
 
 Exit status 2 for bad usage.
 """
 
 import hashlib
 import hmac
+import os
+import re
+import subprocess
 import sys
 
 # ---- P-256 (SEC 2, FIPS 186; docs/fairness.md 17.1) ----
@@ -641,6 +665,451 @@ def vectors(out):
     return len(bad)
 
 
+# ---- the game walk (docs/peer.md 6, 9.12) ----
+SIDES = ("american", "british")
+SIDE_NO = {"american": 1, "british": 2}
+
+
+class Invalid(Exception):
+    """The first failure of the walk."""
+
+
+def read_text(path, what):
+    try:
+        with open(path, "rb") as f:
+            raw = f.read()
+    except OSError as e:
+        raise Invalid("%s: cannot read: %s" % (what, e.strerror))
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise Invalid("%s: not ASCII" % what)
+    if "\r" in text:
+        raise Invalid("%s: a CR in it (LF line ends only)" % what)
+    if text and not text.endswith("\n"):
+        raise Invalid("%s: the last line has no LF" % what)
+    return text.split("\n")[:-1]
+
+
+def yaml_tree(lines):
+    """The mappings of a block-style YAML file as nested dicts (keys and
+    plain scalars: the part of game.yaml the walk reads)."""
+    root, stack = {}, [(-1, None)]
+    stack[0] = (-1, root)
+    for line in lines:
+        body = line.split(" #")[0].rstrip() if not line.lstrip().startswith("#") else ""
+        if not body.strip():
+            continue
+        indent = len(body) - len(body.lstrip(" "))
+        key, sep, value = body.strip().partition(":")
+        if not sep:
+            continue
+        while stack[-1][0] >= indent:
+            stack.pop()
+        parent = stack[-1][1]
+        if not isinstance(parent, dict):
+            continue
+        value = value.strip()
+        if value:
+            parent[key] = value.strip('"')
+        else:
+            parent[key] = {}
+            stack.append((indent, parent[key]))
+    return root
+
+
+def hex_of(text, digits, what):
+    if len(text) != digits or any(ch not in "0123456789abcdef" for ch in text):
+        raise Invalid("%s: not %d lowercase hex digits" % (what, digits))
+    return bytes.fromhex(text)
+
+
+def read_keys(dirname, say):
+    tree = yaml_tree(read_text(dirname + "/game.yaml", "game.yaml"))
+    game = tree.get("id")
+    if not isinstance(game, str) or not 1 <= len(game) <= 255:
+        raise Invalid("game.yaml: no game id")
+    if tree.get("mode") != "peer":
+        raise Invalid("game.yaml: mode is not peer")
+    peer = tree.get("peer")
+    if not isinstance(peer, dict) or peer.get("version") != "1":
+        raise Invalid("game.yaml: no peer block of version 1")
+    keys = {}
+    for side in SIDES:
+        block = peer.get(side)
+        if not isinstance(block, dict):
+            raise Invalid("game.yaml: no peer keys for the %s" % side)
+        k = {}
+        for name in ("vrf_key", "mask_key", "sign_key"):
+            k[name] = hex_of(block.get(name, ""), 66, "game.yaml: %s %s" % (side, name))
+            if unpt(k[name]) is None:
+                raise Invalid("game.yaml: the %s %s is no point" % (side, name))
+        proof = hex_of(block.get("mask_proof", ""), 128, "game.yaml: %s mask_proof" % side)
+        if not key_verify(k["mask_key"], ("%s key %s" % (game, side)).encode(), proof):
+            raise Invalid("game.yaml: the %s key proof does not verify" % side)
+        keys[side] = k
+    joint = hex_of(peer.get("joint_key", ""), 66, "game.yaml: joint_key")
+    want = joint_key(keys["american"]["mask_key"], keys["british"]["mask_key"])
+    if want is None:
+        raise Invalid("game.yaml: the two masking keys give no joint key")
+    if joint != want:
+        raise Invalid("game.yaml: joint_key is not the sum of the two masking keys")
+    say("game %s: peer version 1; both key proofs valid, the joint key right" % game)
+    return game, keys, joint
+
+
+def read_cards(dirname):
+    numbers = set()
+    for line in read_text(dirname + "/data/cards.yaml", "data/cards.yaml"):
+        at = line.find("number:")
+        if at >= 0:
+            digits = line[at + 7:].strip().split(",")[0].split("}")[0].strip()
+            if digits.isdigit():
+                numbers.add(int(digits))
+    if not numbers or max(numbers) > 65535 or 0 in numbers:
+        raise Invalid("data/cards.yaml: no card numbers")
+    return {pt(card_point(c)): c for c in sorted(numbers)}
+
+
+def parse_shuffle(name, lines, gen, turn):
+    what = "peer/shuffles/" + name
+    head = ["postrider-peer shuffle", "generation %d" % gen, "turn %d" % turn]
+    if lines[:3] != head:
+        raise Invalid("%s: does not begin with the lines %s" % (what, " / ".join(head)))
+    if len(lines) < 5 or not lines[3].startswith("side ") or lines[3][5:] not in SIDES:
+        raise Invalid("%s: no side line" % what)
+    side = lines[3][5:]
+    n_text = lines[4][6:] if lines[4].startswith("cards ") else ""
+    if not n_text.isdigit() or n_text != str(int(n_text)) or not 2 <= int(n_text) <= 255:
+        raise Invalid("%s: no cards line (2 to 255)" % what)
+    n = int(n_text)
+    at, refs = 5, []
+    if turn == 1:
+        for line in lines[at:at + n]:
+            if not line.startswith("in "):
+                raise Invalid("%s: %d in lines expected" % (what, n))
+            refs.append(line[3:])
+        at += n
+    out = []
+    for i, line in enumerate(lines[at:at + n]):
+        if not line.startswith("out "):
+            raise Invalid("%s: %d out lines expected" % (what, n))
+        out.append(hex_of(line[4:], 132, "%s: out line %d" % (what, i)))
+    if len(out) != n:
+        raise Invalid("%s: %d out lines expected" % (what, n))
+    at += n
+    proof_lines = lines[at:]
+    proof = b""
+    for k, line in enumerate(proof_lines):
+        if not line.startswith("proof "):
+            raise Invalid("%s: an unexpected line after the outputs: %r" % (what, line[:40]))
+        text = line[6:]
+        last = k == len(proof_lines) - 1
+        if (not last and len(text) != 128) or (last and not 0 < len(text) <= 128) or len(text) % 2:
+            raise Invalid("%s: proof lines of 128 hex digits, the last shorter" % what)
+        proof += hex_of(text, len(text), "%s: proof line %d" % (what, k))
+    if len(proof) != 130 * n + 160:
+        raise Invalid("%s: the proof has %d bytes, not %d" % (what, len(proof), 130 * n + 160))
+    return {"side": side, "n": n, "refs": refs, "out": out, "proof": proof}
+
+
+def parse_slot(ref):
+    """(G, i) of a slot sG.i, or None."""
+    if not ref.startswith("s") or "." not in ref:
+        return None
+    g, _, i = ref[1:].partition(".")
+    if not (g.isdigit() and i.isdigit()) or g != str(int(g)) or i != str(int(i)) or int(g) < 1:
+        return None
+    return int(g), int(i)
+
+
+def walk_shuffles(dirname, game, joint, say):
+    folder = dirname + "/peer/shuffles"
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        names = []
+    files = {}
+    for name in names:
+        g, dash, rest = name.partition("-")
+        if not (dash and g.isdigit() and g == str(int(g)) and rest in ("1.txt", "2.txt")):
+            raise Invalid("peer/shuffles/%s: not a shuffle file's name (G-K.txt)" % name)
+        files[(int(g), int(rest[0]))] = name
+    gens = sorted({g for g, _ in files})
+    if gens != list(range(1, len(gens) + 1)):
+        raise Invalid("peer/shuffles: the generations are not 1, 2, ... in a row")
+    slots, used, sizes = {}, set(), []
+    for g in gens:
+        if (g, 1) not in files:
+            raise Invalid("peer/shuffles: generation %d has no turn 1" % g)
+        t1 = parse_shuffle(files[(g, 1)], read_text(folder + "/" + files[(g, 1)],
+                                                    "peer/shuffles/" + files[(g, 1)]), g, 1)
+        cards, faceup = [], set()
+        for ref in t1["refs"]:
+            slot = parse_slot(ref)
+            if slot is not None:
+                if slot not in slots:
+                    raise Invalid("peer/shuffles/%s: in %s is no slot of an earlier generation"
+                                  % (files[(g, 1)], ref))
+                if slot in used:
+                    raise Invalid("peer/shuffles/%s: in %s: the slot was shuffled before"
+                                  % (files[(g, 1)], ref))
+                used.add(slot)
+                cards.append(slots[slot])
+            elif ref.startswith("#") and ref[1:].isdigit() and ref[1:] == str(int(ref[1:])) \
+                    and 1 <= int(ref[1:]) <= 65535:
+                if ref in faceup:
+                    raise Invalid("peer/shuffles/%s: in %s twice" % (files[(g, 1)], ref))
+                faceup.add(ref)
+                cards.append(open_card(joint, int(ref[1:])))
+            else:
+                raise Invalid("peer/shuffles/%s: in %r is neither a slot nor a card" % (files[(g, 1)], ref))
+        ctx1 = ("%s shuffle %d 1 %s" % (game, g, t1["side"])).encode()
+        if not shuffle_verify(ctx1, joint, cards, t1["out"], t1["proof"]):
+            raise Invalid("peer/shuffles/%s: the shuffle proof does not verify" % files[(g, 1)])
+        t1["cards"] = cards
+        if (g, 2) not in files:
+            if g != gens[-1]:
+                raise Invalid("peer/shuffles: generation %d has no turn 2" % g)
+            say("generation %d: turn 1 by the %s (%d cards) valid; no turn 2 yet"
+                % (g, t1["side"], t1["n"]))
+            sizes.append((g, t1, None))
+            break
+        t2 = parse_shuffle(files[(g, 2)], read_text(folder + "/" + files[(g, 2)],
+                                                    "peer/shuffles/" + files[(g, 2)]), g, 2)
+        if t2["side"] == t1["side"]:
+            raise Invalid("peer/shuffles/%s: turn 2 by the side of turn 1" % files[(g, 2)])
+        if t2["n"] != t1["n"]:
+            raise Invalid("peer/shuffles/%s: %d cards, turn 1 had %d"
+                          % (files[(g, 2)], t2["n"], t1["n"]))
+        ctx2 = ("%s shuffle %d 2 %s" % (game, g, t2["side"])).encode()
+        if not shuffle_verify(ctx2, joint, t1["out"], t2["out"], t2["proof"]):
+            raise Invalid("peer/shuffles/%s: the shuffle proof does not verify" % files[(g, 2)])
+        for i, ct in enumerate(t2["out"]):
+            slots[(g, i)] = ct
+        say("generation %d: %d cards, shuffled by the %s then the %s: both proofs valid"
+            % (g, t1["n"], t1["side"], t2["side"]))
+        sizes.append((g, t1, t2))
+    if not gens:
+        say("generations: none yet (the deck was never shuffled)")
+    return slots, sizes
+
+
+def walk_shares(dirname, game, keys, slots, cards, say):
+    path = dirname + "/peer/shares.txt"
+    lines = read_text(path, "peer/shares.txt") if os.path.exists(path) else []
+    shares = {}
+    for k, line in enumerate(lines, 1):
+        parts = line.split(" ")
+        if len(parts) != 3 or parts[1] not in SIDES:
+            raise Invalid("peer/shares.txt line %d: not SLOT SIDE HEX" % k)
+        slot = parse_slot(parts[0])
+        if slot is None or slot not in slots:
+            raise Invalid("peer/shares.txt line %d: %s is no slot of the record" % (k, parts[0]))
+        if (slot, parts[1]) in shares:
+            raise Invalid("peer/shares.txt line %d: a second %s share of %s" % (k, parts[1], parts[0]))
+        sh = hex_of(parts[2], 194, "peer/shares.txt line %d" % k)
+        ctx = ("%s share %s %s" % (game, parts[0], parts[1])).encode()
+        if not share_verify(keys[parts[1]]["mask_key"], ctx, slots[slot], sh):
+            raise Invalid("peer/shares.txt line %d: the %s share of %s does not verify"
+                          % (k, parts[1], parts[0]))
+        shares[(slot, parts[1])] = sh
+    opened = {}
+    for (slot, side), sh in sorted(shares.items()):
+        if side == "american" and (slot, "british") in shares:
+            c1, c2 = split(slots[slot])
+            m = jsub(jsub(c2, unpt(sh[:33])), unpt(shares[(slot, "british")][:33]))
+            if is_inf(m) or pt(m) not in cards:
+                raise Invalid("peer/shares.txt: the two shares of s%d.%d open no card" % slot)
+            opened["s%d.%d" % slot] = cards[pt(m)]
+    say("shares: %d, each valid for its side's key and slot; %d slots opened by both"
+        % (len(shares), len(opened)))
+    return shares, opened
+
+
+def is_commit_of_history(dirname, oid):
+    r = subprocess.run(["git", "-C", dirname, "merge-base", "--is-ancestor", oid, "HEAD"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return r.returncode == 0
+
+
+def walk_dice(dirname, game, keys, say):
+    path = dirname + "/peer/dice.txt"
+    lines = read_text(path, "peer/dice.txt") if os.path.exists(path) else []
+    git = os.path.exists(dirname + "/.git")
+    seen, dice_keys = set(), {}
+    for k, line in enumerate(lines, 1):
+        parts = line.split(" ")
+        if len(parts) != 5 or parts[1] != "american" or parts[3] != "british":
+            raise Invalid("peer/dice.txt line %d: not OID american HEX british HEX" % k)
+        oid = hex_of(parts[0], 40, "peer/dice.txt line %d: the request" % k)
+        if oid in seen:
+            raise Invalid("peer/dice.txt line %d: request %s twice" % (k, parts[0]))
+        seen.add(oid)
+        if git and not is_commit_of_history(dirname, parts[0]):
+            raise Invalid("peer/dice.txt line %d: request %s is no commit of the history"
+                          % (k, parts[0]))
+        betas = []
+        for side, text in (("american", parts[2]), ("british", parts[4])):
+            pi = hex_of(text, 162, "peer/dice.txt line %d: the %s proof" % (k, side))
+            beta = vrf_verify(keys[side]["vrf_key"], pi, dice_alpha(game.encode(), SIDE_NO[side], oid))
+            if beta is None:
+                raise Invalid("peer/dice.txt line %d: the %s die proof for request %s does not verify"
+                              % (k, side, parts[0]))
+            betas.append(beta)
+        dice_keys[line] = dice_key(*betas)
+    say("dice: %d requests, both VRF proofs of each valid%s"
+        % (len(lines), " and each a commit of the history" if git else ""))
+    return dice_keys
+
+
+DRAW = re.compile(r"^[ \t]*draw ([0-9]+): (d6|uniform\(([0-9]+)\)) -> ([0-9]+)( forced.*)? \(")
+
+
+def walk_draws(dirname, dice_keys, opened, say):
+    """Every draw line of the log (docs/fairness.md 6.6) against the key of
+    the request before it (5.2): commit by commit, a draw logged in a
+    commit takes its value from the last request whose line peer/dice.txt
+    holds by then (one request gives all the draws of its action). And
+    the cards the log says were played: the commit that gives a slot's
+    second share (the card played, taken or shown, 9.6 to 9.8) names in
+    its log lines the card the two shares open ("#c")."""
+    if not os.path.exists(dirname + "/.git"):
+        say("draws: no history in this copy: the logged draws are not checked")
+        return
+    commits = subprocess.run(["git", "-C", dirname, "rev-list", "--reverse", "HEAD"],
+                             capture_output=True, text=True).stdout.split()
+    key, key_oid, n_draws, used = None, None, 0, set()
+    have, named, waiting = set(), 0, []
+    for c in commits:
+        diff = subprocess.run(["git", "-C", dirname, "show", "--format=", "--unified=0",
+                               "--no-renames", c, "--", "peer/dice.txt", "log.txt"],
+                              capture_output=True, text=True).stdout
+        path = None
+        for line in diff.split("\n"):
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
+            elif line.startswith("+") and not line.startswith("+++") and path == "peer/dice.txt":
+                if line[1:] not in dice_keys:
+                    raise Invalid("commit %s adds a line to peer/dice.txt that the walk does not know"
+                                  % c[:12])
+                key, key_oid = dice_keys[line[1:]], line[1:41]
+        added_log, completed = [], []
+        for line in subprocess.run(["git", "-C", dirname, "show", "--format=", "--unified=0",
+                                    c, "--", "peer/shares.txt"],
+                                   capture_output=True, text=True).stdout.split("\n"):
+            if line.startswith("+") and not line.startswith("+++"):
+                slot = line[1:].split(" ")[0]
+                have.add((slot, line[1:].split(" ")[1]))
+                if (slot, "american") in have and (slot, "british") in have and slot in opened:
+                    completed.append(slot)
+        for line in diff.split("\n"):
+            if line.startswith("+++ "):
+                path = line[6:] if line.startswith("+++ b/") else None
+                continue
+            if not line.startswith("+") or path != "log.txt":
+                continue
+            added_log.append(line[1:])
+            m = DRAW.match(line[1:])
+            if not m:
+                continue
+            index, bound, value = int(m.group(1)), int(m.group(3) or 6), int(m.group(4))
+            if m.group(5):
+                raise Invalid("commit %s logs a forced die (draw %d): none in a game without a host"
+                              % (c[:12], index))
+            if key is None:
+                raise Invalid("commit %s logs draw %d before any request's dice" % (c[:12], index))
+            want = uniform(key, index, bound) + (1 if m.group(2) == "d6" else 0)
+            if value != want:
+                raise Invalid("commit %s logs draw %d as %d; request %s's dice give %d"
+                              % (c[:12], index, value, key_oid, want))
+            used.add(key_oid)
+            n_draws += 1
+        # named in that commit's log, or in the next one's (a play that
+        # calls for dice gives its share with the request, and the answer
+        # applies it, 9.5)
+        text = "\n".join(added_log)
+        for slot, at in waiting + [(slot, c) for slot in completed]:
+            if re.search(r"#%d\b" % opened[slot], text):
+                named += 1
+            elif at != c:
+                raise Invalid("commit %s gives the second share of %s, which opens #%d, and neither "
+                              "its log nor the next commit's names #%d"
+                              % (at[:12], slot, opened[slot], opened[slot]))
+        waiting = [(slot, c) for slot in completed
+                   if not re.search(r"#%d\b" % opened[slot], text)]
+    if waiting:
+        slot, at = waiting[0]
+        raise Invalid("commit %s gives the second share of %s, which opens #%d, and its log names "
+                      "no #%d" % (at[:12], slot, opened[slot], opened[slot]))
+    say("draws: %d in the log, each the value of its request's dice; %d requests drew"
+        % (n_draws, len(used)))
+    say("cards opened by both shares: %d, each named by the log of the commit that opened it "
+        "or of the next" % named)
+
+
+def walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say):
+    lines = read_text(dirname + "/peer/keys.txt", "peer/keys.txt")
+    x = {}
+    for k, line in enumerate(lines, 1):
+        side, _, text = line.partition(" ")
+        if side not in SIDES or side in x:
+            raise Invalid("peer/keys.txt line %d: not one SIDE HEX line per side" % k)
+        v = unsc(hex_of(text, 64, "peer/keys.txt line %d" % k))
+        if not v:
+            raise Invalid("peer/keys.txt line %d: not a scalar below q and above 0" % k)
+        if pt(mul(v, BASE)) != keys[side]["mask_key"]:
+            raise Invalid("peer/keys.txt: the %s key is not the one of his mask_key" % side)
+        x[side] = v
+    if len(x) != 2:
+        raise Invalid("peer/keys.txt: %s key missing" % ("american" if "american" not in x else "british"))
+    xsum = (x["american"] + x["british"]) % Q
+    of_slot = {}
+    for slot, ct in sorted(slots.items()):
+        c1, c2 = split(ct)
+        m = jsub(c2, mul(xsum, c1))
+        if is_inf(m) or pt(m) not in cards:
+            raise Invalid("peer/keys.txt: slot s%d.%d opens to no card" % slot)
+        of_slot[slot] = cards[pt(m)]
+    for (slot, side), sh in shares.items():
+        if sh[:33] != pt(mul(x[side], split(slots[slot])[0])):
+            raise Invalid("peer/keys.txt: the %s share of s%d.%d is not his key's" % ((side,) + slot))
+    for g, t1, t2 in sizes:
+        if t2 is None:
+            continue
+        given = []
+        for ref in t1["refs"]:
+            slot = parse_slot(ref)
+            given.append(of_slot[slot] if slot else int(ref[1:]))
+        got = [of_slot[(g, i)] for i in range(t2["n"])]
+        if sorted(got) != sorted(given) or len(set(got)) != len(got):
+            raise Invalid("peer/keys.txt: generation %d is not a permutation of its input" % g)
+    say("keys: both masking keys published and right; %d slots opened, each generation "
+        "a permutation of the cards of its input" % len(of_slot))
+    return of_slot
+
+
+def game_walk(dirname, running, say):
+    try:
+        game, keys, joint = read_keys(dirname, say)
+        cards = read_cards(dirname)
+        slots, sizes = walk_shuffles(dirname, game, joint, say)
+        shares, opened = walk_shares(dirname, game, keys, slots, cards, say)
+        dice_keys = walk_dice(dirname, game, keys, say)
+        walk_draws(dirname, dice_keys, opened, say)
+        if os.path.exists(dirname + "/peer/keys.txt"):
+            walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say)
+        elif not running:
+            raise Invalid("peer/keys.txt: none: the game is not finished (--running checks it so far)")
+        else:
+            say("keys: not published yet (a running game): slots stay closed")
+    except Invalid as e:
+        say("invalid: %s" % e)
+        return 1
+    say("valid")
+    return 0
+
+
 def read_hex_lines(path):
     with open(path) as f:
         return [bytes.fromhex(line.strip()) for line in f if line.strip()]
@@ -656,6 +1125,8 @@ def main(argv):
             ok = shuffle_verify(argv[1].encode(), bytes.fromhex(argv[2]), cards, out, proof)
             print("valid" if ok else "invalid")
             return 0 if ok else 1
+        if argv[:1] == ["game"] and (len(argv) == 2 or argv[2:] == ["--running"]):
+            return game_walk(argv[1].rstrip("/") or "/", len(argv) == 3, print)
         if len(argv) == 5 and argv[0] == "share":
             ok = share_verify(bytes.fromhex(argv[2]), argv[1].encode(),
                               bytes.fromhex(argv[3]), bytes.fromhex(argv[4]))
