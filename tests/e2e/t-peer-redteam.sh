@@ -1,0 +1,118 @@
+#!/bin/sh
+#
+# Issue 34: the dishonest player of a peer game (docs/peer.md 8.3, 11, 14
+# and beyond). The American cheats with his own secret: he changes what
+# his postrider mails and signs it again (tests/e2e/redteam-attack.py);
+# every attack is offered to a copy of the British's copy, and must be
+# refused with a reason and change nothing. An attack that the British's
+# postrider takes is a FAILED test here, and a finding (what it breaks:
+# the test's message). Then two games that differ only in the British's
+# secret must look the same from the American's copy
+# (tests/e2e/redteam-diff.py).
+
+cd "$(dirname "$0")/../.." || exit 1
+. tests/e2e/lib.sh
+
+A=$TRASH/alice
+B=$TRASH/bob
+SA=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
+
+postrider peer new "$A" --me american --american "$AMERICAN" --british "$BRITISH" \
+	--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
+postrider peer join "$B" --secret "$SB" "$(ls "$(outbox "$A")/new/"*)" >/dev/null 2>&1 ||
+	die "peer join failed"
+postrider play "$A" "$(ls "$(outbox "$B")/new/"*)" >/dev/null 2>&1 || die "the join was refused"
+mkdir "$TRASH/work"
+"$PY" tests/e2e/redteam-attack.py "$A" "$B" "$SA" "$SB" "$TRASH/work" \
+	>"$TRASH/attacks.out" 2>"$TRASH/attacks.err"
+tail -n 3 "$TRASH/attacks.err" | sed 's/^/# /'
+tail -n 1 "$TRASH/attacks.out" | sed 's/^/# /'
+
+# refused NAME REASON WHAT-IT-BREAKS: the attack NAME was refused (exit 1)
+# with REASON in its message, and the victim's copy did not change
+refused() {
+	_name=$1 _reason=$2 _breaks=$3
+	_line=$(grep "^$_name|" "$TRASH/attacks.out" | head -n 1)
+	if [ -z "$_line" ]; then
+		fail "$_name: tried" "the game never gave the chance (see attacks.out)"
+		return
+	fi
+	_rc=$(echo "$_line" | cut -d'|' -f2)
+	_same=$(echo "$_line" | cut -d'|' -f3)
+	_said=$(echo "$_line" | cut -d'|' -f4-)
+	if [ "$_rc" != 1 ] || [ "$_same" != yes ]; then
+		fail "$_name: refused, nothing changed" "ATTACK SUCCEEDS: $_breaks" \
+			"exit $_rc, victim's copy unchanged: $_same" "victim said: $_said"
+		return
+	fi
+	ok "$_name: refused, nothing changed"
+	case "$_said" in
+	*$_reason*) ok "$_name: the reason says '$_reason'" ;;
+	*) fail "$_name: the reason" "expected: $_reason" "actual: $_said" ;;
+	esac
+}
+
+# --- what the replay refuses today -----------------------------------------------
+refused envelope-of-another-game "the mail is for game" \
+	"a mail of another game changes this one"
+refused seq-skipped "follows the head" "a commit with a wrong seq is taken"
+refused huge-mail "larger than" "a mail over the size limit is read"
+refused order-out-of-turn "the British's, not yours" \
+	"the American orders while the British decides"
+refused second-join "forks the history" "the British joins twice with other keys"
+refused shuffle-short-by-one "peer/shuffles/" "a shuffle of n-1 cards is taken"
+refused shuffle-count-huge "a bad cards line" "a shuffle of 99999 cards is read"
+refused share-of-a-deck-slot "did not call for" \
+	"a share of a slot still in the deck is taken"
+refused dice-given-twice "dice no request called for" "dice given twice are taken"
+
+# --- a request whose own die proof is missing or wrong (5.1, 8.3 step 6) -------
+refused request-without-proof "die proof" \
+	"the British's copy takes a request with no die proof of the American in its envelope, then cannot answer it (exit 75, and 'already applied' on every retry): the record says the British owes the dice, so the American may claim the game by forfeit (11) though he is the one at fault"
+refused request-wrong-proof "die proof" \
+	"a request whose envelope's die proof does not verify is taken; the British cannot answer and is recorded as owing the dice (the same forfeit)"
+refused request-proof-for-another-commit "die proof" \
+	"a request whose die proof names another commit is taken; the British is stuck and recorded as owing the dice"
+
+# --- commits the rules do not give -----------------------------------------------
+refused commit-out-of-turn "owes nothing" \
+	"the American mails an empty commit of kind answer while the British decides: it is taken, moves the head and its date (the British's deadline counts again) and makes the British's order in flight a fork"
+refused order-relabelled-end "kind" \
+	"an order whose envelope and trailer say kind end (the game is not over) is taken as is: the record holds a commit of kind end in the middle of the game"
+refused backdated-commit "date" \
+	"a commit dated 30 days before its parent is taken: the dates of section 11 (who is late, since when, the forfeit limit) are the cheater's to choose"
+refused future-dated-commit "date" \
+	"a commit dated 30 days ahead is taken: the British seems late by a month less, the American's own silence is hidden"
+
+# --- the patch is the commit's (8.3 steps 5 and 7) ----------------------------------
+refused same-commit-patch-adds-files "patch" \
+	"the mail's patch adds game.yaml lines, a symlink, ../evil and .git/hooks/post-commit beside the true commit, and it is taken: the mail kept as the evidence of the game is not the commit (a reader who applies it with git am gets another game)"
+
+# --- a true mail relayed by a stranger: only the signature counts ---------------------
+_line=$(grep "^stranger-relays-a-true-mail|" "$TRASH/attacks.out")
+expect_eq "a true mail from a stranger's address is the opponent's commit" "0" \
+	"$(echo "$_line" | cut -d'|' -f2)"
+case "$_line" in
+*"mailed to mallory"*) fail "the answer goes to the game's address" "it went to the stranger" ;;
+*) ok "the answer goes to the game's address, not to the stranger" ;;
+esac
+
+# --- nothing the American sees depends on the British's secret (10) ------------------
+SB2=5555555555555555555555555555555555555555555555555555555555555555
+for g in 1 2; do
+	if [ $g = 1 ]; then _sb=$SB; else _sb=$SB2; fi
+	postrider peer new "$TRASH/a$g" --me american --american "$AMERICAN" \
+		--british "$BRITISH" --secret "$SA" >/dev/null 2>&1 || die "peer new $g"
+	postrider peer join "$TRASH/b$g" --secret "$_sb" "$(ls "$(outbox "$TRASH/a$g")/new/"*)" \
+		>/dev/null 2>&1 || die "peer join $g"
+	postrider play "$TRASH/a$g" "$(ls "$(outbox "$TRASH/b$g")/new/"*)" >/dev/null 2>&1 ||
+		die "join $g refused"
+done
+"$PY" tests/e2e/redteam-diff.py "$TRASH/a1" "$TRASH/b1" "$TRASH/a2" "$TRASH/b2" 60 \
+	>"$TRASH/diff.out" 2>&1
+sed 's/^/# /' "$TRASH/diff.out"
+expect_grep "the American's copy, mails and status are the same whatever the British's secret" \
+	"^same after [1-9][0-9]* orders" "$TRASH/diff.out"
+
+test_done
