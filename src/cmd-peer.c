@@ -457,7 +457,12 @@ static int exec_peer(int argc, char **argv)
 		return exec_join(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status"))
 		return exec_status(argc - 1, argv + 1);
-	error("unknown peer command '%s': new, join or status", argv[1]);
+	if (!strcmp(argv[1], "audit")) {
+		if (argc != 3)
+			return cmd_usage(&cmd_peer_entry);
+		return peer_audit(argv[2]);
+	}
+	error("unknown peer command '%s': new, join, status or audit", argv[1]);
 	return cmd_usage(&cmd_peer_entry);
 }
 
@@ -465,13 +470,16 @@ const struct cmd_entry cmd_peer_entry = {
 	"peer",
 	"peer new DIR --me SIDE --american \"Name <addr>\" --british \"Name <addr>\" [--tournament] [--data DIR] [--secret HEX] [--config FILE]\n"
 	"       postrider peer join DIR [--secret HEX] [--config FILE] [MAIL | -]\n"
-	"       postrider peer status DIR",
+	"       postrider peer status DIR\n"
+	"       postrider peer audit DIR",
 	"a game between two players with no host (docs/peer.md)",
 	"  peer new     start a game: your copy in DIR, the invitation mailed to\n"
 	"               the opponent (--me: your side)\n"
 	"  peer join    build your copy in DIR from the invitation (a saved mail,\n"
 	"               or standard input) and mail the join back\n"
 	"  peer status  the game, the sides' key fingerprints, who owes what\n"
+	"  peer audit   replay every commit of a copy and check every proof; once\n"
+	"               the game is over, open every card with the published keys\n"
 	"  --secret HEX your 32-byte secret instead of a random one (tests only:\n"
 	"               whoever knows it plays your side and sees your hand)\n"
 	"  --config FILE  mail configuration (as for new and play)\n"

@@ -184,7 +184,8 @@ static int run(struct play_opts *o)
 		}
 		o->dir = routed_dir;
 	}
-	if (o->as < 0 && !o->check && peer_mail_is_peer(input.buf, input.len)) {
+	if (o->as < 0 && !o->check && (peer_mail_is_peer(input.buf, input.len) ||
+					peer_dir_is_peer(o->dir))) {
 		/* a mail between the postriders of a peer game (docs/peer.md 8.3) */
 		struct strbuf said = STRBUF_INIT;
 		r = peer_play(o->dir, &cfg, input.buf, input.len, &said);

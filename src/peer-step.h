@@ -74,6 +74,13 @@ const char *peer_owes(const struct state *s, enum side side);
 void peer_known_hand(const struct peer_copy *pc, const struct peer_files *f,
 		     const struct state *s, enum side side, int *cards);
 
+/* The facts a patch adds (verify): the lines it adds to shares.txt,
+ * dice.txt and keys.txt, its new shuffle files into given; the lines it
+ * adds to an order file into order. PEER_ACCEPTED, or PEER_REFUSED with
+ * the reason in said. */
+int peer_given_from_patch(const char *patch, struct peer_files *given,
+			  struct strbuf *order, struct strbuf *said);
+
 /* ---- inside the step (peer-order.c and peer-step.c) ---- */
 struct order_result;
 /* Records a refusal's reason (the first one only); returns 1. */

@@ -245,7 +245,8 @@ bool peer_mail_is_peer(const char *mail, size_t len)
 
 	strbuf_release(&env);
 	strbuf_release(&patch);
-	return r != 1;	/* a broken peer mail is a peer mail, refused */
+	return r == 0;	/* a broken one is refused by a peer copy, and is
+			   no order for a host's game either */
 }
 
 /* The author date of a patch ("Date: Fri, 27 Nov 2026 02:21:45 +0000").
@@ -297,6 +298,23 @@ int peer_patch_added(const char *patch, const char *path, struct strbuf *out)
 	}
 	free(head);
 	return 0;
+}
+
+/* 8.3 step 7: the patch is the rebuilt commit's, byte for byte (a line
+ * changed that no fact reads is a changed patch all the same). */
+static int same_patch(struct peer_copy *pc, const char *commit, const char *patch,
+		      struct strbuf *said)
+{
+	struct strbuf mine = STRBUF_INIT;
+	int ret = 0;
+
+	if (repo_format_patch(pc->g.repo, commit, &mine) < 0 || strcmp(mine.buf, patch)) {
+		strbuf_addf(said, "the mail's patch is not the patch of commit %.12s: it was changed (8.3 step 7)",
+			    commit);
+		ret = -1;
+	}
+	strbuf_release(&mine);
+	return ret;
 }
 
 /* The joiner's keys from the lines his join adds to game.yaml. */
@@ -379,6 +397,8 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 			    e->commit, commit);
 		goto out;
 	}
+	if (same_patch(pc, commit, patch, said) < 0)
+		goto out;
 	ret = PEER_FAILED;
 	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
 		strbuf_addstr(said, "cannot move the head (nothing changed)");
@@ -396,7 +416,7 @@ out:
 
 /* The facts a patch adds (verify): the lines of shares.txt and
  * dice.txt, the new shuffle files, the order file. 0 or refused. */
-static int given_from_patch(const char *patch, struct peer_files *given,
+int peer_given_from_patch(const char *patch, struct peer_files *given,
 			    struct strbuf *order, struct strbuf *said)
 {
 	struct strbuf changes = STRBUF_INIT, add = STRBUF_INIT;
@@ -487,7 +507,7 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addf(said, "cannot read this copy's record: %s", err.buf);
 		goto out;
 	}
-	if ((ret = given_from_patch(patch, &given, &order, said)) != PEER_ACCEPTED)
+	if ((ret = peer_given_from_patch(patch, &given, &order, said)) != PEER_ACCEPTED)
 		goto out;
 	ret = PEER_REFUSED;
 	st.pc = pc;
@@ -523,6 +543,8 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 			    e->seq, e->kind, commit, e->commit);
 		goto out;
 	}
+	if (same_patch(pc, commit, patch, said) < 0)
+		goto out;
 	ret = PEER_FAILED;
 	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
 		strbuf_addstr(said, "cannot move the head (nothing changed)");

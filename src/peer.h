@@ -198,6 +198,10 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
  */
 int peer_view_own(const char *dir, struct state *s);
 
+/* `postrider peer audit DIR` (peer-audit.c): 0 when the whole record
+ * replays, 1 when not (said on stdout). */
+int peer_audit(const char *dir);
+
 /* --- accepting a mail (peer.c) --- */
 
 /* The outcome of a mail offered to a copy. */

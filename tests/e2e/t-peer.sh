@@ -113,7 +113,8 @@ expect_eq "the last commit is the end" "Postrider-Kind: end" \
 	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Kind')"
 expect_eq "nobody owes anything after the end" "" \
 	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Waits')"
-expect_no_grep "every order file left with its lines shown" "sealed until it runs" "$A/orders/"*
+expect_eq "every order file left with its lines shown" "" \
+	"$(grep -rl "sealed until it runs" "$A/orders")"
 # no slot still in a hand has both shares in the record: nobody but its
 # owner knows it (10)
 "$PY" - "$A" >"$TRASH/open.out" <<'EOF'
@@ -133,5 +134,16 @@ for side, items in hands:
             print("own share given", side, x)
 EOF
 expect_eq "no card in a hand is open to both, no owner gave a share of a card he holds" "" "$(cat "$TRASH/open.out")"
+
+# --- the audit of a copy, by anyone (9.12) ------------------------------------
+expect_exit 0 postrider peer audit "$A"
+expect_grep "the audit replays every commit" "commits replayed by the rule of section 7" "$TRASH/out"
+expect_grep "the audit opens every card with the published keys" "slots opened, every share is its key's" "$TRASH/out"
+git clone -q "$A" "$TRASH/tampered" 2>/dev/null
+git -C "$TRASH/tampered" checkout -q -B main origin/main 2>/dev/null
+echo "an extra line" >>"$TRASH/tampered/log.txt"
+git -C "$TRASH/tampered" commit -q -a --amend --no-edit
+expect_exit 1 postrider peer audit "$TRASH/tampered"
+expect_grep "the audit finds a changed commit" "does not replay" "$TRASH/out"
 
 test_done
