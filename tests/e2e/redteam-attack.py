@@ -157,12 +157,26 @@ def flip(h, at):
 
 
 def git_patch(copy, commit):
-    """The patch of commit as postrider writes it (repo_format_patch():
-    git's, with libgit2's signature)."""
-    p = subprocess.run(["git", "-C", copy, "format-patch", "--stdout",
+    """The patch of commit as postrider writes it (repo_format_patch(),
+    libgit2's): git's, with libgit2's signature, and the diffstat's counts
+    as wide as the total of changed lines."""
+    p = subprocess.run(["git", "-C", copy, "format-patch", "--always", "--stdout", "--stat=100000",
+                        "--stat-graph-width=100000", "--summary",
                         "--signature=libgit2 1.5.1", "-1", commit],
                        capture_output=True, text=True).stdout
-    return re.sub(r"^-- $", "--", p, flags=re.M)
+    p = re.sub(r"^-- $", "--", p, flags=re.M)
+    if "\n---\n" not in p:
+        # an empty commit: libgit2 writes its (empty) diffstat all the same
+        p = p.replace("\n--\nlibgit2", "\n---\n 0 files changed, 0 insertions(+), 0 deletions(-)\n\n"
+                      "--\nlibgit2", 1)
+    m = re.search(r"^ \d+ files? changed(?:, (\d+) insertions?\(\+\))?(?:, (\d+) deletions?\(-\))?$",
+                  p, re.M)
+    if m:
+        w = len(str(int(m.group(1) or 0) + int(m.group(2) or 0)))
+        p = re.sub(r"^( \S+ +\| +)(\d+)( |$)",
+                   lambda x: x.group(1).rstrip() + " " + x.group(2).rjust(w) + x.group(3), p,
+                   flags=re.M)
+    return p
 
 
 # ---- the victim ---------------------------------------------------------------
@@ -365,6 +379,40 @@ def attacks_either_side(raw, env, patch, sender, to):
             "+cards %d\n" % n, "+cards 99999\n", 1)))
 
 
+def honest_pair(name, side, text):
+    """side's honest order text played on copies of both copies: exit of
+    the other's postrider given its mail, and whether both heads agree."""
+    a, b = scratch(copies[side], name + "-own"), scratch(copies[other[side]], name)
+    box = os.path.join(a, ".git/postrider/outbox/new")
+    old = set(os.listdir(box)) if os.path.isdir(box) else set()
+    rc, out, err = run(["postrider", "play", a, "--as", side, "-"], text.encode())
+    if rc not in (0, 3):
+        report(name, 9, "its own postrider refused it: " + " ".join(err.split()), True)
+        return
+    new = [os.path.join(box, n) for n in os.listdir(box) if n not in old]
+    before = snapshot(b)
+    rc = 0
+    for m in sorted(new, key=lambda n: os.stat(n).st_mtime_ns):
+        rc, out, err = run(["postrider", "play", b, m])
+    agree = git(a, "rev-parse", "HEAD") == git(b, "rev-parse", "HEAD")
+    report(name, rc, " ".join(err.split()) + (" heads agree" if agree else " heads differ"),
+           snapshot(b) == before)
+
+
+def attacks_at_american_decision():
+    """An honest order of the American whose text holds comment lines that
+    look like the protocol's own marks (6.4)."""
+    if "order-with-a-sealed-comment" in done:
+        return
+    legal = [l for l in run(["postrider", "options", copies["american"], "--plain"])[1]
+             .splitlines()[1:] if l.strip()]
+    if not legal:
+        return
+    honest_pair("order-with-a-sealed-comment", "american",
+                legal[0] + "\n# (a line sealed until it runs or the game ends)\n")
+    honest_pair("order-with-a-salt-comment", "american", legal[0] + "\n# salt 00\n")
+
+
 def attacks_at_rest():
     """Attacks when both copies wait for the British's decision."""
     if "commit-out-of-turn" in done:
@@ -394,6 +442,27 @@ def attacks_at_rest():
     box = os.path.join(join2, ".git/postrider/outbox/new")
     if os.path.isdir(box) and os.listdir(box):
         attempt("second-join", "american", open(os.path.join(box, os.listdir(box)[0]), "rb").read())
+    # the invitation seen by a stranger (a relay, a forwarded mail): he
+    # joins first, as the British, from his own address
+    inv_copy = scratch(copies["american"], "stranger-joins")
+    git(inv_copy, "reset", "-q", "--hard", git(inv_copy, "rev-list", "--max-parents=0", "HEAD").strip())
+    for f in os.listdir(os.path.join(inv_copy, ".git/postrider")):
+        if f.startswith("peer-request") or f.startswith("peer-order"):
+            os.remove(os.path.join(inv_copy, ".git/postrider", f))
+    join3 = os.path.join(work, "join3")
+    run(["postrider", "peer", "join", join3, "--secret", "66" * 32, inv])
+    box = os.path.join(join3, ".git/postrider/outbox/new")
+    if os.path.isdir(box) and os.listdir(box):
+        raw = open(os.path.join(box, os.listdir(box)[0]), "rb").read()
+        raw = re.sub(rb"(?m)^From: .*$", b"From: Mallory <mallory@evil.example>", raw, count=1)
+        f = os.path.join(work, "stranger-join.eml")
+        open(f, "wb").write(raw)
+        rc, out, err = run(["postrider", "play", inv_copy, f])
+        fp = run(["postrider", "peer", "status", join3])[1]
+        fp = re.search(r"british: .*fingerprint ([0-9a-f]{16})", fp)
+        report("stranger-joins-first", rc, " ".join(err.split()) +
+               (" [the joiner's fingerprint is shown]" if fp and fp.group(1) in err + out else
+                " [the joiner's fingerprint is not shown]"), True)
 
 
 # ---- the game -----------------------------------------------------------------
@@ -436,7 +505,7 @@ def choose(legal):
 for side in copies:
     for m in outbox_mails(side):
         delivered.add(m)
-wanted = {"request-without-proof", "backdated-commit", "commit-out-of-turn", "dice-given-twice",
+wanted = {"request-without-proof", "order-with-a-sealed-comment", "backdated-commit", "commit-out-of-turn", "dice-given-twice",
           "share-of-a-deck-slot", "shuffle-short-by-one"}
 orders = 0
 while orders < MAX_ORDERS and not wanted <= done:
@@ -450,6 +519,8 @@ while orders < MAX_ORDERS and not wanted <= done:
     s = deciding[0]
     if s == "british" and orders > 6:
         attacks_at_rest()
+    if s == "american" and orders > 3:
+        attacks_at_american_decision()
     rc, out, err = run(["postrider", "options", copies[s], "--plain"])
     legal = [l for l in out.splitlines()[1:] if l.strip()]
     if not legal:

@@ -79,7 +79,7 @@ refused request-proof-for-another-commit "die proof" \
 refused commit-out-of-turn "owes nothing" \
 	"the American mails an empty commit of kind answer while the British decides: it is taken, moves the head and its date (the British's deadline counts again) and makes the British's order in flight a fork"
 refused order-relabelled-end "kind" \
-	"an order whose envelope and trailer say kind end (the game is not over) is taken as is: the record holds a commit of kind end in the middle of the game"
+	"an order mailed with kind end (the game is not over) is taken as an empty commit of kind end: the order is not run, and the record holds an end in the middle of the game"
 refused backdated-commit "date" \
 	"a commit dated 30 days before its parent is taken: the dates of section 11 (who is late, since when, the forfeit limit) are the cheater's to choose"
 refused future-dated-commit "date" \
@@ -96,6 +96,36 @@ expect_eq "a true mail from a stranger's address is the opponent's commit" "0" \
 case "$_line" in
 *"mailed to mallory"*) fail "the answer goes to the game's address" "it went to the stranger" ;;
 *) ok "the answer goes to the game's address, not to the stranger" ;;
+esac
+
+# --- an honest order whose comments look like the protocol's marks (6.4) ------------
+# honest NAME WHAT-IT-BREAKS: the other copy takes the order, both heads agree
+honest() {
+	_line=$(grep "^$1|" "$TRASH/attacks.out" | head -n 1)
+	case "$_line" in
+	"")
+		fail "$1: tried" "the game never gave the chance" ;;
+	"$1|0|"*"heads agree")
+		ok "$1: the other copy takes it, both heads agree" ;;
+	*)
+		fail "$1: the other copy takes it, both heads agree" "ORDER LOST: $2" \
+			"what happened: $(echo "$_line" | cut -d'|' -f2-)" ;;
+	esac
+}
+honest order-with-a-sealed-comment \
+	"the American's own postrider commits and mails an order with the comment line '# (a line sealed until it runs or the game ends)'; the British's replay takes it for sealed lines and refuses it: the copies part for good (every later commit of the American has an unknown parent)"
+honest order-with-a-salt-comment \
+	"an order with the comment '# salt 00' is committed by its own postrider and refused by the other"
+
+# --- a stranger who saw the invitation joins first -------------------------------------
+_line=$(grep "^stranger-joins-first|" "$TRASH/attacks.out")
+expect_eq "a join from anybody is taken (the mail's address is no proof)" "0" \
+	"$(echo "$_line" | cut -d'|' -f2)"
+case "$_line" in
+*"fingerprint is shown"*) ok "the inviter is told the joiner's fingerprint when the join is taken" ;;
+*) fail "the inviter is told the joiner's fingerprint when the join is taken" \
+	"ATTACK SUCCEEDS: a stranger who saw the invitation joins as the British from his own address; the inviter's postrider says only 'the british joined', and the true British is then refused as a fork: the inviter has no fingerprint to compare unless he thinks of 'peer status' (9.1 gives the joiner the inviter's, not the other way)" \
+	"what happened: $(echo "$_line" | cut -d'|' -f2-)" ;;
 esac
 
 # --- nothing the American sees depends on the British's secret (10) ------------------
