@@ -128,6 +128,28 @@ case "$_line" in
 	"what happened: $(echo "$_line" | cut -d'|' -f2-)" ;;
 esac
 
+# --- the inviter's own rules: an invitation with altered data (6.1, 9.1) -------------
+# The American makes the game with a data set of his own (every 1-OPS card
+# worth 3 OPS); the British joins with the rules he has installed. The join
+# must not go through silently.
+cp -r games/washingtons-war "$TRASH/evdata"
+sed 's/{number: \([0-9]*\), ops: 1,/{number: \1, ops: 3,/' games/washingtons-war/cards.yaml \
+	>"$TRASH/evdata/cards.yaml"
+postrider peer new "$TRASH/ev-a" --me american --american "$AMERICAN" --british "$BRITISH" \
+	--secret "$SA" --data "$TRASH/evdata" >/dev/null 2>&1 || die "peer new with other data"
+postrider peer join "$TRASH/ev-b" --secret "$SB" "$(ls "$(outbox "$TRASH/ev-a")/new/"*)" \
+	>"$TRASH/ev.out" 2>&1
+_rc=$?
+if [ $_rc -ne 0 ] && [ ! -e "$TRASH/ev-b/game.yaml" ]; then
+	ok "a join to a game whose data is not the joiner's is refused"
+elif sed "s|$TRASH||g" "$TRASH/ev.out" | grep -qi "data"; then
+	ok "a join to a game whose data is not the joiner's says so"
+else
+	fail "a join to a game whose data is not the joiner's is refused, or says so" \
+		"ATTACK SUCCEEDS: the inviter made the game with his own data (every 1-OPS card worth 3 OPS, data_hash $(sed -n 's/^data_hash: //p' "$TRASH/ev-b/game.yaml")); 'peer join' took it (exit $_rc) and said nothing of the data: the inviter chooses the rules, and the joiner's postrider replays every commit with them" \
+		"peer join said: $(tr '\n' ' ' <"$TRASH/ev.out")"
+fi
+
 # --- nothing the American sees depends on the British's secret (10) ------------------
 SB2=5555555555555555555555555555555555555555555555555555555555555555
 for g in 1 2; do
