@@ -408,6 +408,22 @@ int peer_order_continue(struct peer_step *st, struct strbuf *log)
 	int avail = sh;
 	while (line[avail])
 		avail++;
+	if (!r) {
+		/* the cards these lines play, opened by his shares */
+		struct strbuf rest = STRBUF_INIT;
+		join(line, sh, avail, &rest);
+		r = peer_reveal_played(st, rest.buf);
+		strbuf_release(&rest);
+		if (!r) {
+			for (int sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++)
+				for (int i = 0; i < st->next.n_hand[sd]; i++) {
+					int v = st->next.hand[sd][i];
+					int c = CARD_IS_SLOT(v) ? peer_files_open(st->files, v, st->pc->g.data->n_cards) : 0;
+					if (c)
+						st->next.hand[sd][i] = c;
+				}
+		}
+	}
 	if (!r && avail < n) {
 		/* verify: the lines shown end in a new request */
 		r = advance(st, side, line, sh, avail, true, &stop, &request, &happened);

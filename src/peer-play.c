@@ -147,15 +147,47 @@ static int open_copy(const char *dir, struct peer_copy *pc, struct strbuf *said)
 	return r == 0 ? 0 : r == GAME_BUSY ? 75 : 78;
 }
 
+/* The log since text before (the part of log.txt at the head after it). */
+static void log_since(struct peer_copy *pc, size_t before, struct strbuf *out)
+{
+	struct strbuf log = STRBUF_INIT;
+
+	if (repo_read(pc->g.repo, pc->g.head, "log.txt", &log) == 0 && log.len > before)
+		strbuf_add(out, log.buf + before, log.len - before);
+	strbuf_release(&log);
+}
+
+static size_t log_len(struct peer_copy *pc)
+{
+	struct strbuf log = STRBUF_INIT;
+	size_t n;
+
+	repo_read(pc->g.repo, pc->g.head, "log.txt", &log);
+	n = log.len;
+	strbuf_release(&log);
+	return n;
+}
+
 int peer_play(const char *dir, const struct mail_config *cfg,
 	      const char *mail, size_t len, struct strbuf *said)
 {
 	struct peer_copy pc;
 	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
-	int r, status;
+	int r = PEER_FAILED, status;
+	size_t before = 0;
 
 	if ((status = open_copy(dir, &pc, said)) != 0)
 		goto out;
+	before = log_len(&pc);
+	if (!peer_mail_is_peer(mail, len)) {
+		/* no envelope: the player's own order by mail (8.4) */
+		status = peer_mailed_order(&pc, cfg, mail, len, said);
+		if (status == 0)
+			goto report;
+		if (pc.answered || status == 1)
+			send_outbox(&pc, cfg);
+		goto out;
+	}
 	r = peer_accept_mail(&pc, cfg, mail, len, &line);
 	switch (r) {
 	case PEER_ACCEPTED:
@@ -183,10 +215,17 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 		} else if (n > 0) {
 			strbuf_addf(said, "; answered (%d automatic commit%s)", n, n == 1 ? "" : "s");
 		}
-		if (pc.answered && send_outbox(&pc, cfg)) {
+	}
+report:
+	if (status == 0 && (r == PEER_ACCEPTED || pc.answered)) {
+		struct strbuf since = STRBUF_INIT;
+		log_since(&pc, before, &since);
+		if (peer_report(&pc, cfg, since.buf) < 0)
+			strbuf_addstr(said, "; the report to its player could not be written");
+		strbuf_release(&since);
+		if (send_outbox(&pc, cfg) && pc.answered) {
 			strbuf_addstr(said, "; its answer waits in the outbox");
-			if (!status)
-				status = 3;
+			status = 3;
 		}
 	}
 out:
@@ -196,41 +235,30 @@ out:
 	return status;
 }
 
-int peer_play_order(const char *dir, const struct mail_config *cfg,
-		    enum side side, const char *text, bool check,
-		    struct strbuf *said, struct strbuf *out)
+int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
+		   const char *text, bool check, struct strbuf *said, struct strbuf *out)
 {
-	struct peer_copy pc;
 	struct strbuf why = STRBUF_INIT, p = STRBUF_INIT;
 	const char *owed;
-	int status, r;
+	int status = 1, r;
 
-	if ((status = open_copy(dir, &pc, said)) != 0)
-		goto out;
-	status = 1;
-	if (side != pc.me) {
-		strbuf_addf(said, "rejected: this copy is the %s's: the %s gives his orders to his own postrider",
-			    side_name(pc.me), side_title(side));
-		goto out;
-	}
-	if ((owed = peer_owes(&pc.g.state, pc.me)) != NULL) {
+	if ((owed = peer_owes(&pc->g.state, pc->me)) != NULL &&
+	    peer_answer_owed(pc, cfg, &why) < 0) {
 		/* a crash between a mail and its answer: answer first */
-		if (peer_answer_owed(&pc, cfg, &why) < 0) {
-			strbuf_addf(said, "error: this copy owes '%s' and cannot give it: %s", owed, why.buf);
-			status = 75;
-			goto out;
-		}
-	}
-	if (engine_game_over(&pc.g.state) || pc.g.state.prompt.side != pc.me ||
-	    pc.g.state.peer.n_waits > 1 ||
-	    (pc.g.state.peer.n_waits == 1 && !strstr(pc.g.state.peer.waits[0], " decision"))) {
-		engine_describe_prompt(pc.g.data, &pc.g.state, &p);
-		strbuf_addf(said, "rejected: it is not the %s's decision now (%s; waits: %s)",
-			    side_title(pc.me), p.buf,
-			    pc.g.state.peer.n_waits ? pc.g.state.peer.waits[0] : "nothing");
+		strbuf_addf(said, "error: this copy owes '%s' and cannot give it: %s", owed, why.buf);
+		status = 75;
 		goto out;
 	}
-	r = make_commit(&pc, cfg, PEER_ORDER, text, check, &why);
+	if (engine_game_over(&pc->g.state) || pc->g.state.prompt.side != pc->me ||
+	    pc->g.state.peer.n_waits > 1 ||
+	    (pc->g.state.peer.n_waits == 1 && !strstr(pc->g.state.peer.waits[0], " decision"))) {
+		engine_describe_prompt(pc->g.data, &pc->g.state, &p);
+		strbuf_addf(said, "rejected: it is not the %s's decision now (%s; waits: %s)",
+			    side_title(pc->me), p.buf,
+			    pc->g.state.peer.n_waits ? pc->g.state.peer.waits[0] : "nothing");
+		goto out;
+	}
+	r = make_commit(pc, cfg, PEER_ORDER, text, check, &why);
 	if (r > 0) {
 		strbuf_addf(said, "rejected: %s", why.buf);
 		goto out;
@@ -245,15 +273,35 @@ int peer_play_order(const char *dir, const struct mail_config *cfg,
 		strbuf_addstr(out, "the order is valid\n");
 		goto out;
 	}
-	engine_describe_prompt(pc.g.data, &pc.g.state, &p);
+	engine_describe_prompt(pc->g.data, &pc->g.state, &p);
 	strbuf_addf(out, "accepted: order %u of the %s, mailed to the %s\nnow: %s\n",
-		    pc.g.state.seq, side_name(pc.me), side_name(OTHER_SIDE(pc.me)), p.buf);
-	if (send_outbox(&pc, cfg))
+		    pc->g.state.seq, side_name(pc->me), side_name(OTHER_SIDE(pc->me)), p.buf);
+out:
+	strbuf_release(&why);
+	strbuf_release(&p);
+	return status;
+}
+
+int peer_play_order(const char *dir, const struct mail_config *cfg,
+		    enum side side, const char *text, bool check,
+		    struct strbuf *said, struct strbuf *out)
+{
+	struct peer_copy pc;
+	int status;
+
+	if ((status = open_copy(dir, &pc, said)) != 0)
+		goto out;
+	status = 1;
+	if (side != pc.me) {
+		strbuf_addf(said, "rejected: this copy is the %s's: the %s gives his orders to his own postrider",
+			    side_name(pc.me), side_title(side));
+		goto out;
+	}
+	status = peer_order_now(&pc, cfg, text, check, said, out);
+	if (status == 0 && !check && send_outbox(&pc, cfg))
 		status = 3;
 out:
 	peer_copy_close(&pc);
-	strbuf_release(&why);
-	strbuf_release(&p);
 	return status;
 }
 

@@ -300,7 +300,7 @@ static void set_waits(struct peer_step *st)
 }
 
 /* The revealed slots of c's hand: given (verify) or planned (make). */
-static int reveal_played(struct peer_step *st, const char *text);
+int peer_reveal_played(struct peer_step *st, const char *text);
 
 /* Replaces each slot of a hand that both shares open by its card. */
 static void substitute_open(struct peer_step *st)
@@ -419,7 +419,7 @@ static int the_game(struct peer_step *st, struct strbuf *happened)
 	int pline, r = 0;
 
 	if (st->kind == PEER_ORDER) {
-		if ((r = reveal_played(st, st->order)) == 0) {
+		if ((r = peer_reveal_played(st, st->order)) == 0) {
 			substitute_open(st);
 			st->next.seq = st->parent->seq + 1;
 			r = peer_order_first(st, &log);
@@ -443,11 +443,8 @@ static int the_game(struct peer_step *st, struct strbuf *happened)
 	if (peer_pending(st->parent, &pside, &pseq, &pline) == 0 && pline == 0 &&
 	    pside == st->c && (st->parent->prompt.side == st->c ||
 				engine_game_over(st->parent))) {
-		/* the committer's own order goes on */
-		if ((r = reveal_played(st, NULL)) == 0) {
-			substitute_open(st);
-			r = peer_order_continue(st, happened);
-		}
+		/* the committer's own order goes on (its cards revealed there) */
+		r = peer_order_continue(st, happened);
 	}
 out:
 	strbuf_release(&log);
@@ -487,11 +484,63 @@ out:
 }
 
 /*
+ * The order text run on the committer's own view (cards: his hand as he
+ * knows it) from st->next, line by line as peer-order.c runs it: up to
+ * and with the first line that draws without the dice, or up to the first
+ * line that does not fit (refused in a new order, dropped in a
+ * continuation). The state it reaches in *out: the cards it plays are
+ * those to reveal now, and no card of a sealed line is.
+ */
+static int own_run(struct peer_step *st, const char *text, const int *cards,
+		   struct state *out)
+{
+	struct state base = st->next;
+	struct strbuf pre = STRBUF_INIT;
+	const char *p = text;
+	int r = 0;
+
+	for (int i = 0; i < base.n_hand[st->c]; i++)
+		if (cards[i])
+			base.hand[st->c][i] = cards[i];
+	*out = base;
+	while (*p) {
+		size_t l = strcspn(p, "\n");
+		struct rng_peer rp = { 0 };
+		struct order_result res;
+		struct state s = base;
+		size_t k = strspn(p, " \t");
+		bool blank = k >= l || p[k] == '#';
+		strbuf_add(&pre, p, l);
+		strbuf_addch(&pre, '\n');
+		p += l + (p[l] ? 1 : 0);
+		if (blank && *p)
+			continue;
+		order_result_init(&res);
+		peer_run_text(st, &s, st->c, pre.buf, &rp, &res);
+		if (rp.missing) {
+			*out = s;	/* the request's line: its card shows */
+			order_result_release(&res);
+			break;
+		}
+		if (res.rejected) {
+			if (st->kind == PEER_ORDER && !(blank && res.applied == 0 && pre.len > l + 1))
+				r = refuse_step(st, "%s", res.message.buf);
+			order_result_release(&res);
+			break;
+		}
+		*out = s;
+		order_result_release(&res);
+	}
+	strbuf_release(&pre);
+	return r;
+}
+
+/*
  * The cards of c's hand this order plays, each opened by c's share: in
  * make, those the order takes out of the hand when run on c's own view;
  * in verify, the patch's shares of c for slots of c's own hand.
  */
-static int reveal_played(struct peer_step *st, const char *text)
+int peer_reveal_played(struct peer_step *st, const char *text)
 {
 	enum side c = st->c;
 	const struct state *p = st->parent;
@@ -512,35 +561,21 @@ static int reveal_played(struct peer_step *st, const char *text)
 	}
 	/* make: the order on the committer's view of his own hand */
 	if (!text)
-		return 0;	/* a continuation: its cards come with its lines */
-	int cards[STATE_MAX_HAND];
-	struct state s = *p;
-	struct rng_peer rp = { 0 };
-	struct order_result res;
+		return 0;
+	int cards[STATE_MAX_HAND], r;
+	struct state s;
 
-	peer_known_hand(st->pc, st->files, p, c, cards);
-	for (int i = 0; i < s.n_hand[c]; i++)
-		if (cards[i])
-			s.hand[c][i] = cards[i];
-	order_result_init(&res);
-	peer_run_text(st, &s, c, text, &rp, &res);
-	if (res.rejected && !rp.missing) {
-		refuse_step(st, "%s", res.message.buf);
-		order_result_release(&res);
-		return 1;
-	}
-	order_result_release(&res);
-	for (int i = 0; i < p->n_hand[c]; i++) {
+	peer_known_hand(st->pc, st->files, &st->next, c, cards);
+	if ((r = own_run(st, text, cards, &s)) != 0)
+		return r;
+	for (int i = 0; i < st->next.n_hand[c]; i++) {
 		bool kept = false;
-		if (!CARD_IS_SLOT(p->hand[c][i]) || !cards[i])
+		if (!CARD_IS_SLOT(st->next.hand[c][i]) || !cards[i])
 			continue;
 		for (int j = 0; j < s.n_hand[c]; j++)
 			kept |= s.hand[c][j] == cards[i];
-		if (!kept) {
-			int r = obtain_share(st, p->hand[c][i]);
-			if (r)
-				return r;
-		}
+		if (!kept && (r = obtain_share(st, st->next.hand[c][i])) != 0)
+			return r;
 	}
 	return 0;
 }

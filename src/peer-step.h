@@ -93,6 +93,10 @@ int peer_run_text(struct peer_step *st, struct state *s, enum side side,
  * committer's share of a slot of his own hand that the rules reveal
  * (9.7), made or checked, and the card it opens; 0 otherwise. */
 int peer_step_reveal(void *ctx, enum side side, int slot);
+/* The cards of the committer's hand that text plays (up to its first
+ * request), each opened by his share: made from his own view (make), or
+ * the patch's shares of his own slots (verify; text unused). */
+int peer_reveal_played(struct peer_step *st, const char *text);
 /* "SIDE NNNN K" of s->peer.pending: 0, or -1 when none. */
 int peer_pending(const struct state *s, enum side *side, unsigned *seq, int *line);
 /* A new order (PEER_ORDER): run to its end or its first request. */

@@ -202,6 +202,24 @@ int peer_view_own(const char *dir, struct state *s);
  * replays, 1 when not (said on stdout). */
 int peer_audit(const char *dir);
 
+/* The player's order on the open copy pc (locked), committed and mailed
+ * (or only checked): the exit status, what became of it in said or out. */
+int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
+		   const char *text, bool check, struct strbuf *said, struct strbuf *out);
+
+/* --- the copy and its own player (peer-report.c, 8.4, 8.5) --- */
+
+/* When the player's decision is due at the head: his report (what
+ * happened, given in since; his hand; the legal orders; the token),
+ * into the outbox. 0 (also when nothing is due) or -1. */
+int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char *since);
+/* A mail without an envelope given to a peer copy: its player's order,
+ * read if it comes from his address with the token of his last report;
+ * a rejection is mailed to him. Returns the exit status, what became of
+ * it in said. */
+int peer_mailed_order(struct peer_copy *pc, const struct mail_config *cfg,
+		      const char *mail, size_t len, struct strbuf *said);
+
 /* --- accepting a mail (peer.c) --- */
 
 /* The outcome of a mail offered to a copy. */

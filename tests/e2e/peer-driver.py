@@ -41,7 +41,8 @@ def outbox_mails(side):
     d = os.path.join(copies[side], ".git/postrider/outbox/new")
     if not os.path.isdir(d):
         return []
-    names = [n for n in os.listdir(d) if os.path.join(d, n) not in delivered]
+    # the mails between the postriders; a player's reports stay
+    names = [n for n in os.listdir(d) if os.path.join(d, n) not in delivered and "-peer-" in n]
     names.sort(key=lambda n: (os.stat(os.path.join(d, n)).st_mtime_ns, n))
     return [os.path.join(d, n) for n in names]
 

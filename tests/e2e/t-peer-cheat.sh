@@ -116,7 +116,7 @@ def cheats(mail, sender):
 def outbox(side):
     d = os.path.join(copies[side], ".git/postrider/outbox/new")
     names = sorted(os.listdir(d), key=lambda n: (os.stat(os.path.join(d, n)).st_mtime_ns, n))
-    return [os.path.join(d, n) for n in names if os.path.join(d, n) not in delivered]
+    return [os.path.join(d, n) for n in names if os.path.join(d, n) not in delivered and "-peer-" in n]
 
 for side in copies:
     for m in outbox(side):

@@ -90,6 +90,24 @@ expect_grep "status: the American decides" "^waits: american decision" "$TRASH/o
 expect_exit 0 postrider peer status "$B"
 expect_grep "status: the British copy" "this copy is the british's" "$TRASH/out"
 
+# --- the player's order by mail to his own postrider (8.4, 8.5) ------------
+REPORT=$(ls "$(outbox "$A")/new/"*-report-* 2>/dev/null | tail -n 1)
+expect_ne "the American's postrider reports his decision to him" "" "$REPORT"
+expect_grep "the report goes to its own player" "^To: .*alice@example.org" "$REPORT"
+expect_grep "the report lists his legal orders" "place Falmouth MA" "$REPORT"
+reply_mail "$REPORT" "$AMERICAN" "place Falmouth MA" >"$TRASH/order1.eml"
+expect_exit 0 postrider play "$A" "$TRASH/order1.eml"
+expect_grep "a mailed order is played" "accepted: order 1 of the american" "$TRASH/err"
+expect_exit 1 postrider play "$A" "$TRASH/order1.eml"
+expect_grep "its token does not serve twice" "stale" "$TRASH/err"
+reply_mail "$REPORT" "$BRITISH" "place Falmouth MA" >"$TRASH/order-bob.eml"
+expect_exit 1 postrider play "$A" "$TRASH/order-bob.eml"
+expect_grep "the opponent cannot order for the American" "is not this copy's player" "$TRASH/err"
+ORDER_MAIL=$(ls -t "$(outbox "$A")/new/"*-peer-* | head -n 1)
+expect_exit 0 postrider play "$B" "$ORDER_MAIL"
+expect_eq "the mailed order reached the other copy" \
+	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD)"
+
 # --- a whole game, the mails passed by a driver (7, 9) ----------------------
 "$PY" tests/e2e/peer-driver.py "$A" "$B" 1 800 >"$TRASH/game.out" 2>&1
 tail -n 1 "$TRASH/game.out" | sed 's/^/# /'
