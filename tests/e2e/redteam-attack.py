@@ -389,7 +389,7 @@ def honest_pair(name, side, text):
     if rc not in (0, 3):
         report(name, 9, "its own postrider refused it: " + " ".join(err.split()), True)
         return
-    new = [os.path.join(box, n) for n in os.listdir(box) if n not in old]
+    new = [os.path.join(box, n) for n in os.listdir(box) if n not in old and "-peer-" in n]
     before = snapshot(b)
     rc = 0
     for m in sorted(new, key=lambda n: os.stat(n).st_mtime_ns):
@@ -440,8 +440,9 @@ def attacks_at_rest():
     inv = sorted(delivered, key=lambda m: os.stat(m).st_mtime_ns)[0]
     run(["postrider", "peer", "join", join2, "--secret", "77" * 32, inv])
     box = os.path.join(join2, ".git/postrider/outbox/new")
-    if os.path.isdir(box) and os.listdir(box):
-        attempt("second-join", "american", open(os.path.join(box, os.listdir(box)[0]), "rb").read())
+    sent = [n for n in os.listdir(box) if "-peer-" in n] if os.path.isdir(box) else []
+    if sent:
+        attempt("second-join", "american", open(os.path.join(box, sent[0]), "rb").read())
     # the invitation seen by a stranger (a relay, a forwarded mail): he
     # joins first, as the British, from his own address
     inv_copy = scratch(copies["american"], "stranger-joins")
@@ -452,8 +453,9 @@ def attacks_at_rest():
     join3 = os.path.join(work, "join3")
     run(["postrider", "peer", "join", join3, "--secret", "66" * 32, inv])
     box = os.path.join(join3, ".git/postrider/outbox/new")
-    if os.path.isdir(box) and os.listdir(box):
-        raw = open(os.path.join(box, os.listdir(box)[0]), "rb").read()
+    sent = [n for n in os.listdir(box) if "-peer-" in n] if os.path.isdir(box) else []
+    if sent:
+        raw = open(os.path.join(box, sent[0]), "rb").read()
         raw = re.sub(rb"(?m)^From: .*$", b"From: Mallory <mallory@evil.example>", raw, count=1)
         f = os.path.join(work, "stranger-join.eml")
         open(f, "wb").write(raw)
@@ -471,7 +473,8 @@ def outbox_mails(side):
     d = os.path.join(copies[side], ".git/postrider/outbox/new")
     if not os.path.isdir(d):
         return []
-    names = [n for n in os.listdir(d) if os.path.join(d, n) not in delivered]
+    # the mails between the postriders (a player's reports stay home)
+    names = [n for n in os.listdir(d) if os.path.join(d, n) not in delivered and "-peer-" in n]
     names.sort(key=lambda n: (os.stat(os.path.join(d, n)).st_mtime_ns, n))
     return [os.path.join(d, n) for n in names]
 

@@ -37,7 +37,9 @@ def run(args, inp=None):
 
 def outbox(copy):
     d = os.path.join(copy, ".git/postrider/outbox/new")
-    names = [n for n in os.listdir(d) if os.path.join(d, n) not in delivered] if os.path.isdir(d) else []
+    # the mails between the postriders (a player's reports stay home)
+    names = [n for n in os.listdir(d) if os.path.join(d, n) not in delivered and "-peer-" in n] \
+        if os.path.isdir(d) else []
     names.sort(key=lambda n: (os.stat(os.path.join(d, n)).st_mtime_ns, n))
     return [os.path.join(d, n) for n in names]
 

@@ -20,9 +20,9 @@ SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
 
 postrider peer new "$A" --me american --american "$AMERICAN" --british "$BRITISH" \
 	--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
-postrider peer join "$B" --secret "$SB" "$(ls "$(outbox "$A")/new/"*)" >/dev/null 2>&1 ||
+postrider peer join "$B" --secret "$SB" "$(ls "$(outbox "$A")/new/"*-peer-*)" >/dev/null 2>&1 ||
 	die "peer join failed"
-postrider play "$A" "$(ls "$(outbox "$B")/new/"*)" >/dev/null 2>&1 || die "the join was refused"
+postrider play "$A" "$(ls "$(outbox "$B")/new/"*-peer-*)" >/dev/null 2>&1 || die "the join was refused"
 mkdir "$TRASH/work"
 "$PY" tests/e2e/redteam-attack.py "$A" "$B" "$SA" "$SB" "$TRASH/work" \
 	>"$TRASH/attacks.out" 2>"$TRASH/attacks.err"
@@ -137,7 +137,7 @@ sed 's/{number: \([0-9]*\), ops: 1,/{number: \1, ops: 3,/' games/washingtons-war
 	>"$TRASH/evdata/cards.yaml"
 postrider peer new "$TRASH/ev-a" --me american --american "$AMERICAN" --british "$BRITISH" \
 	--secret "$SA" --data "$TRASH/evdata" >/dev/null 2>&1 || die "peer new with other data"
-postrider peer join "$TRASH/ev-b" --secret "$SB" "$(ls "$(outbox "$TRASH/ev-a")/new/"*)" \
+postrider peer join "$TRASH/ev-b" --secret "$SB" "$(ls "$(outbox "$TRASH/ev-a")/new/"*-peer-*)" \
 	>"$TRASH/ev.out" 2>&1
 _rc=$?
 if [ $_rc -ne 0 ] && [ ! -e "$TRASH/ev-b/game.yaml" ]; then
@@ -156,9 +156,9 @@ for g in 1 2; do
 	if [ $g = 1 ]; then _sb=$SB; else _sb=$SB2; fi
 	postrider peer new "$TRASH/a$g" --me american --american "$AMERICAN" \
 		--british "$BRITISH" --secret "$SA" >/dev/null 2>&1 || die "peer new $g"
-	postrider peer join "$TRASH/b$g" --secret "$_sb" "$(ls "$(outbox "$TRASH/a$g")/new/"*)" \
+	postrider peer join "$TRASH/b$g" --secret "$_sb" "$(ls "$(outbox "$TRASH/a$g")/new/"*-peer-*)" \
 		>/dev/null 2>&1 || die "peer join $g"
-	postrider play "$TRASH/a$g" "$(ls "$(outbox "$TRASH/b$g")/new/"*)" >/dev/null 2>&1 ||
+	postrider play "$TRASH/a$g" "$(ls "$(outbox "$TRASH/b$g")/new/"*-peer-*)" >/dev/null 2>&1 ||
 		die "join $g refused"
 done
 "$PY" tests/e2e/redteam-diff.py "$TRASH/a1" "$TRASH/b1" "$TRASH/a2" "$TRASH/b2" 60 \
