@@ -85,6 +85,18 @@ refused backdated-commit "date" \
 refused future-dated-commit "date" \
 	"a commit dated 30 days ahead is taken: the British seems late by a month less, the American's own silence is hidden"
 
+# --- and peer audit, run on a copy that took one of them, must see it -----------------
+for _name in commit-out-of-turn order-relabelled-end backdated-commit \
+	future-dated-commit; do
+	grep -q "^$_name|[0-9]*|no|" "$TRASH/attacks.out" || continue
+	if postrider peer audit "$TRASH/work/victim-$_name" >"$TRASH/audit.out" 2>&1; then
+		fail "peer audit finds the commit that $_name left in the copy" \
+			"ATTACK UNSEEN: peer audit passes the copy: $(tr '\n' ' ' <"$TRASH/audit.out")"
+	else
+		ok "peer audit finds the commit that $_name left in the copy"
+	fi
+done
+
 # --- the patch is the commit's (8.3 steps 5 and 7) ----------------------------------
 refused same-commit-patch-adds-files "patch" \
 	"the mail's patch adds game.yaml lines, a symlink, ../evil and .git/hooks/post-commit beside the true commit, and it is taken: the mail kept as the evidence of the game is not the commit (a reader who applies it with git am gets another game)"
