@@ -30,7 +30,9 @@ tail -n 3 "$TRASH/attacks.err" | sed 's/^/# /'
 tail -n 1 "$TRASH/attacks.out" | sed 's/^/# /'
 
 # refused NAME REASON WHAT-IT-BREAKS: the attack NAME was refused (exit 1)
-# with REASON in its message, and the victim's copy did not change
+# with REASON in its message (any reason: ""), not for a fault of the
+# forger's making (a patch or commit id the forger got wrong), and the
+# victim's copy did not change
 refused() {
 	_name=$1 _reason=$2 _breaks=$3
 	_line=$(grep "^$_name|" "$TRASH/attacks.out" | head -n 1)
@@ -46,6 +48,14 @@ refused() {
 			"exit $_rc, victim's copy unchanged: $_same" "victim said: $_said"
 		return
 	fi
+	case "$_name:$_said" in
+	commit-out-of-turn:*"is not the patch of commit"* | order-relabelled-end:*"is not the patch of commit"* | \
+	*-dated-commit:*"is not the patch of commit"* | *:*"the same facts give"*)
+		fail "$_name: refused for what it is" \
+			"the forged mail was refused for the forger's own mistake: the attack was not tried" \
+			"victim said: $_said"
+		return ;;
+	esac
 	ok "$_name: refused, nothing changed"
 	case "$_said" in
 	*$_reason*) ok "$_name: the reason says '$_reason'" ;;
@@ -76,13 +86,13 @@ refused request-proof-for-another-commit "die proof" \
 	"a request whose die proof names another commit is taken; the British is stuck and recorded as owing the dice"
 
 # --- commits the rules do not give -----------------------------------------------
-refused commit-out-of-turn "owes nothing" \
+refused commit-out-of-turn "" \
 	"the American mails an empty commit of kind answer while the British decides: it is taken, moves the head and its date (the British's deadline counts again) and makes the British's order in flight a fork"
-refused order-relabelled-end "kind" \
+refused order-relabelled-end "" \
 	"an order mailed with kind end (the game is not over) is taken as an empty commit of kind end: the order is not run, and the record holds an end in the middle of the game"
-refused backdated-commit "date" \
+refused backdated-commit "" \
 	"a commit dated 30 days before its parent is taken: the dates of section 11 (who is late, since when, the forfeit limit) are the cheater's to choose"
-refused future-dated-commit "date" \
+refused future-dated-commit "" \
 	"a commit dated 30 days ahead is taken: the British seems late by a month less, the American's own silence is hidden"
 
 # --- and peer audit, run on a copy that took one of them, must see it -----------------
