@@ -14,6 +14,7 @@ Prints one line per order and per delivered mail, then a summary:
 """
 import os
 import random
+import shutil
 import subprocess
 import sys
 
@@ -67,6 +68,37 @@ def deliver():
             return n
 
 
+def longer(side, first, legal):
+    """Sometimes an order of two or three lines: the first is played on a
+    scratch copy of the decider's copy; if the decision is still his, a
+    legal line of the new prompt follows; if the first line called for
+    dice, a line of the old prompt follows (sealed, then run or dropped)."""
+    scratch = copies[side] + ".scratch"
+    shutil.rmtree(scratch, ignore_errors=True)
+    shutil.copytree(copies[side], scratch, symlinks=True)
+    lines = [first]
+    try:
+        for _ in range(2):
+            rc, out, err = run(["postrider", "play", scratch, "--as", side, "-"], lines[-1] + "\n")
+            if rc not in (0, 3):
+                break
+            waits = status(scratch)
+            if waits == ["%s decision" % side]:
+                rc, out, err = run(["postrider", "options", scratch, "--plain"])
+                nxt = [l for l in out.splitlines()[1:] if l.strip()]
+                if not nxt:
+                    break
+                lines.append(rnd.choice(nxt))
+            elif any(w.endswith(" dice") for w in waits):
+                lines.append(rnd.choice(legal))
+                break
+            else:
+                break
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return "\n".join(lines)
+
+
 automatic = 0
 orders = 0
 # the invitation and the join were delivered by the caller
@@ -93,9 +125,11 @@ while orders < max_orders:
         end = "no-options"
         break
     order = rnd.choice(legal)
+    if rnd.random() < 0.3:
+        order = longer(side, order, legal)
     rc, out, err = run(["postrider", "play", copies[side], "--as", side, "-"], order + "\n")
     orders += 1
-    print("order %d %s exit %d: %s %s" % (orders, side, rc, order,
+    print("order %d %s exit %d: %s %s" % (orders, side, rc, order.replace("\n", " / "),
                                           err.strip().splitlines()[-1] if err.strip() else ""))
     if rc not in (0, 3):
         end = "order-refused"

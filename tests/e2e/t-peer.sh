@@ -131,6 +131,8 @@ expect_eq "the last commit is the end" "Postrider-Kind: end" \
 	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Kind')"
 expect_eq "nobody owes anything after the end" "" \
 	"$(git -C "$A" log -1 --format=%B | grep '^Postrider-Waits')"
+expect_ne "some order had sealed lines, shown as they ran and salted (6.4)" "" \
+	"$(grep -rl "^# salt " "$A/orders")"
 expect_eq "every order file left with its lines shown" "" \
 	"$(grep -rl "sealed until it runs" "$A/orders")"
 # no slot still in a hand has both shares in the record: nobody but its
