@@ -62,7 +62,7 @@ static int parse_opts(int argc, char **argv, struct peer_opts *o, bool join)
 	}
 	if (join ? (optind != argc - 1 && optind != argc - 2) : optind != argc - 1)
 		return EXIT_USAGE;
-	if (join && (o->am || o->br || o->me || o->data || o->tournament))
+	if (join && (o->am || o->br || o->me || o->tournament))
 		return EXIT_USAGE;
 	o->dir = argv[optind];
 	o->input = join && optind == argc - 2 ? argv[optind + 1] : NULL;
@@ -172,6 +172,40 @@ static int new_game(struct peer_copy *pc, const struct peer_opts *o)
 	return 0;
 }
 
+/* The rules the game is played with: the joiner compares them as he does
+ * the fingerprint (9.1). */
+static void say_data(const struct game *g)
+{
+	printf("data: %s, hash %s, options: %s\n", g->data_name ? g->data_name : "?",
+	       g->data_hash ? g->data_hash : "?", g->tournament ? "tournament" : "none");
+}
+
+/* The invitation's data against the data installed here, or the one of
+ * --data DIR (finding 2 of issue 34). 0, or 1 (refused, said). */
+static int check_invitation_data(const struct game *g, const char *override)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *dir = game_data_dir(override, g->module ? g->module : "washingtons-war");
+	struct data *d = data_load(dir, &err);
+	int ret = 1;
+
+	if (!d)
+		error("the data in '%s' does not load, so the invitation cannot be compared with it:\n%s",
+		      dir, err.buf);
+	else if (!g->data_hash || strcmp(d->hash, g->data_hash))
+		error("the invitation's rules data (%s, hash %s) is not the data %s (hash %s); "
+		      "join with --data DIR to accept the data in DIR",
+		      g->data_name ? g->data_name : "?", g->data_hash ? g->data_hash : "?",
+		      override ? "given with --data" : "installed here", d->hash);
+	else
+		ret = 0;
+	if (d)
+		data_free(d);
+	free(dir);
+	strbuf_release(&err);
+	return ret;
+}
+
 static void say_fingerprint(const struct peer_copy *pc, enum side inviter)
 {
 	char fp[17];
@@ -218,6 +252,7 @@ static int exec_new(int argc, char **argv)
 	printf("created peer game %s in %s (commit %.12s): the %s; the invitation to %s is mailed\n",
 	       pc.g.id, o.dir, commit, side_name(pc.me), pc.g.player[OTHER_SIDE(pc.me)].addr);
 	say_fingerprint(&pc, pc.me);
+	say_data(&pc.g);
 	fflush(stdout);
 	box = outbox_of(&pc, &cfg);
 	ret = send_now(&pc, &cfg, box);
@@ -342,7 +377,8 @@ static int join_copy(struct peer_copy *pc, const struct peer_opts *o,
 		error("the invitation's game.yaml is not that of peer game %s", e->game);
 		goto out;
 	}
-	if (check_invitation(pc, e, env_text->buf, env_text->len))
+	if (check_invitation(pc, e, env_text->buf, env_text->len) ||
+	    check_invitation_data(&pc->g, o->data))
 		goto out;
 	pc->me = OTHER_SIDE(inviter);
 	if (pcrypto_keys(pc->secret, &pc->sk, NULL) < 0 ||
@@ -387,6 +423,7 @@ static int exec_join(int argc, char **argv)
 	printf("joined peer game %s in %s as the %s (commit %.12s); the join is mailed to %s\n",
 	       pc.g.id, o.dir, side_name(pc.me), pc.g.head, pc.g.player[OTHER_SIDE(pc.me)].addr);
 	say_fingerprint(&pc, OTHER_SIDE(pc.me));
+	say_data(&pc.g);
 	fflush(stdout);
 	box = outbox_of(&pc, &cfg);
 	ret = send_now(&pc, &cfg, box);
@@ -469,14 +506,16 @@ static int exec_peer(int argc, char **argv)
 const struct cmd_entry cmd_peer_entry = {
 	"peer",
 	"peer new DIR --me SIDE --american \"Name <addr>\" --british \"Name <addr>\" [--tournament] [--data DIR] [--secret HEX] [--config FILE]\n"
-	"       postrider peer join DIR [--secret HEX] [--config FILE] [MAIL | -]\n"
+	"       postrider peer join DIR [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
 	"       postrider peer status DIR\n"
 	"       postrider peer audit DIR",
 	"a game between two players with no host (docs/peer.md)",
 	"  peer new     start a game: your copy in DIR, the invitation mailed to\n"
 	"               the opponent (--me: your side)\n"
 	"  peer join    build your copy in DIR from the invitation (a saved mail,\n"
-	"               or standard input) and mail the join back\n"
+	"               or standard input) and mail the join back; refused when\n"
+	"               the invitation's data is not yours (--data DIR: the data\n"
+	"               you accept)\n"
 	"  peer status  the game, the sides' key fingerprints, who owes what\n"
 	"  peer audit   replay every commit of a copy and check every proof; once\n"
 	"               the game is over, open every card with the published keys\n"
