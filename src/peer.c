@@ -12,6 +12,7 @@
 #include "outbox.h"
 #include "peer-wire.h"
 #include "peer-step.h"
+#include "vrf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -490,6 +491,38 @@ static void sealed_from_patch(const char *patch, int side, char out[65])
 	strbuf_release(&add);
 }
 
+/* 5.1: a request comes with exactly one die proof, its requester's for its
+ * own commit, that verifies; any other commit comes with none (finding 3
+ * of the red team, issue 34). 0, or PEER_REFUSED (said). */
+static int check_request_proof(struct peer_copy *pc, const struct peer_envelope *e,
+			       bool request, struct strbuf *said)
+{
+	unsigned char oid[20], alpha[PCRYPTO_ALPHA_MAX], beta[VRF_HASH_BYTES];
+	size_t n;
+
+	if (!request) {
+		if (e->n_dice) {
+			strbuf_addf(said, "commit %lu (%s) is no request, yet its envelope has a dice line (5.1)",
+				    e->seq, e->kind);
+			return PEER_REFUSED;
+		}
+		return 0;
+	}
+	if (e->n_dice != 1 || strcmp(e->dice[0].oid, e->commit)) {
+		strbuf_addf(said, "request %lu comes without a valid die proof: its envelope must have one dice line, for commit %.12s (5.1)",
+			    e->seq, e->commit);
+		return PEER_REFUSED;
+	}
+	n = hex_decode(e->commit, oid, 20) < 0 ? 0
+		: pcrypto_dice_alpha(pc->g.id, e->from, oid, 20, alpha);
+	if (!n || vrf_verify(pc->rec.keys[e->from].vrf, e->dice[0].proof, alpha, n, beta) < 0) {
+		strbuf_addf(said, "request %lu comes without a valid die proof: the %s die proof for %.12s does not verify (5.1)",
+			    e->seq, side_name((enum side)e->from), e->commit);
+		return PEER_REFUSED;
+	}
+	return 0;
+}
+
 /* 8.3 steps 5 to 7 for an order or an answer: the commit rebuilt by the
  * rule of section 7 from the facts the patch adds. */
 static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
@@ -543,7 +576,8 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 			    e->seq, e->kind, commit, e->commit);
 		goto out;
 	}
-	if (same_patch(pc, commit, patch, said) < 0)
+	if (same_patch(pc, commit, patch, said) < 0 ||
+	    check_request_proof(pc, e, st.request, said))
 		goto out;
 	ret = PEER_FAILED;
 	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
