@@ -318,6 +318,29 @@ static int same_patch(struct peer_copy *pc, const char *commit, const char *patc
 	return ret;
 }
 
+int peer_check_time(struct repo *r, const char *parent, long long t,
+		    long long now, struct strbuf *said)
+{
+	char a[40], b[40];
+	long long pt = 0;
+
+	if (parent && *parent && repo_commit_info(r, parent, NULL, NULL, NULL, &pt) == 0 &&
+	    t < pt) {
+		mail_format_date(t, 0, a);
+		mail_format_date(pt, 0, b);
+		strbuf_addf(said, "the commit is dated %s, before its parent (%s) (8.3)", a, b);
+		return PEER_REFUSED;
+	}
+	if (t > now + PEER_CLOCK_SLACK) {
+		mail_format_date(t, 0, a);
+		mail_format_date(now, 0, b);
+		strbuf_addf(said, "the commit is dated %s, more than an hour after this machine's clock (%s) (8.3)",
+			    a, b);
+		return PEER_REFUSED;
+	}
+	return 0;
+}
+
 /* The joiner's keys from the lines his join adds to game.yaml. */
 static int join_keys(const char *added, struct peer_keys *k)
 {
@@ -387,6 +410,8 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addstr(said, "the patch has no date");
 		goto out;
 	}
+	if (peer_check_time(pc->g.repo, pc->g.head, time, game_now(), said))
+		goto out;
 	ret = PEER_FAILED;
 	if (peer_join_commit(&pc->g, &rec, joiner, time, commit) < 0) {
 		strbuf_addstr(said, "cannot rebuild the join");
@@ -561,6 +586,8 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addstr(said, "the patch has no date");
 		goto out;
 	}
+	if (peer_check_time(pc->g.repo, pc->g.head, st.time, game_now(), said))
+		goto out;
 	r = peer_step_build(&st, commit);
 	if (r > 0) {
 		strbuf_addf(said, "commit %lu (%s) does not replay: %s", e->seq, e->kind, st.why.buf);

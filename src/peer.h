@@ -141,6 +141,18 @@ int peer_request_proof(struct peer_copy *pc, const char *oid,
 int peer_trailer(struct repo *r, const char *rev, const char *name,
 		 struct strbuf *out);
 
+/* How far after the receiver's clock a commit may be dated (8.3). */
+#define PEER_CLOCK_SLACK 3600
+
+/*
+ * The date t of a commit against its parent's (never before it) and the
+ * clock now (at most PEER_CLOCK_SLACK after it): 0, or PEER_REFUSED with
+ * the reason appended to said. Used by the accepting postrider and by
+ * peer audit.
+ */
+int peer_check_time(struct repo *r, const char *parent, long long t,
+		    long long now, struct strbuf *said);
+
 /* The lines a patch adds to the file path (its '+' lines without the
  * '+'), appended to out: the facts of a commit. 0, or -1 when the patch
  * has no diff of path. */
