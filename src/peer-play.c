@@ -175,6 +175,7 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
 	int r = PEER_FAILED, status;
 	size_t before = 0;
+	bool joint;
 
 	if ((status = open_copy(dir, &pc, said)) != 0)
 		goto out;
@@ -188,7 +189,11 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 			send_outbox(&pc, cfg);
 		goto out;
 	}
+	joint = pc.rec.have_joint;
 	r = peer_accept_mail(&pc, cfg, mail, len, &line);
+	if (r == PEER_ACCEPTED && !joint && pc.rec.have_joint &&
+	    peer_join_notice(&pc, cfg) < 0)
+		strbuf_addstr(&line, "; the notice to its player could not be written");
 	switch (r) {
 	case PEER_ACCEPTED:
 	case PEER_COPY:

@@ -432,7 +432,12 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->rec = rec;
-	strbuf_addf(said, "accepted: the %s joined (commit %.12s)", side_name(joiner), commit);
+	{
+		char fp[17];
+		peer_fingerprint(&rec.keys[joiner], fp);
+		strbuf_addf(said, "accepted: the %s joined (commit %.12s); the %s's fingerprint: %s (compare it with him by telephone or in person, 9.1)",
+			    side_name(joiner), commit, side_title(joiner), fp);
+	}
 	ret = PEER_ACCEPTED;
 out:
 	strbuf_release(&changes);

@@ -225,6 +225,10 @@ int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
  * happened, given in since; his hand; the legal orders; the token),
  * into the outbox. 0 (also when nothing is due) or -1. */
 int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char *since);
+/* The notice to the copy's player that the other side joined, with the
+ * joiner's fingerprint to compare (9.1), into the outbox. 0 or -1. */
+int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg);
+
 /* A mail without an envelope given to a peer copy: its player's order,
  * read if it comes from his address with the token of his last report;
  * a rejection is mailed to him. Returns the exit status, what became of
