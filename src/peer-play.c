@@ -207,6 +207,8 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 	case PEER_REFUSED:
 		strbuf_addf(said, "rejected: %s (nothing was changed)", line.buf);
 		status = 1;
+		if (peer_notice_refused(&pc, cfg, line.buf) == 0)
+			send_outbox(&pc, cfg);
 		break;
 	default:
 		strbuf_addf(said, "error: %s", line.buf);

@@ -67,6 +67,22 @@ static int to_player(struct peer_copy *pc, const struct mail_config *cfg,
 	return ret;
 }
 
+int peer_notice_refused(struct peer_copy *pc, const struct mail_config *cfg,
+			const char *why)
+{
+	struct strbuf text = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&text, "Your postrider of game %s refused a mail that said it came from the\n"
+		    "other player's postrider, and changed nothing:\n\n  %s\n\n"
+		    "A forged mail, or a damaged one: if your game waits for him and no\n"
+		    "good mail comes, ask him (`postrider peer status` says who owes what).\n",
+		    pc->g.id, why);
+	ret = to_player(pc, cfg, "refused", "a mail from the other postrider was refused", text.buf);
+	strbuf_release(&text);
+	return ret;
+}
+
 int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char *since)
 {
 	struct strbuf text = STRBUF_INIT, subj = STRBUF_INIT, p = STRBUF_INIT;

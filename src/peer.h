@@ -225,6 +225,10 @@ int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
  * happened, given in since; his hand; the legal orders; the token),
  * into the outbox. 0 (also when nothing is due) or -1. */
 int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char *since);
+/* The warning of 8.5 to the copy's player: a mail of the other
+ * postrider was refused (why). 0 or -1. */
+int peer_notice_refused(struct peer_copy *pc, const struct mail_config *cfg,
+			const char *why);
 /* The notice to the copy's player that the other side joined, with the
  * joiner's fingerprint to compare (9.1), into the outbox. 0 or -1. */
 int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg);

@@ -223,6 +223,8 @@ check_cheat share-not-called-for 1 "the rules did not call for"
 check_cheat forged-die 1 "die proof for request"
 check_cheat reused-die 1 "die proof for request"
 check_cheat asks-for-a-share 1 "does not replay"
+expect_ne "the player whose postrider refused a mail is told (8.5)" "" \
+	"$(ls "$(outbox "$A")/new" "$(outbox "$B")/new" | grep -- '-refused-')"
 expect_eq "both copies agree after the cheats" \
 	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD)"
 test_done
