@@ -28,6 +28,7 @@
 
 struct peer_opts {
 	const char *am, *br, *me, *data, *secret_hex, *config_path, *dir, *input;
+	const char *address;	/* join: the joiner's own address, checked */
 	bool tournament;
 };
 
@@ -42,6 +43,7 @@ static int parse_opts(int argc, char **argv, struct peer_opts *o, bool join)
 		{ "secret", required_argument, NULL, 's' },
 		{ "tournament", no_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "address", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -57,12 +59,15 @@ static int parse_opts(int argc, char **argv, struct peer_opts *o, bool join)
 		case 's': o->secret_hex = optarg; break;
 		case 't': o->tournament = true; break;
 		case 'c': o->config_path = optarg; break;
+		case 'A': o->address = optarg; break;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (join ? (optind != argc - 1 && optind != argc - 2) : optind != argc - 1)
 		return EXIT_USAGE;
 	if (join && (o->am || o->br || o->me || o->tournament))
+		return EXIT_USAGE;
+	if (!join && o->address)
 		return EXIT_USAGE;
 	o->dir = argv[optind];
 	o->input = join && optind == argc - 2 ? argv[optind + 1] : NULL;
@@ -204,6 +209,34 @@ static int check_invitation_data(const struct game *g, const char *override)
 	free(dir);
 	strbuf_release(&err);
 	return ret;
+}
+
+/* The joiner's own address in the invitation: where his postrider will
+ * mail his reports (his hand) and whence it takes his orders (8.4). With
+ * --address, another one is refused (finding 1 of the red team, issue
+ * 34). 0, or 1 (refused, said). */
+static int check_own_address(const struct game *g, enum side me, const char *address)
+{
+	struct game_player p = { 0 };
+	const char *addr = address;
+	int ret = 0;
+
+	if (address && game_player_parse(address, &p) == 0)
+		addr = p.addr;
+	if (addr && ascii_strcasecmp(addr, g->player[me].addr)) {
+		error("the invitation gives the %s the address %s, not yours (%s): your postrider would mail your hand there and take orders from it; ask the inviter for an invitation to your own address",
+		      side_name(me), g->player[me].addr, addr);
+		ret = 1;
+	}
+	free(p.name);
+	free(p.addr);
+	return ret;
+}
+
+static void say_own_address(const struct game *g, enum side me)
+{
+	printf("your address: %s <%s> (your postrider mails your reports, with your hand, there and takes your orders from it: if it is not yours, do not play)\n",
+	       g->player[me].name, g->player[me].addr);
 }
 
 static void say_fingerprint(const struct peer_copy *pc, enum side inviter)
@@ -381,6 +414,8 @@ static int join_copy(struct peer_copy *pc, const struct peer_opts *o,
 	    check_invitation_data(&pc->g, o->data))
 		goto out;
 	pc->me = OTHER_SIDE(inviter);
+	if (check_own_address(&pc->g, pc->me, o->address))
+		goto out;
 	if (pcrypto_keys(pc->secret, &pc->sk, NULL) < 0 ||
 	    peer_keys_make(pc->secret, pc->g.id, pc->me, &pc->rec.keys[pc->me]) < 0 ||
 	    pcrypto_joint_key(pc->rec.keys[1].mask, pc->rec.keys[2].mask, pc->rec.joint) < 0)
@@ -424,6 +459,7 @@ static int exec_join(int argc, char **argv)
 	       pc.g.id, o.dir, side_name(pc.me), pc.g.head, pc.g.player[OTHER_SIDE(pc.me)].addr);
 	say_fingerprint(&pc, OTHER_SIDE(pc.me));
 	say_data(&pc.g);
+	say_own_address(&pc.g, pc.me);
 	fflush(stdout);
 	box = outbox_of(&pc, &cfg);
 	ret = send_now(&pc, &cfg, box);
@@ -506,7 +542,7 @@ static int exec_peer(int argc, char **argv)
 const struct cmd_entry cmd_peer_entry = {
 	"peer",
 	"peer new DIR --me SIDE --american \"Name <addr>\" --british \"Name <addr>\" [--tournament] [--data DIR] [--secret HEX] [--config FILE]\n"
-	"       postrider peer join DIR [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
+	"       postrider peer join DIR [--address ADDR] [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
 	"       postrider peer status DIR\n"
 	"       postrider peer audit DIR",
 	"a game between two players with no host (docs/peer.md)",
@@ -515,7 +551,8 @@ const struct cmd_entry cmd_peer_entry = {
 	"  peer join    build your copy in DIR from the invitation (a saved mail,\n"
 	"               or standard input) and mail the join back; refused when\n"
 	"               the invitation's data is not yours (--data DIR: the data\n"
-	"               you accept)\n"
+	"               you accept; --address ADDR: your own address, another one\n"
+	"               in the invitation is refused)\n"
 	"  peer status  the game, the sides' key fingerprints, who owes what\n"
 	"  peer audit   replay every commit of a copy and check every proof; once\n"
 	"               the game is over, open every card with the published keys\n"
