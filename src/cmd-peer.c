@@ -421,7 +421,8 @@ static int join_copy(struct peer_copy *pc, const struct peer_opts *o,
 	    pcrypto_joint_key(pc->rec.keys[1].mask, pc->rec.keys[2].mask, pc->rec.joint) < 0)
 		goto out;
 	pc->rec.have_joint = true;
-	if (peer_join_commit(&pc->g, &pc->rec, pc->me, game_now(), commit) < 0 ||
+	if (peer_join_commit(&pc->g, &pc->rec, pc->me,
+			     peer_commit_time(pc->g.repo, pc->g.head), commit) < 0 ||
 	    peer_commit_mail(pc, cfg, pc->g.head, commit, 2, PEER_JOIN, NULL) < 0)
 		goto out;
 	ret = 0;

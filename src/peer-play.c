@@ -64,7 +64,7 @@ static int make_commit(struct peer_copy *pc, const struct mail_config *cfg,
 	st.kind = kind;
 	st.order = order;
 	st.make = true;
-	st.time = game_now();
+	st.time = peer_commit_time(pc->g.repo, pc->g.head);
 	st.seq = next_seq(pc);
 	{
 		enum side ps;

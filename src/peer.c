@@ -318,6 +318,16 @@ static int same_patch(struct peer_copy *pc, const char *commit, const char *patc
 	return ret;
 }
 
+long long peer_commit_time(struct repo *r, const char *parent)
+{
+	long long now = game_now(), pt = 0;
+
+	if (parent && *parent && repo_commit_info(r, parent, NULL, NULL, NULL, &pt) == 0 &&
+	    pt > now)
+		return pt;
+	return now;
+}
+
 int peer_check_time(struct repo *r, const char *parent, long long t,
 		    long long now, struct strbuf *said)
 {

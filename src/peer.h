@@ -141,6 +141,11 @@ int peer_request_proof(struct peer_copy *pc, const char *oid,
 int peer_trailer(struct repo *r, const char *rev, const char *name,
 		 struct strbuf *out);
 
+/* The date of a commit made now after parent: this machine's clock, or
+ * the parent's date when the clock is behind it (an honest commit is
+ * never dated before its parent, 8.3). */
+long long peer_commit_time(struct repo *r, const char *parent);
+
 /* How far after the receiver's clock a commit may be dated (8.3). */
 #define PEER_CLOCK_SLACK 3600
 
