@@ -86,13 +86,13 @@ refused request-proof-for-another-commit "die proof" \
 	"a request whose die proof names another commit is taken; the British is stuck and recorded as owing the dice"
 
 # --- commits the rules do not give -----------------------------------------------
-refused commit-out-of-turn "" \
+refused commit-out-of-turn "owes nothing" \
 	"the American mails an empty commit of kind answer while the British decides: it is taken, moves the head and its date (the British's deadline counts again) and makes the British's order in flight a fork"
-refused order-relabelled-end "" \
+refused order-relabelled-end "owes nothing" \
 	"an order mailed with kind end (the game is not over) is taken as an empty commit of kind end: the order is not run, and the record holds an end in the middle of the game"
-refused backdated-commit "" \
+refused backdated-commit "before its parent" \
 	"a commit dated 30 days before its parent is taken: the dates of section 11 (who is late, since when, the forfeit limit) are the cheater's to choose"
-refused future-dated-commit "" \
+refused future-dated-commit "after this machine's clock" \
 	"a commit dated 30 days ahead is taken: the British seems late by a month less, the American's own silence is hidden"
 
 # --- and peer audit, run on a copy that took one of them, must see it -----------------
