@@ -18,7 +18,24 @@ postrider peer new "$A" --me american --american "$AMERICAN" --british "$BRITISH
 	--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
 postrider peer join "$B" --secret "$SB" "$(ls "$(outbox "$A")/new/"*)" >/dev/null 2>&1 ||
 	die "peer join failed"
-postrider play "$A" "$(ls "$(outbox "$B")/new/"*)" >/dev/null 2>&1 || die "the join was refused"
+JOIN=$(ls "$(outbox "$B")/new/"*)
+# a rogue masking key (3.2): its key proof cannot be made; the joiner
+# sends another in his signed join
+"$PY" - "$JOIN" "$SB" "$B" "$TRASH/rogue-join.eml" <<'EOF'
+import sys
+sys.path.insert(0, "tests/e2e")
+import peer_forge as pf
+raw = open(sys.argv[1], "rb").read()
+def rogue(p):
+    i = p.index("\n+    mask_proof: ") + len("\n+    mask_proof: ")
+    return pf.flip_hex(p, i + 10)
+open(sys.argv[4], "wb").write(pf.forge(raw, bytes.fromhex(sys.argv[2]), edit_patch=rogue, repo=sys.argv[3]))
+EOF
+snapshot "$A" before-rogue
+expect_exit 1 postrider play "$A" "$TRASH/rogue-join.eml"
+expect_grep "rogue-key: refused because its key proof does not verify" "key proof does not verify" "$TRASH/err"
+expect_unchanged "rogue-key: nothing changed" "$A" before-rogue
+postrider play "$A" "$JOIN" >/dev/null 2>&1 || die "the join was refused"
 
 # The game, mail by mail; each cheat is tried once on the first mail it
 # fits, on a copy of the receiver's, before the honest mail goes. One line
