@@ -204,9 +204,10 @@ def scratch(copy, name):
     return d
 
 
-def offer(name, to, raw, tag=None):
-    """Offers raw to a scratch copy of side to's copy; (rc, err, same, dir)."""
-    d = scratch(copies[to], tag or name)
+def offer(name, to, raw, tag=None, where=None):
+    """Offers raw to a scratch copy of side to's copy (or of the copy
+    where); (rc, err, same, dir)."""
+    d = scratch(where or copies[to], tag or name)
     f = os.path.join(work, "forged-%s.eml" % (tag or name))
     open(f, "wb").write(raw)
     before = snapshot(d)
@@ -219,8 +220,8 @@ def report(name, rc, err, same):
     done.add(name)
 
 
-def attempt(name, to, raw):
-    rc, err, same, _ = offer(name, to, raw)
+def attempt(name, to, raw, where=None):
+    rc, err, same, _ = offer(name, to, raw, where=where)
     report(name, rc, err, same)
 
 
@@ -267,6 +268,9 @@ def attacks_on_mail(mail, sender):
     if sender != "american":
         attacks_either_side(raw, env, patch, sender, to)
         return
+
+    if field(env, "dice") and "sealed-line-changed" not in done:
+        sealed_line_changed(raw, env)
 
     if field(env, "dice") and "request-without-proof" not in done:
         # 5.1: a request whose own die proof is left out, wrong, or for
@@ -334,6 +338,78 @@ def attacks_on_mail(mail, sender):
         attempt("huge-mail", to, big)
 
     attacks_either_side(raw, env, patch, sender, to)
+
+
+def sealed_line_changed(raw, env):
+    """6.4: the American's request is played again on copies of both
+    copies at its parent, with one more line (sealed past the die); once
+    the answer comes, his postrider shows the line (run or dropped) with
+    the salt, and the cheater mails another line in its place."""
+    parent = field(env, "parent")
+    a, b = scratch(copies["american"], "sealed-own"), scratch(copies["british"], "sealed")
+    git(a, "reset", "-q", "--hard", parent)
+    onum = int(re.search(r"^seq: (\d+)$", git(b, "show", "HEAD:state.yaml"), re.M).group(1)) + 1
+    for f in os.listdir(os.path.join(a, ".git/postrider")):
+        if f.startswith("peer-request-") or f == "peer-order-%04d" % onum:
+            os.remove(os.path.join(a, ".git/postrider", f))
+    shutil.rmtree(os.path.join(a, ".git/postrider/outbox/new"), ignore_errors=True)
+    order = added(unpack(raw)[1], "orders/%04d-american.txt" % onum)
+    legal = [l for l in run(["postrider", "options", a, "--plain"])[1].splitlines()[1:] if l.strip()]
+    if not order or not legal:
+        return
+    first = order[0]
+    extra = [l for l in legal if l != first]
+    if not extra:
+        return
+    rc, out, err = run(["postrider", "play", a, "--as", "american", "-"],
+                       ("%s\n%s\n" % (first, extra[0])).encode())
+    if rc not in (0, 3):
+        return
+    # the mails back and forth (and the first legal order of whoever
+    # decides), until the American's postrider closes the order
+    seen = set()
+    for it in range(120):
+        moved = False
+        for side, d, o in (("american", a, b), ("british", b, a)):
+            bx = os.path.join(d, ".git/postrider/outbox/new")
+            for n in sorted(os.listdir(bx) if os.path.isdir(bx) else [],
+                            key=lambda n: os.stat(os.path.join(bx, n)).st_mtime_ns):
+                m = os.path.join(bx, n)
+                if "-peer-" not in n or m in seen:
+                    continue
+                seen.add(m)
+                moved = True
+                mraw = open(m, "rb").read()
+                menv, mpatch = unpack(mraw)
+                lines = [l for p2, c in sections(mpatch)[1] if p2.startswith("orders/")
+                         and p2.endswith("-american.txt") for l in c.split("\n")
+                         if l.startswith("+# salt ")]
+                if side == "american" and field(menv, "kind") == "answer" and lines:
+                    shown_line = [l for p2, c in sections(mpatch)[1] if p2.startswith("orders/")
+                                  for l in c.split("\n") if l.startswith("+") and extra[0] in l]
+                    if shown_line:
+                        other_line = [l for l in legal if l not in (first, extra[0])]
+                        new = shown_line[0].replace(extra[0], other_line[0] if other_line else "pass")
+                        print("# sealed-line-changed after %d steps" % it, file=sys.stderr)
+                        attempt("sealed-line-changed", "british", forge(
+                            mraw, "american", patch_fn=lambda p: p.replace(shown_line[0] + "\n",
+                                                                           new + "\n", 1)),
+                            where=b)
+                        return
+                run(["postrider", "play", o, m])
+        if not moved:
+            w = waits(a)
+            deciding = [x.split()[0] for x in w if x.endswith(" decision")]
+            if not deciding:
+                return
+            d = a if deciding[0] == "american" else b
+            legal2 = [l for l in run(["postrider", "options", d, "--plain"])[1].splitlines()[1:]
+                      if l.strip()]
+            if not legal2:
+                return
+            quick = [l for l in legal2 if l.split()[0] in ("pass", "done", "stop")]
+            run(["postrider", "play", d, "--as", deciding[0], "-"],
+                (rnd.choice(quick or legal2) + "\n").encode())
 
 
 def attacks_either_side(raw, env, patch, sender, to):
@@ -508,7 +584,7 @@ def choose(legal):
 for side in copies:
     for m in outbox_mails(side):
         delivered.add(m)
-wanted = {"request-without-proof", "order-with-a-sealed-comment", "backdated-commit", "commit-out-of-turn", "dice-given-twice",
+wanted = {"request-without-proof", "order-with-a-sealed-comment", "sealed-line-changed", "backdated-commit", "commit-out-of-turn", "dice-given-twice",
           "share-of-a-deck-slot", "shuffle-short-by-one"}
 orders = 0
 while orders < MAX_ORDERS and not wanted <= done:
