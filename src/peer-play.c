@@ -269,6 +269,18 @@ static int strip_marks(const char *text, struct strbuf *out)
 	return n;
 }
 
+/* Whether text has a line that is neither blank nor a comment. */
+static bool has_decision(const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t l = strcspn(p, "\n"), k = strspn(p, " \t\r");
+		if (k < l && p[k] != '#')
+			return true;
+		p += l + (p[l] ? 1 : 0);
+	}
+	return false;
+}
+
 int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
 		   const char *text, bool check, struct strbuf *said, struct strbuf *out)
 {
@@ -290,6 +302,12 @@ int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
 		strbuf_addf(said, "rejected: it is not the %s's decision now (%s; waits: %s)",
 			    side_title(pc->me), p.buf,
 			    pc->g.state.peer.n_waits ? pc->g.state.peer.waits[0] : "nothing");
+		goto out;
+	}
+	if (!has_decision(plain.buf)) {
+		/* an order commit with no line would be refused by the other
+		 * copy ("adds no order file"): the two would part */
+		strbuf_addstr(said, "rejected: the order holds no decision (nothing was changed)");
 		goto out;
 	}
 	r = make_commit(pc, cfg, PEER_ORDER, plain.buf, check, &why);

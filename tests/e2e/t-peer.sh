@@ -122,6 +122,15 @@ REPORT=$(ls "$(outbox "$A")/new/"*-report-* 2>/dev/null | tail -n 1)
 expect_ne "the American's postrider reports his decision to him" "" "$REPORT"
 expect_grep "the report goes to its own player" "^To: .*alice@example.org" "$REPORT"
 expect_grep "the report lists his legal orders" "place Falmouth MA" "$REPORT"
+# an order with no decision (an empty mail, comments only): refused, as
+# the other copy would refuse an order commit with no line
+_head=$(git -C "$A" rev-parse HEAD)
+reply_mail "$REPORT" "$AMERICAN" "# only a comment" >"$TRASH/order0.eml"
+expect_exit 1 postrider play "$A" "$TRASH/order0.eml"
+expect_grep "an order with no decision is refused" "the order holds no decision" "$TRASH/err"
+printf '' >"$TRASH/empty.txt"
+expect_exit 1 postrider play "$A" --as american "$TRASH/empty.txt"
+expect_eq "an order with no decision changes nothing" "$_head" "$(git -C "$A" rev-parse HEAD)"
 reply_mail "$REPORT" "$AMERICAN" "place Falmouth MA" >"$TRASH/order1.eml"
 expect_exit 0 postrider play "$A" "$TRASH/order1.eml"
 expect_grep "a mailed order is played" "accepted: order 1 of the american" "$TRASH/err"
