@@ -212,16 +212,22 @@ static int check_invitation_data(const struct game *g, const char *override)
 }
 
 /* The joiner's own address in the invitation: where his postrider will
- * mail his reports (his hand) and whence it takes his orders (8.4). With
- * --address, another one is refused (finding 1 of the red team, issue
- * 34). 0, or 1 (refused, said). */
+ * mail his reports (his hand) and whence it takes his orders (8.4). The
+ * joiner must say it (--address): the inviter writes both addresses, and
+ * one that is not the joiner's would get his hand (the red team's
+ * finding, issue 34). 0, or 1 (refused, said). */
 static int check_own_address(const struct game *g, enum side me, const char *address)
 {
 	struct game_player p = { 0 };
 	const char *addr = address;
 	int ret = 0;
 
-	if (address && game_player_parse(address, &p) == 0)
+	if (!address) {
+		error("peer join needs --address ADDR, your own address: the invitation names %s <%s> for the %s, and your postrider would mail your hand there and take orders from it",
+		      g->player[me].name, g->player[me].addr, side_name(me));
+		return 1;
+	}
+	if (game_player_parse(address, &p) == 0)
 		addr = p.addr;
 	if (addr && ascii_strcasecmp(addr, g->player[me].addr)) {
 		error("the invitation gives the %s the address %s, not yours (%s): your postrider would mail your hand there and take orders from it; ask the inviter for an invitation to your own address",
@@ -543,7 +549,7 @@ static int exec_peer(int argc, char **argv)
 const struct cmd_entry cmd_peer_entry = {
 	"peer",
 	"peer new DIR --me SIDE --american \"Name <addr>\" --british \"Name <addr>\" [--tournament] [--data DIR] [--secret HEX] [--config FILE]\n"
-	"       postrider peer join DIR [--address ADDR] [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
+	"       postrider peer join DIR --address ADDR [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
 	"       postrider peer status DIR\n"
 	"       postrider peer audit DIR",
 	"a game between two players with no host (docs/peer.md)",
@@ -552,8 +558,9 @@ const struct cmd_entry cmd_peer_entry = {
 	"  peer join    build your copy in DIR from the invitation (a saved mail,\n"
 	"               or standard input) and mail the join back; refused when\n"
 	"               the invitation's data is not yours (--data DIR: the data\n"
-	"               you accept; --address ADDR: your own address, another one\n"
-	"               in the invitation is refused)\n"
+	"               you accept); --address ADDR, your own address, is\n"
+	"               required: an invitation that gives your side another one\n"
+	"               is refused\n"
 	"  peer status  the game, the sides' key fingerprints, who owes what\n"
 	"  peer audit   replay every commit of a copy and check every proof; once\n"
 	"               the game is over, open every card with the published keys\n"

@@ -48,7 +48,7 @@ class Pair:
         self.seen.add(invitation[0])
         self.passed.append(self.describe("american", "british", invitation[0]))
         rc, out, err = postrider("peer", "join", self.dir["british"], "--secret", secret_br,
-                                 invitation[0])
+                                 "--address", self.addr["british"], invitation[0])
         if rc:
             raise RuntimeError("peer join: exit %d: %s" % (rc, err.strip()))
         self.pump()

@@ -516,7 +516,11 @@ def attacks_at_rest():
     # a join answered twice: the British joins again with other keys
     join2 = os.path.join(work, "join2")
     inv = sorted(delivered, key=lambda m: os.stat(m).st_mtime_ns)[0]
-    run(["postrider", "peer", "join", join2, "--secret", "77" * 32, inv])
+    # the British address as the invitation gives it (a stranger gives
+    # whatever the invitation names)
+    yaml = open(os.path.join(copies["american"], "game.yaml")).read()
+    br_addr = re.search(r"(?m)^  british:\n    name: .*\n    address: (.*)$", yaml).group(1)
+    run(["postrider", "peer", "join", join2, "--secret", "77" * 32, "--address", br_addr, inv])
     box = os.path.join(join2, ".git/postrider/outbox/new")
     sent = [n for n in os.listdir(box) if "-peer-" in n] if os.path.isdir(box) else []
     if sent:
@@ -529,7 +533,7 @@ def attacks_at_rest():
         if f.startswith("peer-request") or f.startswith("peer-order"):
             os.remove(os.path.join(inv_copy, ".git/postrider", f))
     join3 = os.path.join(work, "join3")
-    run(["postrider", "peer", "join", join3, "--secret", "66" * 32, inv])
+    run(["postrider", "peer", "join", join3, "--secret", "66" * 32, "--address", br_addr, inv])
     box = os.path.join(join3, ".git/postrider/outbox/new")
     sent = [n for n in os.listdir(box) if "-peer-" in n] if os.path.isdir(box) else []
     if sent:

@@ -16,7 +16,7 @@ SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
 
 postrider peer new "$A" --me american --american "$AMERICAN" --british "$BRITISH" \
 	--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
-postrider peer join "$B" --secret "$SB" "$(ls "$(outbox "$A")/new/"*)" >/dev/null 2>&1 ||
+postrider peer join "$B" --secret "$SB" --address "$BRITISH" "$(ls "$(outbox "$A")/new/"*)" >/dev/null 2>&1 ||
 	die "peer join failed"
 JOIN=$(ls "$(outbox "$B")/new/"*)
 # a rogue masking key (3.2): its key proof cannot be made; the joiner

@@ -301,7 +301,7 @@ wait_for 30 has_invitation ||
 	die "the invitation reaches the British Maildir: $(cat "$TRASH/new.err"; tail -n 5 "$PF/maillog")"
 ok "the invitation reaches the British Maildir"
 INV=$(is_invitation)
-as "$BR_USER" postrider peer join "$U/$BR_USER/game" --secret "$SB" "$INV" \
+as "$BR_USER" postrider peer join "$U/$BR_USER/game" --secret "$SB" --address "$BR" "$INV" \
 	>"$TRASH/join.out" 2>"$TRASH/join.err"
 expect_eq "peer join from the invitation, as the British: exit 0" 0 "$?"
 fp_am=$(sed -n 's/^fingerprint: \([0-9a-f]\{16\}\) .*/\1/p' "$TRASH/new.out")

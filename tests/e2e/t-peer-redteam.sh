@@ -20,7 +20,7 @@ SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
 
 postrider peer new "$A" --me american --american "$AMERICAN" --british "$BRITISH" \
 	--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
-postrider peer join "$B" --secret "$SB" "$(ls "$(outbox "$A")/new/"*-peer-*)" >/dev/null 2>&1 ||
+postrider peer join "$B" --secret "$SB" --address "$BRITISH" "$(ls "$(outbox "$A")/new/"*-peer-*)" >/dev/null 2>&1 ||
 	die "peer join failed"
 postrider play "$A" "$(ls "$(outbox "$B")/new/"*-peer-*)" >/dev/null 2>&1 || die "the join was refused"
 mkdir "$TRASH/work"
@@ -161,7 +161,7 @@ sed 's/{number: \([0-9]*\), ops: 1,/{number: \1, ops: 3,/' games/washingtons-war
 	>"$TRASH/evdata/cards.yaml"
 postrider peer new "$TRASH/ev-a" --me american --american "$AMERICAN" --british "$BRITISH" \
 	--secret "$SA" --data "$TRASH/evdata" >/dev/null 2>&1 || die "peer new with other data"
-postrider peer join "$TRASH/ev-b" --secret "$SB" "$(ls "$(outbox "$TRASH/ev-a")/new/"*-peer-*)" \
+postrider peer join "$TRASH/ev-b" --secret "$SB" --address "$BRITISH" "$(ls "$(outbox "$TRASH/ev-a")/new/"*-peer-*)" \
 	>"$TRASH/ev.out" 2>&1
 _rc=$?
 if [ $_rc -ne 0 ] && [ ! -e "$TRASH/ev-b/game.yaml" ]; then
@@ -181,16 +181,18 @@ fi
 # address, and takes orders from it.
 postrider peer new "$TRASH/sp-a" --me american --american "$AMERICAN" \
 	--british "Bob <spy@evil.example>" --secret "$SA" >/dev/null 2>&1 || die "peer new (spy)"
-postrider peer join "$TRASH/sp-b" --secret "$SB" "$(ls "$(outbox "$TRASH/sp-a")/new/"*-peer-*)" \
+postrider peer join "$TRASH/sp-b" --secret "$SB" --address "$BRITISH" "$(ls "$(outbox "$TRASH/sp-a")/new/"*-peer-*)" \
 	>"$TRASH/sp.out" 2>&1
 _rc=$?
-if [ $_rc -ne 0 ] || grep -q "spy@evil.example" "$TRASH/sp.out"; then
-	ok "peer join refuses, or shows the joiner the address his copy will write to"
+if [ $_rc -ne 0 ] && grep -q "gives the british the address spy@evil.example, not yours (bob@example.org)" "$TRASH/sp.out" &&
+	[ ! -e "$TRASH/sp-b" ]; then
+	ok "peer join refuses an invitation that gives the joiner's side another address than his own, and makes no copy"
 else
-	fail "peer join refuses, or shows the joiner the address his copy will write to" \
-		"ATTACK SUCCEEDS: the invitation names spy@evil.example as the British's address; 'peer join' takes it and says only where the join goes" \
+	fail "peer join refuses an invitation that gives the joiner's side another address than his own, and makes no copy" \
+		"ATTACK SUCCEEDS: the invitation names spy@evil.example as the British's address; 'peer join' (exit $_rc) takes it" \
 		"peer join said: $(tr '\n' ' ' <"$TRASH/sp.out")"
 fi
+# Had the join been taken (the check above failing), what the spy gets:
 if [ -e "$TRASH/sp-b/game.yaml" ]; then
 	postrider play "$TRASH/sp-a" "$(ls "$(outbox "$TRASH/sp-b")/new/"*-peer-*)" >/dev/null 2>&1
 	# the American plays his set-up until the British decides; each mail
@@ -242,7 +244,7 @@ for g in 1 2; do
 	if [ $g = 1 ]; then _sb=$SB; else _sb=$SB2; fi
 	postrider peer new "$TRASH/a$g" --me american --american "$AMERICAN" \
 		--british "$BRITISH" --secret "$SA" >/dev/null 2>&1 || die "peer new $g"
-	postrider peer join "$TRASH/b$g" --secret "$_sb" "$(ls "$(outbox "$TRASH/a$g")/new/"*-peer-*)" \
+	postrider peer join "$TRASH/b$g" --secret "$_sb" --address "$BRITISH" "$(ls "$(outbox "$TRASH/a$g")/new/"*-peer-*)" \
 		>/dev/null 2>&1 || die "peer join $g"
 	postrider play "$TRASH/a$g" "$(ls "$(outbox "$TRASH/b$g")/new/"*-peer-*)" >/dev/null 2>&1 ||
 		die "join $g refused"

@@ -52,7 +52,12 @@ expect_exit 1 postrider peer join "$TRASH/nothing" "$A/game.yaml"
 expect_eq "a file that is no invitation makes no copy" "no" \
 	"$(test -e "$TRASH/nothing" && echo yes || echo no)"
 
-expect_exit 0 postrider peer join "$B" --secret "$SB" "$INV"
+expect_exit 1 postrider peer join "$TRASH/bob0" --secret "$SB" "$INV"
+expect_grep "peer join needs the joiner's own address" \
+	"needs --address ADDR, your own address: the invitation names Bob <bob@example.org> for the british" "$TRASH/err"
+expect_eq "no copy without the joiner's address" "no" \
+	"$(test -e "$TRASH/bob0" && echo yes || echo no)"
+expect_exit 0 postrider peer join "$B" --secret "$SB" --address "$BRITISH" "$INV"
 expect_grep "peer join prints the inviter's fingerprint" "^fingerprint: $FP " "$TRASH/out"
 expect_grep "peer join prints the data it accepts (9.1)" \
 	"^data: washingtons-war, hash [0-9a-f]\{64\}, options: none$" "$TRASH/out"
@@ -75,7 +80,7 @@ expect_exit 0 postrider peer join "$TRASH/bob4" --secret "$SB" --address "bob@EX
 	--data "$POSTRIDER_GAMES/washingtons-war" "$INV"
 cp -r "$POSTRIDER_GAMES/washingtons-war" "$TRASH/otherdata"
 printf '\n' >>"$TRASH/otherdata/cards.yaml"
-expect_exit 1 postrider peer join "$TRASH/bob5" --secret "$SB" --data "$TRASH/otherdata" "$INV"
+expect_exit 1 postrider peer join "$TRASH/bob5" --secret "$SB" --address "$BRITISH" --data "$TRASH/otherdata" "$INV"
 expect_grep "--data: other data than the invitation's is refused" "is not the data given with --data" "$TRASH/err"
 expect_eq "no copy from an invitation with other data" "no" \
 	"$(test -e "$TRASH/bob5" && echo yes || echo no)"
@@ -92,7 +97,7 @@ for part in m.walk():
         part.set_payload(base64.encodebytes(t).decode())
 open(sys.argv[2], "wb").write(m.as_bytes())
 EOF
-expect_exit 1 postrider peer join "$TRASH/bob2" --secret "$SB" "$TRASH/bad-inv.eml"
+expect_exit 1 postrider peer join "$TRASH/bob2" --secret "$SB" --address "$BRITISH" "$TRASH/bad-inv.eml"
 expect_eq "no copy from a tampered invitation" "no" \
 	"$(test -e "$TRASH/bob2" && echo yes || echo no)"
 
