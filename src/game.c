@@ -301,9 +301,10 @@ int game_parse_yaml(struct game *g, const char *text, size_t len,
 	return read_game_yaml(g, text, len, err);
 }
 
-void game_write_yaml(const struct game *g, struct strbuf *out)
+void game_write_identity(const struct game *g, const char *comment,
+			 struct strbuf *out)
 {
-	strbuf_addstr(out, "# A game of Washington's War adjudicated by postrider.\n");
+	strbuf_addf(out, "# %s\n", comment);
 	strbuf_addf(out, "postrider: %d\n", GAME_FORMAT);
 	strbuf_addf(out, "id: %s\n", g->id);
 	strbuf_addf(out, "game: %s\n", g->module);
@@ -326,6 +327,11 @@ void game_write_yaml(const struct game *g, struct strbuf *out)
 		if (g->player[side].mail != MAIL_EVERY)	/* the default unsaid */
 			strbuf_addf(out, "    mail: %s\n", mail_mode_name(g->player[side].mail));
 	}
+}
+
+void game_write_yaml(const struct game *g, struct strbuf *out)
+{
+	game_write_identity(g, "A game of Washington's War adjudicated by postrider.", out);
 	strbuf_addstr(out, "host:\n  name: ");
 	ytree_emit_scalar(out, g->player[0].name);
 	strbuf_addstr(out, "\n  address: ");

@@ -157,7 +157,12 @@ int game_load_state(struct game *g, const char *commit, struct strbuf *err);
 int game_parse_yaml(struct game *g, const char *text, size_t len,
 		    struct strbuf *err);
 
-/* Writes game.yaml from g. */
+/* The part of game.yaml both modes share, after the comment line "# "
+ * comment: the format, id, data, and the players (up to "players:" and
+ * their entries). Appended to out. */
+void game_write_identity(const struct game *g, const char *comment,
+			 struct strbuf *out);
+/* Writes game.yaml from g (host mode; a peer game's is peer_game_yaml()). */
 void game_write_yaml(const struct game *g, struct strbuf *out);
 
 /*

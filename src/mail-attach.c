@@ -109,37 +109,32 @@ static int decode_body(const char *cte, const char *p, size_t len,
 
 static int walk(struct found *fd, const char *p, size_t len, int depth);
 
+struct walk_part {
+	struct found *fd;
+	int depth;
+};
+
+static int walk_one_part(void *ctx, const char *part, size_t plen)
+{
+	struct walk_part *wp = ctx;
+
+	return walk(wp->fd, part, plen, wp->depth + 1);
+}
+
 static int walk_parts(struct found *fd, const struct ctype *ct, const char *p,
 		      size_t len, int depth)
 {
-	const char *b = ct->boundary, *part = NULL;
-	size_t bl, i = 0;
+	struct walk_part wp = { fd, depth };
+	int r;
 
-	if (!b || !*b || (bl = strlen(b)) > 200) {
+	if (!ct->boundary || !*ct->boundary || strlen(ct->boundary) > 200) {
 		strbuf_addstr(fd->err, "a multipart part without a usable "
 			      "boundary");
 		return -1;
 	}
-	while (i < len) {
-		size_t eol = i;
-		while (eol < len && p[eol] != '\n')
-			eol++;
-		int kind = mail_delimiter_kind(p + i, eol - i, b, bl);
-		if (kind) {
-			if (part) {
-				/* the LF before the delimiter belongs to it */
-				size_t plen = (size_t)(p + i - part);
-				if (plen)
-					plen--;
-				if (walk(fd, part, plen, depth + 1) < 0)
-					return -1;
-			}
-			if (kind == 2)
-				return 0;
-			part = eol < len ? p + eol + 1 : p + len;
-		}
-		i = eol + 1;
-	}
+	r = mail_multipart_split(p, len, ct->boundary, walk_one_part, &wp);
+	if (r <= 0)
+		return r;
 	strbuf_addstr(fd->err, "broken MIME structure: a multipart part is "
 		      "never closed");
 	return -1;

@@ -107,6 +107,15 @@ void mail_ctype_release(struct ctype *ct);
 /* Is the line p[0..n) a delimiter of boundary b (bl bytes)? 0 no, 1 yes,
  * 2 the closing one. */
 int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl);
+/*
+ * Calls each(ctx, part, plen) for every body part of the multipart body p
+ * (len bytes) delimited by boundary b, in order. 0 when the closing
+ * delimiter was reached, -1 when each() failed (its -1), 1 when no
+ * delimiter was found, 2 when the body ends before the closing one.
+ */
+int mail_multipart_split(const char *p, size_t len, const char *b,
+			 int (*each)(void *ctx, const char *part, size_t plen),
+			 void *ctx);
 /* Decodes quoted-printable text (LF line ends), appending to out. */
 void mail_qp_decode(const char *s, size_t n, struct strbuf *out);
 

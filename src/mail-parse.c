@@ -317,24 +317,13 @@ int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl)
 	return kind;
 }
 
-static int walk_multipart(struct walk *w, const struct ctype *ct,
-			  const char *p, size_t len, int depth)
+int mail_multipart_split(const char *p, size_t len, const char *b,
+			 int (*each)(void *ctx, const char *part, size_t plen),
+			 void *ctx)
 {
-	const char *b = ct->boundary;
-	size_t bl, i = 0;
+	size_t bl = strlen(b), i = 0;
 	const char *part = NULL;
-	bool closed = false;
 
-	if (!b || !*b) {
-		strbuf_addf(w->err, "multipart/%s part without a boundary "
-			    "parameter", ct->sub);
-		return -1;
-	}
-	bl = strlen(b);
-	if (bl > 200) {
-		strbuf_addstr(w->err, "MIME boundary longer than 200 bytes");
-		return -1;
-	}
 	while (i < len) {
 		size_t eol = i;
 		while (eol < len && p[eol] != '\n')
@@ -346,31 +335,57 @@ static int walk_multipart(struct walk *w, const struct ctype *ct,
 				size_t plen = (size_t)(p + i - part);
 				if (plen)
 					plen--;
-				if (walk_entity(w, part, plen, depth + 1) < 0)
+				if (each(ctx, part, plen) < 0)
 					return -1;
 			}
-			if (kind == 2) {
-				closed = true;
-				break;
-			}
+			if (kind == 2)
+				return 0;
 			part = eol < len ? p + eol + 1 : p + len;
 		}
 		i = eol + 1;
 	}
-	if (!part && !closed) {
-		strbuf_addf(w->err, "broken MIME structure: boundary '");
-		mail_add_printable(w->err, b, bl);
+	return part ? 2 : 1;
+}
+
+struct walk_part {
+	struct walk *w;
+	int depth;
+};
+
+static int walk_one_part(void *ctx, const char *part, size_t plen)
+{
+	struct walk_part *wp = ctx;
+
+	return walk_entity(wp->w, part, plen, wp->depth + 1);
+}
+
+static int walk_multipart(struct walk *w, const struct ctype *ct,
+			  const char *p, size_t len, int depth)
+{
+	const char *b = ct->boundary;
+	struct walk_part wp = { w, depth };
+	int r;
+
+	if (!b || !*b) {
+		strbuf_addf(w->err, "multipart/%s part without a boundary "
+			    "parameter", ct->sub);
+		return -1;
+	}
+	if (strlen(b) > 200) {
+		strbuf_addstr(w->err, "MIME boundary longer than 200 bytes");
+		return -1;
+	}
+	r = mail_multipart_split(p, len, b, walk_one_part, &wp);
+	if (r <= 0)
+		return r;
+	strbuf_addf(w->err, "broken MIME structure: boundary '");
+	mail_add_printable(w->err, b, strlen(b));
+	if (r == 1)
 		strbuf_addf(w->err, "' not found in the multipart/%s part",
 			    ct->sub);
-		return -1;
-	}
-	if (!closed) {
-		strbuf_addf(w->err, "broken MIME structure: boundary '");
-		mail_add_printable(w->err, b, bl);
+	else
 		strbuf_addstr(w->err, "' is never closed");
-		return -1;
-	}
-	return 0;
+	return -1;
 }
 
 /* Walks one entity (header and body) at p, len bytes. */

@@ -238,27 +238,7 @@ static void write_hex(struct strbuf *out, const char *indent, const char *key,
 void peer_game_yaml(const struct game *g, const struct peer_record *rec,
 		    struct strbuf *out)
 {
-	strbuf_addstr(out, "# A game of Washington's War between two players, no host (postrider).\n");
-	strbuf_addf(out, "postrider: %d\n", GAME_FORMAT);
-	strbuf_addf(out, "id: %s\n", g->id);
-	strbuf_addf(out, "game: %s\n", g->module);
-	if (g->data_name) {
-		strbuf_addstr(out, "data_name: ");
-		ytree_emit_scalar(out, g->data_name);
-		strbuf_addch(out, '\n');
-	}
-	strbuf_addf(out, "data_hash: %s\n", g->data_hash);
-	strbuf_addstr(out, "data_files: [");
-	for (int i = 0; i < g->n_data_files; i++)
-		strbuf_addf(out, "%s%s", i ? ", " : "", g->data_files[i]);
-	strbuf_addstr(out, "]\nplayers:\n");
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
-		strbuf_addf(out, "  %s:\n    name: ", side_name(side));
-		ytree_emit_scalar(out, g->player[side].name);
-		strbuf_addstr(out, "\n    address: ");
-		ytree_emit_scalar(out, g->player[side].addr);
-		strbuf_addch(out, '\n');
-	}
+	game_write_identity(g, "A game of Washington's War between two players, no host (postrider).", out);
 	strbuf_addf(out, "options:\n  tournament_rule: %s\n",
 		    g->tournament ? "true" : "false");
 	strbuf_addf(out, "mode: peer\npeer:\n  version: %d\n", PEER_VERSION);

@@ -445,7 +445,10 @@ while n < int(limit):
         r = reply_by_mutt(users[side], report, order)
         by_mail += 1
         if r.returncode == 0 and quiet() and head(users[side]) == before:
-            r = subprocess.CompletedProcess(r.args, 1, "", "the order by mail was not played\n")
+            log = "%s/%s/.deliver.log" % (home, users[side])
+            tail = open(log).read().splitlines()[-12:] if os.path.exists(log) else ["(no .deliver.log)"]
+            r = subprocess.CompletedProcess(r.args, 1, "", "the order by mail was not played; "
+                                            "the end of his .deliver.log:\n" + "\n".join(tail) + "\n")
         how = "by mail"
     else:
         r = run(users[side], "postrider", "play", "%s/%s/game" % (home, users[side]), "--as", side, "-",
