@@ -28,6 +28,7 @@
 
 struct peer_opts {
 	const char *am, *br, *me, *data, *secret_hex, *config_path, *dir, *input;
+	const char *address;	/* join: the joiner's own address, checked */
 	bool tournament;
 };
 
@@ -42,6 +43,7 @@ static int parse_opts(int argc, char **argv, struct peer_opts *o, bool join)
 		{ "secret", required_argument, NULL, 's' },
 		{ "tournament", no_argument, NULL, 't' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "address", required_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
@@ -57,12 +59,15 @@ static int parse_opts(int argc, char **argv, struct peer_opts *o, bool join)
 		case 's': o->secret_hex = optarg; break;
 		case 't': o->tournament = true; break;
 		case 'c': o->config_path = optarg; break;
+		case 'A': o->address = optarg; break;
 		default: return EXIT_USAGE;
 		}
 	}
 	if (join ? (optind != argc - 1 && optind != argc - 2) : optind != argc - 1)
 		return EXIT_USAGE;
-	if (join && (o->am || o->br || o->me || o->data || o->tournament))
+	if (join && (o->am || o->br || o->me || o->tournament))
+		return EXIT_USAGE;
+	if (!join && o->address)
 		return EXIT_USAGE;
 	o->dir = argv[optind];
 	o->input = join && optind == argc - 2 ? argv[optind + 1] : NULL;
@@ -172,6 +177,68 @@ static int new_game(struct peer_copy *pc, const struct peer_opts *o)
 	return 0;
 }
 
+/* The rules the game is played with: the joiner compares them as he does
+ * the fingerprint (9.1). */
+static void say_data(const struct game *g)
+{
+	printf("data: %s, hash %s, options: %s\n", g->data_name ? g->data_name : "?",
+	       g->data_hash ? g->data_hash : "?", g->tournament ? "tournament" : "none");
+}
+
+/* The invitation's data against the data installed here, or the one of
+ * --data DIR (finding 2 of issue 34). 0, or 1 (refused, said). */
+static int check_invitation_data(const struct game *g, const char *override)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *dir = game_data_dir(override, g->module ? g->module : "washingtons-war");
+	struct data *d = data_load(dir, &err);
+	int ret = 1;
+
+	if (!d)
+		error("the data in '%s' does not load, so the invitation cannot be compared with it:\n%s",
+		      dir, err.buf);
+	else if (!g->data_hash || strcmp(d->hash, g->data_hash))
+		error("the invitation's rules data (%s, hash %s) is not the data %s (hash %s); "
+		      "join with --data DIR to accept the data in DIR",
+		      g->data_name ? g->data_name : "?", g->data_hash ? g->data_hash : "?",
+		      override ? "given with --data" : "installed here", d->hash);
+	else
+		ret = 0;
+	if (d)
+		data_free(d);
+	free(dir);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The joiner's own address in the invitation: where his postrider will
+ * mail his reports (his hand) and whence it takes his orders (8.4). With
+ * --address, another one is refused (finding 1 of the red team, issue
+ * 34). 0, or 1 (refused, said). */
+static int check_own_address(const struct game *g, enum side me, const char *address)
+{
+	struct game_player p = { 0 };
+	const char *addr = address;
+	int ret = 0;
+
+	if (address && game_player_parse(address, &p) == 0)
+		addr = p.addr;
+	if (addr && ascii_strcasecmp(addr, g->player[me].addr)) {
+		error("the invitation gives the %s the address %s, not yours (%s): your postrider would mail your hand there and take orders from it; ask the inviter for an invitation to your own address",
+		      side_name(me), g->player[me].addr, addr);
+		ret = 1;
+	}
+	free(p.name);
+	free(p.addr);
+	return ret;
+}
+
+static void say_own_address(const struct game *g, enum side me)
+{
+	printf("your address: %s <%s> (your postrider mails your reports, with your hand, there and takes your orders from it: if it is not yours, do not play)\n",
+	       g->player[me].name, g->player[me].addr);
+}
+
 static void say_fingerprint(const struct peer_copy *pc, enum side inviter)
 {
 	char fp[17];
@@ -218,6 +285,7 @@ static int exec_new(int argc, char **argv)
 	printf("created peer game %s in %s (commit %.12s): the %s; the invitation to %s is mailed\n",
 	       pc.g.id, o.dir, commit, side_name(pc.me), pc.g.player[OTHER_SIDE(pc.me)].addr);
 	say_fingerprint(&pc, pc.me);
+	say_data(&pc.g);
 	fflush(stdout);
 	box = outbox_of(&pc, &cfg);
 	ret = send_now(&pc, &cfg, box);
@@ -342,15 +410,19 @@ static int join_copy(struct peer_copy *pc, const struct peer_opts *o,
 		error("the invitation's game.yaml is not that of peer game %s", e->game);
 		goto out;
 	}
-	if (check_invitation(pc, e, env_text->buf, env_text->len))
+	if (check_invitation(pc, e, env_text->buf, env_text->len) ||
+	    check_invitation_data(&pc->g, o->data))
 		goto out;
 	pc->me = OTHER_SIDE(inviter);
+	if (check_own_address(&pc->g, pc->me, o->address))
+		goto out;
 	if (pcrypto_keys(pc->secret, &pc->sk, NULL) < 0 ||
 	    peer_keys_make(pc->secret, pc->g.id, pc->me, &pc->rec.keys[pc->me]) < 0 ||
 	    pcrypto_joint_key(pc->rec.keys[1].mask, pc->rec.keys[2].mask, pc->rec.joint) < 0)
 		goto out;
 	pc->rec.have_joint = true;
-	if (peer_join_commit(&pc->g, &pc->rec, pc->me, game_now(), commit) < 0 ||
+	if (peer_join_commit(&pc->g, &pc->rec, pc->me,
+			     peer_commit_time(pc->g.repo, pc->g.head), commit) < 0 ||
 	    peer_commit_mail(pc, cfg, pc->g.head, commit, 2, PEER_JOIN, NULL) < 0)
 		goto out;
 	ret = 0;
@@ -387,6 +459,8 @@ static int exec_join(int argc, char **argv)
 	printf("joined peer game %s in %s as the %s (commit %.12s); the join is mailed to %s\n",
 	       pc.g.id, o.dir, side_name(pc.me), pc.g.head, pc.g.player[OTHER_SIDE(pc.me)].addr);
 	say_fingerprint(&pc, OTHER_SIDE(pc.me));
+	say_data(&pc.g);
+	say_own_address(&pc.g, pc.me);
 	fflush(stdout);
 	box = outbox_of(&pc, &cfg);
 	ret = send_now(&pc, &cfg, box);
@@ -469,14 +543,17 @@ static int exec_peer(int argc, char **argv)
 const struct cmd_entry cmd_peer_entry = {
 	"peer",
 	"peer new DIR --me SIDE --american \"Name <addr>\" --british \"Name <addr>\" [--tournament] [--data DIR] [--secret HEX] [--config FILE]\n"
-	"       postrider peer join DIR [--secret HEX] [--config FILE] [MAIL | -]\n"
+	"       postrider peer join DIR [--address ADDR] [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
 	"       postrider peer status DIR\n"
 	"       postrider peer audit DIR",
 	"a game between two players with no host (docs/peer.md)",
 	"  peer new     start a game: your copy in DIR, the invitation mailed to\n"
 	"               the opponent (--me: your side)\n"
 	"  peer join    build your copy in DIR from the invitation (a saved mail,\n"
-	"               or standard input) and mail the join back\n"
+	"               or standard input) and mail the join back; refused when\n"
+	"               the invitation's data is not yours (--data DIR: the data\n"
+	"               you accept; --address ADDR: your own address, another one\n"
+	"               in the invitation is refused)\n"
 	"  peer status  the game, the sides' key fingerprints, who owes what\n"
 	"  peer audit   replay every commit of a copy and check every proof; once\n"
 	"               the game is over, open every card with the published keys\n"

@@ -51,6 +51,10 @@ static int audit_commit(struct peer_copy *pc, const char *rev, struct strbuf *wh
 	st.given = &given;
 	st.seq = (unsigned)strtoul(seq.buf, NULL, 10);
 	repo_commit_info(pc->g.repo, rev, NULL, NULL, NULL, &st.time);
+	if (peer_check_time(pc->g.repo, pc->g.head, st.time, game_now(), why)) {
+		r = 1;
+		goto out;
+	}
 	{
 		/* the commitment the commit's state adds, as a reader takes it */
 		struct strbuf s = STRBUF_INIT;
@@ -108,6 +112,8 @@ static int audit_start(struct peer_copy *pc, char (*hist)[41], struct strbuf *wh
 		goto out;
 	}
 	repo_commit_info(pc->g.repo, hist[1], NULL, NULL, NULL, &t);
+	if (peer_check_time(pc->g.repo, hist[0], t, game_now(), why))
+		goto out;
 	if (peer_join_commit(&pc->g, &pc->rec, OTHER_SIDE(inviter), t, commit) < 0 ||
 	    strcmp(commit, hist[1])) {
 		strbuf_addstr(why, "commit 2 is not the join of the other side's keys");

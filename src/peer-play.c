@@ -64,7 +64,7 @@ static int make_commit(struct peer_copy *pc, const struct mail_config *cfg,
 	st.kind = kind;
 	st.order = order;
 	st.make = true;
-	st.time = game_now();
+	st.time = peer_commit_time(pc->g.repo, pc->g.head);
 	st.seq = next_seq(pc);
 	{
 		enum side ps;
@@ -175,6 +175,7 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
 	int r = PEER_FAILED, status;
 	size_t before = 0;
+	bool joint;
 
 	if ((status = open_copy(dir, &pc, said)) != 0)
 		goto out;
@@ -188,7 +189,11 @@ int peer_play(const char *dir, const struct mail_config *cfg,
 			send_outbox(&pc, cfg);
 		goto out;
 	}
+	joint = pc.rec.have_joint;
 	r = peer_accept_mail(&pc, cfg, mail, len, &line);
+	if (r == PEER_ACCEPTED && !joint && pc.rec.have_joint &&
+	    peer_join_notice(&pc, cfg) < 0)
+		strbuf_addstr(&line, "; the notice to its player could not be written");
 	switch (r) {
 	case PEER_ACCEPTED:
 	case PEER_COPY:
@@ -237,12 +242,51 @@ out:
 	return status;
 }
 
+/*
+ * A player's order without the lines that look like the protocol's own
+ * marks in an order file (6.4: a sealed placeholder, "# salt ", "# dropped: "):
+ * they are comments to the engine, but the other side's replay reads them
+ * as marks, so they are left out before the order is run and filed
+ * (finding 6 of the red team, issue 34). The number left out.
+ */
+static int strip_marks(const char *text, struct strbuf *out)
+{
+	static const char *const marks[] = { "# (a line sealed until", "# salt ", "# dropped: " };
+	int n = 0;
+
+	for (const char *p = text; *p;) {
+		size_t l = strcspn(p, "\n"), k = strspn(p, " \t");
+		bool mark = false;
+		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+			mark |= k < l && !strncmp(p + k, marks[i], strlen(marks[i])) &&
+				strlen(marks[i]) <= l - k;
+		if (mark)
+			n++;
+		else
+			strbuf_add(out, p, l + (p[l] ? 1 : 0));
+		p += l + (p[l] ? 1 : 0);
+	}
+	return n;
+}
+
+/* Whether text has a line that is neither blank nor a comment. */
+static bool has_decision(const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t l = strcspn(p, "\n"), k = strspn(p, " \t\r");
+		if (k < l && p[k] != '#')
+			return true;
+		p += l + (p[l] ? 1 : 0);
+	}
+	return false;
+}
+
 int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
 		   const char *text, bool check, struct strbuf *said, struct strbuf *out)
 {
-	struct strbuf why = STRBUF_INIT, p = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT, p = STRBUF_INIT, plain = STRBUF_INIT;
 	const char *owed;
-	int status = 1, r;
+	int status = 1, r, left_out = strip_marks(text, &plain);
 
 	if ((owed = peer_owes(&pc->g.state, pc->me)) != NULL &&
 	    peer_answer_owed(pc, cfg, &why) < 0) {
@@ -260,7 +304,13 @@ int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
 			    pc->g.state.peer.n_waits ? pc->g.state.peer.waits[0] : "nothing");
 		goto out;
 	}
-	r = make_commit(pc, cfg, PEER_ORDER, text, check, &why);
+	if (!has_decision(plain.buf)) {
+		/* an order commit with no line would be refused by the other
+		 * copy ("adds no order file"): the two would part */
+		strbuf_addstr(said, "rejected: the order holds no decision (nothing was changed)");
+		goto out;
+	}
+	r = make_commit(pc, cfg, PEER_ORDER, plain.buf, check, &why);
 	if (r > 0) {
 		strbuf_addf(said, "rejected: %s", why.buf);
 		goto out;
@@ -271,6 +321,10 @@ int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
 		goto out;
 	}
 	status = 0;
+	if (left_out)
+		strbuf_addf(out, "note: %d line%s that look%s like the protocol's own marks (\"# salt \", \"# dropped: \", a sealed line) %s left out of the order\n",
+			    left_out, left_out == 1 ? "" : "s", left_out == 1 ? "s" : "",
+			    left_out == 1 ? "was" : "were");
 	if (check) {
 		strbuf_addstr(out, "the order is valid\n");
 		goto out;
@@ -281,6 +335,7 @@ int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
 out:
 	strbuf_release(&why);
 	strbuf_release(&p);
+	strbuf_release(&plain);
 	return status;
 }
 

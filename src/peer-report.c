@@ -120,6 +120,26 @@ int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char 
 	return ret;
 }
 
+int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg)
+{
+	enum side other = OTHER_SIDE(pc->me);
+	struct strbuf text = STRBUF_INIT, subj = STRBUF_INIT;
+	char fp[17];
+	int ret;
+
+	peer_fingerprint(&pc->rec.keys[other], fp);
+	strbuf_addf(&subj, "[%s] the %s joined: fingerprint %s", pc->g.id, side_name(other), fp);
+	strbuf_addf(&text, "Your postrider of game %s: the %s joined, with the keys whose\n"
+		    "fingerprint is\n\n    %s\n\n"
+		    "Compare it with your opponent by telephone or in person (his `postrider\n"
+		    "peer status` shows it). If it is not his, someone else holds his seat:\n"
+		    "do not play this game.\n", pc->g.id, side_name(other), fp);
+	ret = to_player(pc, cfg, "joined", subj.buf, text.buf);
+	strbuf_release(&text);
+	strbuf_release(&subj);
+	return ret;
+}
+
 int peer_mailed_order(struct peer_copy *pc, const struct mail_config *cfg,
 		      const char *mail, size_t len, struct strbuf *said)
 {

@@ -12,6 +12,7 @@
 #include "outbox.h"
 #include "peer-wire.h"
 #include "peer-step.h"
+#include "vrf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -317,6 +318,39 @@ static int same_patch(struct peer_copy *pc, const char *commit, const char *patc
 	return ret;
 }
 
+long long peer_commit_time(struct repo *r, const char *parent)
+{
+	long long now = game_now(), pt = 0;
+
+	if (parent && *parent && repo_commit_info(r, parent, NULL, NULL, NULL, &pt) == 0 &&
+	    pt > now)
+		return pt;
+	return now;
+}
+
+int peer_check_time(struct repo *r, const char *parent, long long t,
+		    long long now, struct strbuf *said)
+{
+	char a[40], b[40];
+	long long pt = 0;
+
+	if (parent && *parent && repo_commit_info(r, parent, NULL, NULL, NULL, &pt) == 0 &&
+	    t < pt) {
+		mail_format_date(t, 0, a);
+		mail_format_date(pt, 0, b);
+		strbuf_addf(said, "the commit is dated %s, before its parent (%s) (8.3)", a, b);
+		return PEER_REFUSED;
+	}
+	if (t > now + PEER_CLOCK_SLACK) {
+		mail_format_date(t, 0, a);
+		mail_format_date(now, 0, b);
+		strbuf_addf(said, "the commit is dated %s, more than an hour after this machine's clock (%s) (8.3)",
+			    a, b);
+		return PEER_REFUSED;
+	}
+	return 0;
+}
+
 /* The joiner's keys from the lines his join adds to game.yaml. */
 static int join_keys(const char *added, struct peer_keys *k)
 {
@@ -386,6 +420,8 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addstr(said, "the patch has no date");
 		goto out;
 	}
+	if (peer_check_time(pc->g.repo, pc->g.head, time, game_now(), said))
+		goto out;
 	ret = PEER_FAILED;
 	if (peer_join_commit(&pc->g, &rec, joiner, time, commit) < 0) {
 		strbuf_addstr(said, "cannot rebuild the join");
@@ -406,7 +442,12 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->rec = rec;
-	strbuf_addf(said, "accepted: the %s joined (commit %.12s)", side_name(joiner), commit);
+	{
+		char fp[17];
+		peer_fingerprint(&rec.keys[joiner], fp);
+		strbuf_addf(said, "accepted: the %s joined (commit %.12s); the %s's fingerprint: %s (compare it with him by telephone or in person, 9.1)",
+			    side_name(joiner), commit, side_title(joiner), fp);
+	}
 	ret = PEER_ACCEPTED;
 out:
 	strbuf_release(&changes);
@@ -490,6 +531,38 @@ static void sealed_from_patch(const char *patch, int side, char out[65])
 	strbuf_release(&add);
 }
 
+/* 5.1: a request comes with exactly one die proof, its requester's for its
+ * own commit, that verifies; any other commit comes with none (finding 3
+ * of the red team, issue 34). 0, or PEER_REFUSED (said). */
+static int check_request_proof(struct peer_copy *pc, const struct peer_envelope *e,
+			       bool request, struct strbuf *said)
+{
+	unsigned char oid[20], alpha[PCRYPTO_ALPHA_MAX], beta[VRF_HASH_BYTES];
+	size_t n;
+
+	if (!request) {
+		if (e->n_dice) {
+			strbuf_addf(said, "commit %lu (%s) is no request, yet its envelope has a dice line (5.1)",
+				    e->seq, e->kind);
+			return PEER_REFUSED;
+		}
+		return 0;
+	}
+	if (e->n_dice != 1 || strcmp(e->dice[0].oid, e->commit)) {
+		strbuf_addf(said, "request %lu comes without a valid die proof: its envelope must have one dice line, for commit %.12s (5.1)",
+			    e->seq, e->commit);
+		return PEER_REFUSED;
+	}
+	n = hex_decode(e->commit, oid, 20) < 0 ? 0
+		: pcrypto_dice_alpha(pc->g.id, e->from, oid, 20, alpha);
+	if (!n || vrf_verify(pc->rec.keys[e->from].vrf, e->dice[0].proof, alpha, n, beta) < 0) {
+		strbuf_addf(said, "request %lu comes without a valid die proof: the %s die proof for %.12s does not verify (5.1)",
+			    e->seq, side_name((enum side)e->from), e->commit);
+		return PEER_REFUSED;
+	}
+	return 0;
+}
+
 /* 8.3 steps 5 to 7 for an order or an answer: the commit rebuilt by the
  * rule of section 7 from the facts the patch adds. */
 static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
@@ -528,6 +601,8 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addstr(said, "the patch has no date");
 		goto out;
 	}
+	if (peer_check_time(pc->g.repo, pc->g.head, st.time, game_now(), said))
+		goto out;
 	r = peer_step_build(&st, commit);
 	if (r > 0) {
 		strbuf_addf(said, "commit %lu (%s) does not replay: %s", e->seq, e->kind, st.why.buf);
@@ -543,7 +618,8 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 			    e->seq, e->kind, commit, e->commit);
 		goto out;
 	}
-	if (same_patch(pc, commit, patch, said) < 0)
+	if (same_patch(pc, commit, patch, said) < 0 ||
+	    check_request_proof(pc, e, st.request, said))
 		goto out;
 	ret = PEER_FAILED;
 	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {

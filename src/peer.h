@@ -141,6 +141,23 @@ int peer_request_proof(struct peer_copy *pc, const char *oid,
 int peer_trailer(struct repo *r, const char *rev, const char *name,
 		 struct strbuf *out);
 
+/* The date of a commit made now after parent: this machine's clock, or
+ * the parent's date when the clock is behind it (an honest commit is
+ * never dated before its parent, 8.3). */
+long long peer_commit_time(struct repo *r, const char *parent);
+
+/* How far after the receiver's clock a commit may be dated (8.3). */
+#define PEER_CLOCK_SLACK 3600
+
+/*
+ * The date t of a commit against its parent's (never before it) and the
+ * clock now (at most PEER_CLOCK_SLACK after it): 0, or PEER_REFUSED with
+ * the reason appended to said. Used by the accepting postrider and by
+ * peer audit.
+ */
+int peer_check_time(struct repo *r, const char *parent, long long t,
+		    long long now, struct strbuf *said);
+
 /* The lines a patch adds to the file path (its '+' lines without the
  * '+'), appended to out: the facts of a commit. 0, or -1 when the patch
  * has no diff of path. */
@@ -217,6 +234,10 @@ int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char 
  * postrider was refused (why). 0 or -1. */
 int peer_notice_refused(struct peer_copy *pc, const struct mail_config *cfg,
 			const char *why);
+/* The notice to the copy's player that the other side joined, with the
+ * joiner's fingerprint to compare (9.1), into the outbox. 0 or -1. */
+int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg);
+
 /* A mail without an envelope given to a peer copy: its player's order,
  * read if it comes from his address with the token of his last report;
  * a rejection is mailed to him. Returns the exit status, what became of

@@ -24,6 +24,8 @@ expect_exit 0 postrider peer new "$A" --me american --american "$AMERICAN" \
 	--british "$BRITISH" --secret "$SA"
 expect_grep "peer new says the game and the side" "^created peer game ww-[0-9a-f]\{8\} in .*: the american" "$TRASH/out"
 expect_grep "peer new prints the fingerprint" "^fingerprint: [0-9a-f]\{16\} " "$TRASH/out"
+expect_grep "peer new prints the data, its hash and options" \
+	"^data: washingtons-war, hash [0-9a-f]\{64\}, options: none$" "$TRASH/out"
 FP=$(sed -n 's/^fingerprint: \([0-9a-f]*\) .*/\1/p' "$TRASH/out")
 ID=$(sed -n 's/^created peer game \(ww-[0-9a-f]*\) .*/\1/p' "$TRASH/out")
 SECRET=$A/.git/postrider/peer-secret
@@ -52,6 +54,9 @@ expect_eq "a file that is no invitation makes no copy" "no" \
 
 expect_exit 0 postrider peer join "$B" --secret "$SB" "$INV"
 expect_grep "peer join prints the inviter's fingerprint" "^fingerprint: $FP " "$TRASH/out"
+expect_grep "peer join prints the data it accepts (9.1)" \
+	"^data: washingtons-war, hash [0-9a-f]\{64\}, options: none$" "$TRASH/out"
+expect_grep "peer join prints the joiner's own address (9.1)" "^your address: Bob <bob@example.org> " "$TRASH/out"
 expect_eq "the joiner's copy holds the invitation" \
 	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD~1)"
 expect_eq "the joiner's secret is his alone (0600)" "600" "$(stat -c %a "$B/.git/postrider/peer-secret")"
@@ -59,6 +64,21 @@ JOIN=$(last_mail "$B")
 expect_grep "the join goes to the American" "^To: .*alice@example.org" "$JOIN"
 expect_grep "the join is commit 2" "^Subject: \[$ID\] peer 2 british join" "$JOIN"
 expect_fixed "the joint key is in the joiner's game.yaml" "joint_key: " "$B/game.yaml"
+
+# an invitation to another address than the joiner's own (--address), or
+# with other rules data than his: refused, no copy made
+expect_exit 1 postrider peer join "$TRASH/bob3" --secret "$SB" --address "Bob <bob@elsewhere.example>" "$INV"
+expect_grep "--address: an invitation to another address is refused" "not yours (bob@elsewhere.example)" "$TRASH/err"
+expect_eq "no copy from an invitation to another address" "no" \
+	"$(test -e "$TRASH/bob3" && echo yes || echo no)"
+expect_exit 0 postrider peer join "$TRASH/bob4" --secret "$SB" --address "bob@EXAMPLE.org" \
+	--data "$POSTRIDER_GAMES/washingtons-war" "$INV"
+cp -r "$POSTRIDER_GAMES/washingtons-war" "$TRASH/otherdata"
+printf '\n' >>"$TRASH/otherdata/cards.yaml"
+expect_exit 1 postrider peer join "$TRASH/bob5" --secret "$SB" --data "$TRASH/otherdata" "$INV"
+expect_grep "--data: other data than the invitation's is refused" "is not the data given with --data" "$TRASH/err"
+expect_eq "no copy from an invitation with other data" "no" \
+	"$(test -e "$TRASH/bob5" && echo yes || echo no)"
 
 # a tampered invitation is refused, and no copy is made
 "$PY" - "$INV" "$TRASH/bad-inv.eml" <<'EOF'
@@ -78,6 +98,13 @@ expect_eq "no copy from a tampered invitation" "no" \
 
 # --- the inviter accepts the join ------------------------------------------
 expect_exit 0 postrider play "$A" "$JOIN"
+BFP=$(postrider peer status "$B" | sed -n 's/^british: .*fingerprint \([0-9a-f]*\).*/\1/p')
+expect_grep "the inviter is told the joiner's fingerprint (9.1)" \
+	"accepted: the british joined .*fingerprint: $BFP " "$TRASH/err"
+NOTICE=$(ls "$(outbox "$A")/new/"*-joined-* 2>/dev/null | head -n 1)
+expect_ne "the inviter's player is mailed a notice of the join" "" "$NOTICE"
+expect_grep "the notice gives the joiner's fingerprint" "^ *$BFP" "$NOTICE"
+expect_grep "the notice goes to the inviter" "^To: .*alice@example.org" "$NOTICE"
 expect_eq "both copies have the same head" \
 	"$(git -C "$A" rev-parse HEAD)" "$(git -C "$B" rev-parse HEAD)"
 expect_eq "both copies have the same tree" \
@@ -95,6 +122,15 @@ REPORT=$(ls "$(outbox "$A")/new/"*-report-* 2>/dev/null | tail -n 1)
 expect_ne "the American's postrider reports his decision to him" "" "$REPORT"
 expect_grep "the report goes to its own player" "^To: .*alice@example.org" "$REPORT"
 expect_grep "the report lists his legal orders" "place Falmouth MA" "$REPORT"
+# an order with no decision (an empty mail, comments only): refused, as
+# the other copy would refuse an order commit with no line
+_head=$(git -C "$A" rev-parse HEAD)
+reply_mail "$REPORT" "$AMERICAN" "# only a comment" >"$TRASH/order0.eml"
+expect_exit 1 postrider play "$A" "$TRASH/order0.eml"
+expect_grep "an order with no decision is refused" "the order holds no decision" "$TRASH/err"
+printf '' >"$TRASH/empty.txt"
+expect_exit 1 postrider play "$A" --as american "$TRASH/empty.txt"
+expect_eq "an order with no decision changes nothing" "$_head" "$(git -C "$A" rev-parse HEAD)"
 reply_mail "$REPORT" "$AMERICAN" "place Falmouth MA" >"$TRASH/order1.eml"
 expect_exit 0 postrider play "$A" "$TRASH/order1.eml"
 expect_grep "a mailed order is played" "accepted: order 1 of the american" "$TRASH/err"
