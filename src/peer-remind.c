@@ -302,7 +302,7 @@ int peer_claim_main(int argc, char **argv)
 		goto out;
 	pc.g.state = next;
 	printf("claimed: commit %u (%.12s); the %s lose by forfeit, the claim is mailed to them\n",
-	       s, commit, side_name(OTHER_SIDE(pc.me)));
+	       s, commit, OTHER_SIDE(pc.me) == SIDE_AMERICAN ? "Americans" : "British");
 	ret = send_outbox(&pc, &cfg);
 out:
 	peer_copy_close(&pc);

@@ -319,7 +319,8 @@ int peer_claim_accept(struct peer_copy *pc, const struct peer_envelope *e,
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->g.state = next;
 	strbuf_addf(said, "accepted: commit %lu of the %s (claim, %.12s): the %s lose by forfeit",
-		    e->seq, side_name((enum side)e->from), commit, side_name(pc->me));
+		    e->seq, side_name((enum side)e->from), commit,
+		    pc->me == SIDE_AMERICAN ? "Americans" : "British");
 	ret = PEER_ACCEPTED;
 out:
 	strbuf_release(&why);

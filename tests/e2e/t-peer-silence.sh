@@ -129,6 +129,13 @@ cp -a "$B" "$TRASH/bob1"
 POSTRIDER_NOW=$((T0 + 7 * DAY - 1)) expect_exit 1 postrider peer claim "$TRASH/bob1"
 expect_grep "an automatic answer: 7 days" "too early" "$TRASH/err"
 POSTRIDER_NOW=$((T0 + 7 * DAY)) expect_exit 0 postrider peer claim "$TRASH/bob1"
+expect_grep "the claim names the automatic answer owed" "which left them owing \"american shuffle 1\"" "$TRASH/bob1/log.txt"
+# the American's copy had answered (its answer lost): the copies forked at
+# that commit, the claim is refused and kept, nothing changes (11)
+CLAIM1=$(ls -t "$(outbox "$TRASH/bob1")/new/"*-peer-* | head -n 1)
+POSTRIDER_NOW=$((T0 + 7 * DAY)) expect_exit 1 postrider play "$A" "$CLAIM1"
+expect_grep "a claim after a commit the other did answer is a fork" "forks the history" "$TRASH/err"
+expect_eq "the forked claim changes nothing" "$HEAD_A" "$(git -C "$A" rev-parse HEAD)"
 POSTRIDER_NOW=$((T0 + 7 * DAY)) expect_exit 0 postrider peer audit "$TRASH/bob1"
 
 test_done
