@@ -93,6 +93,8 @@ expect_no_grep "remind: not yet claimable" "forfeit limit passed\|past the forfe
 POSTRIDER_NOW=$LIMIT expect_exit 0 postrider peer remind "$B0"
 expect_grep "remind: claimable past the limit" "past the forfeit limit: .postrider peer claim" "$TRASH/out"
 expect_ne "its player is told he may claim" "" "$(ls "$(outbox "$B0")/new/" | grep -- '-claimable-')"
+cp -a "$A0" "$TRASH/alice0b"
+cp -a "$B0" "$TRASH/bob0b"
 POSTRIDER_NOW=$LIMIT expect_exit 0 postrider peer claim "$B0"
 expect_grep "the claim is made" "claimed: commit 3 " "$TRASH/out"
 CLAIM=$(ls -t "$(outbox "$B0")/new/"*-peer-* | head -n 1)
@@ -122,6 +124,31 @@ POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 0 postrider peer remind "$A0"
 expect_grep "remind after a claim: nothing owed" "nobody owes anything (the game is over)" "$TRASH/out"
 POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 0 postrider peer audit "$A0"
 POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 0 postrider peer audit "$B0"
+
+# forged claims, refused by the other copy's replay and changing nothing:
+# the British claim dated two hours before the limit (its commit made
+# again, its envelope signed again by the British), offered after the
+# limit by the clock; a claim of the American, who owes the decision
+"$PY" - "$CLAIM" "$SB" "$SA" "$B0" "$TRASH/early.eml" "$TRASH/owing.eml" <<'PYEOF'
+import sys
+sys.path.insert(0, "tests/e2e")
+import peer_forge as pf
+raw = open(sys.argv[1], "rb").read()
+early = lambda p: p.replace("Date: Tue, 21 Nov 2023 22:13:20 +0000", "Date: Tue, 21 Nov 2023 20:13:20 +0000")
+open(sys.argv[5], "wb").write(pf.forge(raw, bytes.fromhex(sys.argv[2]), edit_patch=early, repo=sys.argv[4]))
+owing = lambda e: pf.set_field(e, "from", "american")
+open(sys.argv[6], "wb").write(pf.forge(raw, bytes.fromhex(sys.argv[3]), edit_env=owing))
+PYEOF
+POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 1 postrider play "$TRASH/alice0b" "$TRASH/early.eml"
+expect_grep "a claim dated before the limit is refused by the replay" \
+	"commit 3 (claim) is refused: too early" "$TRASH/err"
+expect_eq "the early claim changes nothing" "$(git -C "$B0" rev-parse HEAD~1)" \
+	"$(git -C "$TRASH/alice0b" rev-parse HEAD)"
+POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 1 postrider play "$TRASH/bob0b" "$TRASH/owing.eml"
+expect_grep "a claim by the side that owes is refused by the replay" \
+	"commit 3 (claim) is refused: the Americans owe the next commit" "$TRASH/err"
+expect_eq "the owing side's claim changes nothing" "$(git -C "$B0" rev-parse HEAD~1)" \
+	"$(git -C "$TRASH/bob0b" rev-parse HEAD)"
 
 # an automatic answer owed: the limit is 7 days after the commit that
 # called for it, and the copy audits with one key published
