@@ -124,6 +124,8 @@ POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 0 postrider peer remind "$A0"
 expect_grep "remind after a claim: nothing owed" "nobody owes anything (the game is over)" "$TRASH/out"
 POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 0 postrider peer audit "$A0"
 POSTRIDER_NOW=$((LIMIT + HOUR)) expect_exit 0 postrider peer audit "$B0"
+expect_exit 0 "$PY" tests/verify/verify_peer.py game "$A0"
+expect_grep "the Python verifier: a claimed game, the claimant's key" "a game ended by a claim" "$TRASH/out"
 
 # forged claims, refused by the other copy's replay and changing nothing:
 # the British claim dated two hours before the limit (its commit made
@@ -164,5 +166,6 @@ POSTRIDER_NOW=$((T0 + 7 * DAY)) expect_exit 1 postrider play "$A" "$CLAIM1"
 expect_grep "a claim after a commit the other did answer is a fork" "forks the history" "$TRASH/err"
 expect_eq "the forked claim changes nothing" "$HEAD_A" "$(git -C "$A" rev-parse HEAD)"
 POSTRIDER_NOW=$((T0 + 7 * DAY)) expect_exit 0 postrider peer audit "$TRASH/bob1"
+expect_exit 0 "$PY" tests/verify/verify_peer.py game "$TRASH/bob1"
 
 test_done
