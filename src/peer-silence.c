@@ -109,6 +109,31 @@ void peer_silence_keep(struct peer_copy *pc, const char *commit,
 	write_small(pc, "peer-last-mail.id", commit, strlen(commit));
 }
 
+void peer_silence_received(struct peer_copy *pc, long long now)
+{
+	char buf[80];
+
+	snprintf(buf, sizeof(buf), "%s %lld\n", pc->g.head, now);
+	write_small(pc, "peer-received", buf, strlen(buf));
+}
+
+/* When this copy accepted its head, if it was a mail of the other's
+ * (peer_silence_received()): 0 with *t, or -1. */
+static int received_at(struct peer_copy *pc, long long *t)
+{
+	char *p = private_path(pc, "peer-received"), id[41];
+	FILE *f = fopen(p, "r");
+	int ret = -1;
+
+	free(p);
+	if (!f)
+		return -1;
+	if (fscanf(f, "%40s %lld", id, t) == 2 && !strcmp(id, pc->g.head))
+		ret = 0;
+	fclose(f);
+	return ret;
+}
+
 /* ---- the claim ---- */
 
 /* The silent side's log line, the same in both copies. */
@@ -296,6 +321,19 @@ int peer_claim_accept(struct peer_copy *pc, const struct peer_envelope *e,
 		goto out;
 	}
 	r = claim_replay(pc, (enum side)e->from, (unsigned)e->seq, t, patch, &next, commit, &why);
+	if (r == 0) {
+		/* the silent side's own week: counted from when this copy got
+		 * the commit, if later than its date (a commit dated back) */
+		long long got, now = game_now();
+		char d1[32], d2[32];
+		if (received_at(pc, &got) == 0 && now < got + PEER_FORFEIT_LIMIT) {
+			fmt_date(got, d1);
+			fmt_date(got + PEER_FORFEIT_LIMIT, d2);
+			strbuf_addf(&why, "too early: this copy received commit %lu only at %s; "
+				    "a claim is possible from %s by its clock (11)", e->seq - 1, d1, d2);
+			r = 1;
+		}
+	}
 	if (r > 0) {
 		strbuf_addf(said, "commit %lu (claim) is refused: %s", e->seq, why.buf);
 		goto out;

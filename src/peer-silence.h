@@ -38,6 +38,11 @@ struct peer_owed {
  * date): the side of the first waits line. */
 void peer_owed_get(struct peer_copy *pc, struct peer_owed *o);
 
+/* This copy accepted its head (a mail of the other's) at now: kept, so
+ * that a claim after it counts the silent side's week from then when
+ * that is later than the commit's date (a commit dated back). */
+void peer_silence_received(struct peer_copy *pc, long long now);
+
 /* A commit mail of this copy, kept for a resend (the last one only). */
 void peer_silence_keep(struct peer_copy *pc, const char *commit,
 		       const char *mail, size_t len);

@@ -745,6 +745,8 @@ int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 			    e.seq, e.kind);
 		ret = PEER_REFUSED;
 	}
+	if (ret == PEER_ACCEPTED)
+		peer_silence_received(pc, game_now());
 out:
 	strbuf_release(&env_text);
 	strbuf_release(&patch);

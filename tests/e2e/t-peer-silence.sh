@@ -168,4 +168,22 @@ expect_eq "the forked claim changes nothing" "$HEAD_A" "$(git -C "$A" rev-parse 
 POSTRIDER_NOW=$((T0 + 7 * DAY)) expect_exit 0 postrider peer audit "$TRASH/bob1"
 expect_exit 0 "$PY" tests/verify/verify_peer.py game "$TRASH/bob1"
 
+# --- a commit that reached the silent side late -------------------------------
+# the join dated T0 reaches the American's copy 3 days later (a slow mail,
+# or a commit dated back): the British may claim 7 days after its date,
+# the American's copy accepts the claim only 7 days after it got the join
+A2=$TRASH/alice2
+B2=$TRASH/bob2
+postrider peer new "$A2" --me american --american "$AMERICAN" \
+	--british "$BRITISH" --secret "$SA" >/dev/null 2>&1 || die "peer new"
+postrider peer join "$B2" --secret "$SB" "$(last_mail "$A2")" >/dev/null 2>&1 || die "peer join"
+POSTRIDER_NOW=$((T0 + 3 * DAY)) expect_exit 0 postrider play "$A2" "$(last_mail "$B2")"
+POSTRIDER_NOW=$LIMIT expect_exit 0 postrider peer claim "$B2"
+CLAIM2=$(ls -t "$(outbox "$B2")/new/"*-peer-* | head -n 1)
+POSTRIDER_NOW=$((T0 + 10 * DAY - 1)) expect_exit 1 postrider play "$A2" "$CLAIM2"
+expect_grep "the silent side's week counts from when his copy got the commit" \
+	"too early: this copy received commit 2 only at 2023-11-17 22:13 UTC; a claim is possible from 2023-11-24 22:13 UTC" "$TRASH/err"
+POSTRIDER_NOW=$((T0 + 10 * DAY)) expect_exit 0 postrider play "$A2" "$CLAIM2"
+expect_eq "then the claim is accepted" "$(git -C "$B2" rev-parse HEAD)" "$(git -C "$A2" rev-parse HEAD)"
+
 test_done
