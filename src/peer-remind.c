@@ -17,45 +17,6 @@
 #include <string.h>
 #include <time.h>
 
-static void fmt_date(long long t, char out[32])
-{
-	time_t tt = (time_t)t;
-	struct tm tm;
-
-	gmtime_r(&tt, &tm);
-	strftime(out, 32, "%Y-%m-%d %H:%M UTC", &tm);
-}
-
-static int read_private(struct peer_copy *pc, const char *name, struct strbuf *out)
-{
-	struct strbuf p = STRBUF_INIT;
-	char buf[4096];
-	size_t n;
-	FILE *f;
-
-	repo_private_path(pc->g.repo, name, &p);
-	f = fopen(p.buf, "r");
-	strbuf_release(&p);
-	if (!f)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(out, buf, n);
-	fclose(f);
-	return 0;
-}
-
-static void write_private(struct peer_copy *pc, const char *name, const char *text)
-{
-	struct strbuf p = STRBUF_INIT;
-	FILE *f;
-
-	repo_private_path(pc->g.repo, name, &p);
-	f = fopen(p.buf, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		warning("cannot write '%s'", p.buf);
-	strbuf_release(&p);
-}
-
 /* Whether NAME holds "HEAD TIME" for the head with TIME within every
  * seconds of now (a notice already given). */
 static bool done_lately(struct peer_copy *pc, const char *name, long long now, long long every)
@@ -65,7 +26,7 @@ static bool done_lately(struct peer_copy *pc, const char *name, long long now, l
 	long long t;
 	bool yes = false;
 
-	if (read_private(pc, name, &b) == 0 && sscanf(b.buf, "%40s %lld", id, &t) == 2)
+	if (peer_private_read(pc, name, &b) == 0 && sscanf(b.buf, "%40s %lld", id, &t) == 2)
 		yes = !strcmp(id, pc->g.head) && now - t < every;
 	strbuf_release(&b);
 	return yes;
@@ -76,7 +37,7 @@ static void mark_done(struct peer_copy *pc, const char *name, long long now)
 	char buf[80];
 
 	snprintf(buf, sizeof(buf), "%s %lld\n", pc->g.head, now);
-	write_private(pc, name, buf);
+	peer_private_write(pc, name, buf, strlen(buf));
 }
 
 /* The other owes an automatic answer for over an hour: this copy's last
@@ -87,7 +48,7 @@ static int resend(struct peer_copy *pc, const struct mail_config *cfg, long long
 	char *dir = peer_outbox_dir(pc, cfg), hint[96];
 	int ret = 0;
 
-	if (read_private(pc, "peer-last-mail.id", &id) < 0 || strcmp(id.buf, pc->g.head)) {
+	if (peer_private_read(pc, "peer-last-mail.id", &id) < 0 || strcmp(id.buf, pc->g.head)) {
 		printf("the head is not this copy's own commit: nothing to mail again\n");
 		goto out;
 	}
@@ -95,7 +56,7 @@ static int resend(struct peer_copy *pc, const struct mail_config *cfg, long long
 		printf("its last commit was mailed again less than a day ago\n");
 		goto out;
 	}
-	if (read_private(pc, "peer-last-mail", &mail) < 0)
+	if (peer_private_read(pc, "peer-last-mail", &mail) < 0)
 		goto out;
 	snprintf(hint, sizeof(hint), "%s-peer-again-%.12s", pc->g.id, pc->g.head);
 	if (outbox_add(dir, hint, mail.buf, mail.len, NULL) < 0) {
@@ -156,8 +117,8 @@ static int remind_copy(struct peer_copy *pc, const struct mail_config *cfg, cons
 		       engine_game_over(&pc->g.state) ? " (the game is over)" : "");
 		return 0;
 	}
-	fmt_date(o.since, since);
-	fmt_date(o.limit, limit);
+	peer_date_text(o.since, since);
+	peer_date_text(o.limit, limit);
 	printf("game %s: the %s owes %s since %s (%lld h); the forfeit limit is %s\n",
 	       pc->g.id, side_name(o.side), o.automatic ? "an automatic answer" : "a decision",
 	       since, (now - o.since) / 3600, limit);

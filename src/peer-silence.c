@@ -17,8 +17,7 @@
 #include <string.h>
 #include <time.h>
 
-/* "2023-11-14 22:13 UTC" */
-static void fmt_date(long long t, char out[32])
+void peer_date_text(long long t, char out[32])
 {
 	time_t tt = (time_t)t;
 	struct tm tm;
@@ -92,7 +91,22 @@ static char *private_path(struct peer_copy *pc, const char *name)
 	return strbuf_detach(&p, NULL);
 }
 
-static void write_small(struct peer_copy *pc, const char *name, const char *text, size_t len)
+int peer_private_read(struct peer_copy *pc, const char *name, struct strbuf *out)
+{
+	char *p = private_path(pc, name), buf[4096];
+	FILE *f = fopen(p, "r");
+	size_t n;
+
+	free(p);
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(out, buf, n);
+	fclose(f);
+	return 0;
+}
+
+void peer_private_write(struct peer_copy *pc, const char *name, const char *text, size_t len)
 {
 	char *p = private_path(pc, name);
 	FILE *f = fopen(p, "w");
@@ -105,8 +119,8 @@ static void write_small(struct peer_copy *pc, const char *name, const char *text
 void peer_silence_keep(struct peer_copy *pc, const char *commit,
 		       const char *mail, size_t len)
 {
-	write_small(pc, "peer-last-mail", mail, len);
-	write_small(pc, "peer-last-mail.id", commit, strlen(commit));
+	peer_private_write(pc, "peer-last-mail", mail, len);
+	peer_private_write(pc, "peer-last-mail.id", commit, strlen(commit));
 }
 
 void peer_silence_received(struct peer_copy *pc, long long now)
@@ -114,7 +128,7 @@ void peer_silence_received(struct peer_copy *pc, long long now)
 	char buf[80];
 
 	snprintf(buf, sizeof(buf), "%s %lld\n", pc->g.head, now);
-	write_small(pc, "peer-received", buf, strlen(buf));
+	peer_private_write(pc, "peer-received", buf, strlen(buf));
 }
 
 /* When this copy accepted its head, if it was a mail of the other's
@@ -142,7 +156,7 @@ static void claim_line(const struct peer_owed *o, enum side c, unsigned pseq,
 {
 	char d[32];
 
-	fmt_date(o->since, d);
+	peer_date_text(o->since, d);
 	strbuf_addf(log, "The %s claim the game (docs/peer.md 11): the %s did not answer commit %u "
 		    "(%.12s) of %s, which left them owing \"%s\", for %lld days. "
 		    "The %s lose by forfeit.\n",
@@ -204,11 +218,11 @@ static int claim_allowed(struct peer_copy *pc, enum side c, long long t, long lo
 		return 1;
 	}
 	if (t < o->limit || now < o->limit) {
-		fmt_date(o->limit, d);
+		peer_date_text(o->limit, d);
 		strbuf_addf(why, "too early: the %s owe \"%s\" only since ", side_name(o->side), o->what);
-		fmt_date(o->since, d);
+		peer_date_text(o->since, d);
 		strbuf_addstr(why, d);
-		fmt_date(o->limit, d);
+		peer_date_text(o->limit, d);
 		strbuf_addf(why, "; a claim is possible from %s (11)", d);
 		return 1;
 	}
@@ -327,8 +341,8 @@ int peer_claim_accept(struct peer_copy *pc, const struct peer_envelope *e,
 		long long got, now = game_now();
 		char d1[32], d2[32];
 		if (received_at(pc, &got) == 0 && now < got + PEER_FORFEIT_LIMIT) {
-			fmt_date(got, d1);
-			fmt_date(got + PEER_FORFEIT_LIMIT, d2);
+			peer_date_text(got, d1);
+			peer_date_text(got + PEER_FORFEIT_LIMIT, d2);
 			strbuf_addf(&why, "too early: this copy received commit %lu only at %s; "
 				    "a claim is possible from %s by its clock (11)", e->seq - 1, d1, d2);
 			r = 1;

@@ -25,6 +25,13 @@ struct peer_files;
  * days). */
 #define PEER_FORFEIT_LIMIT (7LL * 86400)
 
+/* "2023-11-14 22:13 UTC" */
+void peer_date_text(long long t, char out[32]);
+/* <gitdir>/postrider/NAME, this copy's own (never committed): read into
+ * out (0, or -1 when absent), or written (a failure is warned). */
+int peer_private_read(struct peer_copy *pc, const char *name, struct strbuf *out);
+void peer_private_write(struct peer_copy *pc, const char *name, const char *text, size_t len);
+
 /* Who owes the commit after a parent (its public state s, its date). */
 struct peer_owed {
 	enum side side;		/* SIDE_NONE: nobody (the game is over) */
@@ -33,6 +40,13 @@ struct peer_owed {
 	long long since;	/* the parent's date */
 	long long limit;	/* since + the forfeit limit */
 };
+
+/* "2023-11-14 22:13 UTC" */
+void peer_date_text(long long t, char out[32]);
+/* <gitdir>/postrider/NAME, this copy's own (never committed): read into
+ * out (0, or -1 when absent), or written (a failure is warned). */
+int peer_private_read(struct peer_copy *pc, const char *name, struct strbuf *out);
+void peer_private_write(struct peer_copy *pc, const char *name, const char *text, size_t len);
 
 /* Who owes the commit after the head of pc (its Postrider-Waits, its
  * date): the side of the first waits line. */
