@@ -198,7 +198,7 @@ static int exec_remind(int argc, char **argv)
 		strbuf_reset(&err);
 		if (peer_dir_is_peer(argv[i])) {
 			/* a peer copy: its own player's side (docs/peer.md 11) */
-			int r = peer_remind_dir(argv[i], &cfg, &unsent);
+			int r = peer_remind_dir(argv[i], &cfg, quiet, &unsent);
 			if (r && (!ret || r == EXIT_REJECTED))
 				ret = r;
 			continue;

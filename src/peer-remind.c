@@ -42,18 +42,20 @@ static void mark_done(struct peer_copy *pc, const char *name, long long now)
 
 /* The other owes an automatic answer for over an hour: this copy's last
  * mail again, at most daily. 1 when mailed. */
-static int resend(struct peer_copy *pc, const struct mail_config *cfg, long long now)
+static int resend(struct peer_copy *pc, const struct mail_config *cfg, long long now, bool quiet)
 {
 	struct strbuf id = STRBUF_INIT, mail = STRBUF_INIT;
 	char *dir = peer_outbox_dir(pc, cfg), hint[96];
 	int ret = 0;
 
 	if (peer_private_read(pc, "peer-last-mail.id", &id) < 0 || strcmp(id.buf, pc->g.head)) {
-		printf("the head is not this copy's own commit: nothing to mail again\n");
+		if (!quiet)
+			printf("the head is not this copy's own commit: nothing to mail again\n");
 		goto out;
 	}
 	if (done_lately(pc, "peer-resent", now, PEER_RESEND_EVERY)) {
-		printf("its last commit was mailed again less than a day ago\n");
+		if (!quiet)
+			printf("its last commit was mailed again less than a day ago\n");
 		goto out;
 	}
 	if (peer_private_read(pc, "peer-last-mail", &mail) < 0)
@@ -102,8 +104,10 @@ static int send_outbox(struct peer_copy *pc, const struct mail_config *cfg)
 	return ret;
 }
 
-/* What remind does on the open copy pc (locked). */
-static int remind_copy(struct peer_copy *pc, const struct mail_config *cfg, const char *dir)
+/* What remind does on the open copy pc (locked); quiet: only what is
+ * mailed or fails is printed. */
+static int remind_copy(struct peer_copy *pc, const struct mail_config *cfg, const char *dir,
+		       bool quiet)
 {
 	struct strbuf text = STRBUF_INIT, subj = STRBUF_INIT;
 	struct peer_owed o;
@@ -113,16 +117,19 @@ static int remind_copy(struct peer_copy *pc, const struct mail_config *cfg, cons
 
 	peer_owed_get(pc, &o);
 	if (o.side == SIDE_NONE) {
-		printf("game %s: nobody owes anything%s\n", pc->g.id,
-		       engine_game_over(&pc->g.state) ? " (the game is over)" : "");
+		if (!quiet)
+			printf("game %s: nobody owes anything%s\n", pc->g.id,
+			       engine_game_over(&pc->g.state) ? " (the game is over)" : "");
 		return 0;
 	}
 	peer_date_text(o.since, since);
 	peer_date_text(o.limit, limit);
-	printf("game %s: the %s owes %s since %s (%lld h); the forfeit limit is %s\n",
-	       pc->g.id, side_name(o.side), o.automatic ? "an automatic answer" : "a decision",
-	       since, (now - o.since) / 3600, limit);
-	printf("waits: %s\n", o.what);
+	if (!quiet) {
+		printf("game %s: the %s owes %s since %s (%lld h); the forfeit limit is %s\n",
+		       pc->g.id, side_name(o.side), o.automatic ? "an automatic answer" : "a decision",
+		       since, (now - o.since) / 3600, limit);
+		printf("waits: %s\n", o.what);
+	}
 	if (o.side == pc->me) {
 		/* ours: the automatic part is this postrider's, the decision its player's */
 		struct strbuf why = STRBUF_INIT;
@@ -139,9 +146,10 @@ static int remind_copy(struct peer_copy *pc, const struct mail_config *cfg, cons
 		goto out;
 	}
 	if (o.automatic && now - o.since >= PEER_RESEND_AFTER)
-		r = resend(pc, cfg, now);
+		r = resend(pc, cfg, now, quiet);
 	if (now >= o.limit) {
-		printf("past the forfeit limit: `postrider peer claim %s` ends the game\n", dir);
+		if (!quiet)
+			printf("past the forfeit limit: `postrider peer claim %s` ends the game\n", dir);
 		strbuf_addf(&subj, "[%s] the other player is silent: you may claim the game", pc->g.id);
 		strbuf_addf(&text, "Your postrider of game %s: the %s owe the next commit (%s)\n"
 			    "since %s, and the forfeit limit passed at %s. Run\n\n"
@@ -161,7 +169,7 @@ out:
 	return r < 0 ? 1 : 0;
 }
 
-int peer_remind_dir(const char *dir, const struct mail_config *cfg, int *unsent)
+int peer_remind_dir(const char *dir, const struct mail_config *cfg, bool quiet, int *unsent)
 {
 	struct peer_copy pc;
 	struct strbuf err = STRBUF_INIT;
@@ -177,7 +185,7 @@ int peer_remind_dir(const char *dir, const struct mail_config *cfg, int *unsent)
 		strbuf_release(&err);
 		return EXIT_REJECTED;
 	}
-	ret = remind_copy(&pc, cfg, dir);
+	ret = remind_copy(&pc, cfg, dir, quiet);
 	if (send_outbox(&pc, cfg))
 		(*unsent)++;
 	peer_copy_close(&pc);
@@ -218,7 +226,7 @@ int peer_remind_main(int argc, char **argv)
 
 	if ((ret = parse(argc, argv, &dir, &cfg)) != 0)
 		return ret;
-	ret = peer_remind_dir(dir, &cfg, &unsent);
+	ret = peer_remind_dir(dir, &cfg, false, &unsent);
 	config_release(&cfg);
 	return ret ? ret : unsent ? EXIT_UNSENT : 0;
 }

@@ -86,9 +86,10 @@ int peer_claim_audit(struct peer_copy *pc, const char *rev, enum side c,
 		     unsigned seq, const char *patch, struct strbuf *why);
 
 /* remind on the peer copy dir (`postrider remind DIR` comes here): the
- * exit status; a mail left in the outbox counts in *unsent. */
+ * exit status; a mail left in the outbox counts in *unsent; quiet: only
+ * what is mailed or fails is printed. */
 struct mail_config;
-int peer_remind_dir(const char *dir, const struct mail_config *cfg, int *unsent);
+int peer_remind_dir(const char *dir, const struct mail_config *cfg, bool quiet, int *unsent);
 
 /* `postrider peer remind DIR` and `postrider peer claim DIR`: exit status. */
 int peer_remind_main(int argc, char **argv);

@@ -65,8 +65,9 @@ expect_grep "an hour late: the last commit is mailed again" "mailed again: commi
 expect_eq "one mail more" "$((N0 + 1))" "$(peer_mails "$B")"
 AGAIN=$(last_mail "$B")
 expect_eq "the same mail again" "$(sha256sum <"$M")" "$(sha256sum <"$AGAIN")"
-POSTRIDER_NOW=$((T0 + 2 * HOUR)) expect_exit 0 postrider peer remind "$B"
+POSTRIDER_NOW=$((T0 + 2 * HOUR)) expect_exit 0 postrider remind --quiet "$B"
 expect_eq "then at most daily" "$((N0 + 1))" "$(peer_mails "$B")"
+expect_no_grep "remind --quiet prints nothing when nothing is mailed" "owes\|again" "$TRASH/out"
 POSTRIDER_NOW=$((T0 + HOUR + DAY)) expect_exit 0 postrider peer remind "$B"
 expect_eq "a day later, again" "$((N0 + 2))" "$(peer_mails "$B")"
 # the mail had reached the American's copy, whose answer was lost: the
