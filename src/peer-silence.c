@@ -208,6 +208,11 @@ static int claim_allowed(struct peer_copy *pc, enum side c, long long t, long lo
 		strbuf_addstr(why, "the game is over: there is nothing to claim");
 		return 1;
 	}
+	if (!pc->rec.keys[OTHER_SIDE(c)].have || !pc->rec.have_joint) {
+		strbuf_addf(why, "the %s never joined: there is no game to claim",
+			    side_name(OTHER_SIDE(c)));
+		return 1;
+	}
 	if (owes_line(&w, c)) {
 		strbuf_addf(why, "the %s owe the next commit (%s): a side that owes cannot claim (11)",
 			    c == SIDE_AMERICAN ? "Americans" : "British", owes_line(&w, c));
@@ -218,7 +223,6 @@ static int claim_allowed(struct peer_copy *pc, enum side c, long long t, long lo
 		return 1;
 	}
 	if (t < o->limit || now < o->limit) {
-		peer_date_text(o->limit, d);
 		strbuf_addf(why, "too early: the %s owe \"%s\" only since ", side_name(o->side), o->what);
 		peer_date_text(o->since, d);
 		strbuf_addstr(why, d);

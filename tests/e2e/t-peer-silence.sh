@@ -27,6 +27,8 @@ peer_mails() { ls "$(outbox "$1")/new/" | grep -c -- '-peer-' ; }
 
 postrider peer new "$A" --me american --american "$AMERICAN" \
 	--british "$BRITISH" --secret "$SA" >/dev/null 2>&1 || die "peer new"
+POSTRIDER_NOW=$((T0 + 8 * DAY)) expect_exit 1 postrider peer claim "$A"
+expect_grep "no claim of a game the other never joined" "the british never joined: there is no game to claim" "$TRASH/err"
 postrider peer join "$B" --secret "$SB" "$(last_mail "$A")" >/dev/null 2>&1 || die "peer join"
 JOIN=$(last_mail "$B")
 postrider play "$A" "$JOIN" >/dev/null 2>&1 || die "the join"

@@ -1051,6 +1051,8 @@ def walk_draws(dirname, dice_keys, opened, say):
 
 def forfeit_winner(dirname):
     """The winner of a game ended by a claim (state.yaml: end forfeit), or None."""
+    if not os.path.exists(dirname + "/state.yaml"):
+        return None
     state = "\n".join(read_text(dirname + "/state.yaml", "state.yaml"))
     if not re.search(r"^  end: forfeit$", state, re.M):
         return None
