@@ -22,6 +22,7 @@
 #include "notify.h"
 #include "peer.h"
 #include "peer-wire.h"
+#include "peer-silence.h"
 #include "transport.h"
 
 #define MAX_MAIL (8 << 20)
@@ -537,12 +538,16 @@ static int exec_peer(int argc, char **argv)
 		return exec_join(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "status"))
 		return exec_status(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "remind") || !strcmp(argv[1], "claim")) {
+		int r = (argv[1][0] == 'r' ? peer_remind_main : peer_claim_main)(argc - 1, argv + 1);
+		return r == EXIT_USAGE ? cmd_usage(&cmd_peer_entry) : r;
+	}
 	if (!strcmp(argv[1], "audit")) {
 		if (argc != 3)
 			return cmd_usage(&cmd_peer_entry);
 		return peer_audit(argv[2]);
 	}
-	error("unknown peer command '%s': new, join, status or audit", argv[1]);
+	error("unknown peer command '%s': new, join, status, remind, claim or audit", argv[1]);
 	return cmd_usage(&cmd_peer_entry);
 }
 
@@ -551,6 +556,8 @@ const struct cmd_entry cmd_peer_entry = {
 	"peer new DIR --me SIDE --american \"Name <addr>\" --british \"Name <addr>\" [--tournament] [--data DIR] [--secret HEX] [--config FILE]\n"
 	"       postrider peer join DIR --address ADDR [--data DIR] [--secret HEX] [--config FILE] [MAIL | -]\n"
 	"       postrider peer status DIR\n"
+	"       postrider peer remind DIR [--config FILE]\n"
+	"       postrider peer claim DIR [--config FILE]\n"
 	"       postrider peer audit DIR",
 	"a game between two players with no host (docs/peer.md)",
 	"  peer new     start a game: your copy in DIR, the invitation mailed to\n"
@@ -562,6 +569,11 @@ const struct cmd_entry cmd_peer_entry = {
 	"               required: an invitation that gives your side another one\n"
 	"               is refused\n"
 	"  peer status  the game, the sides' key fingerprints, who owes what\n"
+	"  peer remind  who owes what since when; an automatic answer an hour\n"
+	"               late: this copy's last mail again (then daily); tells\n"
+	"               its player when he is late or may claim (run it from cron)\n"
+	"  peer claim   end a game the other stopped answering, 7 days after the\n"
+	"               commit he did not answer: he loses by forfeit\n"
 	"  peer audit   replay every commit of a copy and check every proof; once\n"
 	"               the game is over, open every card with the published keys\n"
 	"  --secret HEX your 32-byte secret instead of a random one (tests only:\n"

@@ -19,6 +19,8 @@
 #include "engine/engine.h"
 #include "game.h"
 #include "notify.h"
+#include "peer.h"
+#include "peer-silence.h"
 
 /* The time before the deadline when the reminder goes: --before, else a
  * quarter of the deadline, at most a day. */
@@ -194,6 +196,13 @@ static int exec_remind(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct catalog cat;
 		strbuf_reset(&err);
+		if (peer_dir_is_peer(argv[i])) {
+			/* a peer copy: its own player's side (docs/peer.md 11) */
+			int r = peer_remind_dir(argv[i], &cfg, quiet, &unsent);
+			if (r && (!ret || r == EXIT_REJECTED))
+				ret = r;
+			continue;
+		}
 		if (catalog_open(argv[i], 0, &cat, &err) < 0) {
 			error("%s", err.buf);
 			ret = EXIT_REJECTED;

@@ -9,6 +9,7 @@
  */
 #include "peer.h"
 #include "peer-step.h"
+#include "peer-silence.h"
 #include "engine/engine.h"
 
 #include <stdio.h>
@@ -39,6 +40,11 @@ static int audit_commit(struct peer_copy *pc, const char *rev, struct strbuf *wh
 	if (peer_files_load(pc->g.repo, pc->g.head, &files, &err) < 0 ||
 	    peer_given_from_patch(patch.buf, &given, &order, why) != PEER_ACCEPTED) {
 		strbuf_addbuf(why, &err);
+		goto out;
+	}
+	if (peer_kind_parse(kind.buf) == PEER_CLAIM) {
+		r = peer_claim_audit(pc, rev, (enum side)sd, (unsigned)strtoul(seq.buf, NULL, 10),
+				     patch.buf, why);
 		goto out;
 	}
 	st.pc = pc;

@@ -67,6 +67,12 @@ static int to_player(struct peer_copy *pc, const struct mail_config *cfg,
 	return ret;
 }
 
+int peer_notice(struct peer_copy *pc, const struct mail_config *cfg,
+		const char *kind, const char *subject, const char *text)
+{
+	return to_player(pc, cfg, kind, subject, text);
+}
+
 int peer_notice_refused(struct peer_copy *pc, const struct mail_config *cfg,
 			const char *why)
 {

@@ -6,6 +6,7 @@
  */
 /* strptime, timegm: _GNU_SOURCE is in CFLAGS */
 #include "peer.h"
+#include "peer-silence.h"
 #include "config.h"
 #include "mail.h"
 #include "notify.h"
@@ -171,6 +172,7 @@ static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	if (outbox_publish(dir, tmp.buf) < 0)
 		warning("commit %s is made but its mail stays in '%s/tmp'", commit, dir);
+	peer_silence_keep(pc, commit, mail.buf, mail.len);
 	if (outbox_path)
 		strbuf_addf(outbox_path, "%s/new", dir);
 	ret = 0;
@@ -252,7 +254,7 @@ bool peer_mail_is_peer(const char *mail, size_t len)
 
 /* The author date of a patch ("Date: Fri, 27 Nov 2026 02:21:45 +0000").
  * 0 or -1. */
-static int patch_time(const char *patch, long long *t)
+int peer_patch_time(const char *patch, long long *t)
 {
 	const char *p = strstr(patch, "\nDate: ");
 	struct tm tm;
@@ -416,7 +418,7 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 		goto out;
 	}
 	rec.have_joint = true;
-	if (patch_time(patch, &time) < 0) {
+	if (peer_patch_time(patch, &time) < 0) {
 		strbuf_addstr(said, "the patch has no date");
 		goto out;
 	}
@@ -597,7 +599,7 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addstr(said, "an order commit adds no order file");
 		goto out;
 	}
-	if (patch_time(patch, &st.time) < 0) {
+	if (peer_patch_time(patch, &st.time) < 0) {
 		strbuf_addstr(said, "the patch has no date");
 		goto out;
 	}
@@ -735,11 +737,16 @@ int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 	case PEER_END:
 		ret = accept_step(pc, &e, patch.buf, said);
 		break;
+	case PEER_CLAIM:
+		ret = peer_claim_accept(pc, &e, patch.buf, said);
+		break;
 	default:
 		strbuf_addf(said, "commit %lu of kind %s: this postrider does not play that part of the protocol yet",
 			    e.seq, e.kind);
 		ret = PEER_REFUSED;
 	}
+	if (ret == PEER_ACCEPTED)
+		peer_silence_received(pc, game_now());
 out:
 	strbuf_release(&env_text);
 	strbuf_release(&patch);

@@ -158,6 +158,9 @@ long long peer_commit_time(struct repo *r, const char *parent);
 int peer_check_time(struct repo *r, const char *parent, long long t,
 		    long long now, struct strbuf *said);
 
+/* The date of a patch (its Date: line): 0, or -1 when it has none. */
+int peer_patch_time(const char *patch, long long *t);
+
 /* The lines a patch adds to the file path (its '+' lines without the
  * '+'), appended to out: the facts of a commit. 0, or -1 when the patch
  * has no diff of path. */
@@ -234,6 +237,10 @@ int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char 
  * postrider was refused (why). 0 or -1. */
 int peer_notice_refused(struct peer_copy *pc, const struct mail_config *cfg,
 			const char *why);
+/* Any notice of the postrider to its own player (kind names the file
+ * and the Message-ID), into the outbox. 0 or -1. */
+int peer_notice(struct peer_copy *pc, const struct mail_config *cfg,
+		const char *kind, const char *subject, const char *text);
 /* The notice to the copy's player that the other side joined, with the
  * joiner's fingerprint to compare (9.1), into the outbox. 0 or -1. */
 int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg);

@@ -27,7 +27,7 @@ static const char *const prompt_names[PROMPT__COUNT] = {
 };
 static const char *const end_names[] = {
 	"none", "british automatic victory", "american automatic victory",
-	"war ends card", "end of 1783", "abandoned", "resignation",
+	"war ends card", "end of 1783", "abandoned", "resignation", "forfeit",
 };
 static const char *const reaction_names[REACT__COUNT] = {
 	"exchange", "intercept", "retreat", "battle", "declare",

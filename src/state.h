@@ -109,6 +109,7 @@ enum game_end {
 	END_1783,		/* no War Ends card came (5.7) */
 	END_ABANDONED,		/* the host ended it by revealing the seed */
 	END_RESIGNED,		/* a player resigned: the other side wins */
+	END_FORFEIT,		/* peer game: a side stopped answering (docs/peer.md 11) */
 	END__COUNT
 };
 

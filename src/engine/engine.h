@@ -267,6 +267,10 @@ bool engine_game_over(const struct state *s);
  * says is appended to log). BUG() if the game is already over.
  */
 void engine_abandon(const struct data *d, struct state *s, struct strbuf *log);
+/* A peer game's claim (docs/peer.md 11): silent loses by forfeit; what
+ * is in progress stops there, as for a resignation. */
+void engine_forfeit(const struct data *d, struct state *s, enum side silent,
+		    struct strbuf *log);
 
 /*
  * Takes back side's last order (README.md, "Undo"): prev is the state

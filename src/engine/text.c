@@ -258,5 +258,8 @@ void engine_describe_prompt(const struct data *d, const struct state *s,
 			    s->end == END_1783 ? "the war having run to the end of 1783 (13.2)" :
 			    s->end == END_RESIGNED ? (s->winner == SIDE_AMERICAN ?
 				"the British having resigned" : "the Americans having resigned") :
+			    s->end == END_FORFEIT ? (s->winner == SIDE_AMERICAN ?
+				"the British having lost by forfeit (they stopped answering)" :
+				"the Americans having lost by forfeit (they stopped answering)") :
 			    "how is not recorded");
 }

@@ -67,6 +67,15 @@ void victory_resign(const struct data *d, struct state *s, enum side side,
 	game_over(s, OTHER_SIDE(side), END_RESIGNED);
 }
 
+void engine_forfeit(const struct data *d, struct state *s, enum side silent,
+		    struct strbuf *log)
+{
+	if (s->end != END_NONE)
+		BUG("a forfeit of a game that is over");
+	stop_in_progress(d, s, log);
+	game_over(s, OTHER_SIDE(silent), END_FORFEIT);
+}
+
 void engine_abandon(const struct data *d, struct state *s, struct strbuf *log)
 {
 	if (s->end != END_NONE)

@@ -35,7 +35,8 @@ The P-256 arithmetic is its own: Jacobian coordinates and windowed sums.
         the second share names, or of the next, 9.6); and with
         peer/keys.txt (9.12) both masking keys,
         every slot opened to a card, each generation a permutation of the
-        cards of its input. Prints a summary and "valid" (exit 0), or
+        cards of its input (a game ended by a claim, 11: the claimant's
+        key alone, the slots closed). Prints a summary and "valid" (exit 0), or
         "invalid: " and the first failure (exit 1). A finished game has
         peer/keys.txt; --running checks a game still being played, whose
         slots stay closed.
@@ -1048,6 +1049,17 @@ def walk_draws(dirname, dice_keys, opened, say):
         "or of the next" % named)
 
 
+def forfeit_winner(dirname):
+    """The winner of a game ended by a claim (state.yaml: end forfeit), or None."""
+    if not os.path.exists(dirname + "/state.yaml"):
+        return None
+    state = "\n".join(read_text(dirname + "/state.yaml", "state.yaml"))
+    if not re.search(r"^  end: forfeit$", state, re.M):
+        return None
+    m = re.search(r"^  winner: (american|british)$", state, re.M)
+    return m.group(1) if m else None
+
+
 def walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say):
     lines = read_text(dirname + "/peer/keys.txt", "peer/keys.txt")
     x = {}
@@ -1061,6 +1073,10 @@ def walk_keys(dirname, keys, slots, sizes, shares, cards, joint, say):
         if pt(mul(v, BASE)) != keys[side]["mask_key"]:
             raise Invalid("peer/keys.txt: the %s key is not the one of his mask_key" % side)
         x[side] = v
+    if len(x) == 1 and forfeit_winner(dirname) in x:
+        say("keys: a game ended by a claim (docs/peer.md 11): the claimant's masking key "
+            "published and right; the other's slots stay closed")
+        return {}
     if len(x) != 2:
         raise Invalid("peer/keys.txt: %s key missing" % ("american" if "american" not in x else "british"))
     xsum = (x["american"] + x["british"]) % Q
