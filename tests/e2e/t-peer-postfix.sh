@@ -93,84 +93,8 @@ for _u in $USERS; do
 done
 
 # --- the private Postfix: local delivery of $DOMAIN to the two users ---
-cat >"$PF/conf/main.cf" <<EOF
-compatibility_level = 3.6
-config_directory = $PF/conf
-queue_directory = $PF/queue
-data_directory = $PF/data
-mail_owner = postfix
-setgid_group = postdrop
-myhostname = mx.$DOMAIN
-mydomain = $DOMAIN
-myorigin = $DOMAIN
-mydestination = $DOMAIN, localhost
-inet_interfaces = 127.0.0.1
-inet_protocols = ipv4
-mynetworks = 127.0.0.0/8
-alias_maps =
-alias_database =
-home_mailbox = Maildir/
-recipient_delimiter = +
-biff = no
-smtputf8_enable = no
-maillog_file = $PF/maillog
-maillog_file_prefixes = $PF
-# a deferred message (75: a mail before it not there yet) is tried again
-# within seconds, not minutes
-queue_run_delay = 1s
-minimal_backoff_time = 1s
-maximal_backoff_time = 2s
-EOF
-cat >"$PF/conf/master.cf" <<EOF
-127.0.0.1:$PORT inet n - n - - smtpd
-pickup    unix  n       -       n       60      1       pickup
-cleanup   unix  n       -       n       -       0       cleanup
-qmgr      unix  n       -       n       300     1       qmgr
-rewrite   unix  -       -       n       -       -       trivial-rewrite
-bounce    unix  -       -       n       -       0       bounce
-defer     unix  -       -       n       -       0       bounce
-trace     unix  -       -       n       -       0       bounce
-verify    unix  -       -       n       -       1       verify
-flush     unix  n       -       n       1000?   0       flush
-proxymap  unix  -       -       n       -       -       proxymap
-smtp      unix  -       -       n       -       -       smtp
-relay     unix  -       -       n       -       -       smtp
-showq     unix  n       -       n       -       -       showq
-error     unix  -       -       n       -       -       error
-retry     unix  -       -       n       -       -       error
-discard   unix  -       -       n       -       -       discard
-local     unix  -       n       n       -       -       local
-anvil     unix  -       -       n       -       1       anvil
-scache    unix  -       -       n       -       1       scache
-postlog   unix-dgram n  -       n       -       1       postlogd
-EOF
-postfix -c "$PF/conf" check >"$TRASH/pf.log" 2>&1 ||
-	die "postfix check: $(cat "$TRASH/pf.log")"
-postfix -c "$PF/conf" start >"$TRASH/pf.log" 2>&1 ||
-	die "the private Postfix starts: $(cat "$TRASH/pf.log"; cat "$PF/maillog" 2>/dev/null)"
-at_exit 'postfix -c "$PF/conf" stop >/dev/null 2>&1'
-MAIL_CONFIG=$PF/conf
-export MAIL_CONFIG
-
-# wait_for SECONDS CMD...: CMD until it succeeds, every 0.2 s; 1 on timeout
-wait_for() {
-	_w=$(($1 * 5))
-	shift
-	while ! "$@"; do
-		_w=$((_w - 1))
-		[ $_w -gt 0 ] || return 1
-		sleep 0.2
-	done
-}
-is_listening() {
-	"$PY" -c 'import socket, sys
-s = socket.socket()
-s.settimeout(1)
-sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))))' "$PORT"
-}
-wait_for 20 is_listening ||
-	die "the private Postfix listens on 127.0.0.1:$PORT: $(cat "$PF/maillog")"
-ok "a private Postfix listens on 127.0.0.1:$PORT"
+postfix_private_conf
+postfix_private_start
 
 # --- each player's set-up: postrider's mail, procmail, mutt ---
 for _u in $USERS; do
