@@ -91,14 +91,17 @@ static void tell_player(struct peer_copy *pc, const struct mail_config *cfg, lon
 	}
 }
 
-static int send_outbox(struct peer_copy *pc, const struct mail_config *cfg)
+/* Sends what the copy's outbox holds; says where it waits when it could
+ * not go, or (unless quiet: cron would mail the line every run) when no
+ * transport sends it. 0 or EXIT_UNSENT. */
+static int send_outbox(struct peer_copy *pc, const struct mail_config *cfg, bool quiet)
 {
 	struct notify n = { 0 };
 	int ret;
 
 	n.outbox = peer_outbox_dir(pc, cfg);
 	ret = notify_send(&n, cfg) > 0 ? EXIT_UNSENT : 0;
-	if (ret || !transport_can_send(cfg))
+	if (ret || (!quiet && !transport_can_send(cfg)))
 		printf("outbox: %s/new\n", n.outbox);
 	notify_release(&n);
 	return ret;
@@ -186,7 +189,7 @@ int peer_remind_dir(const char *dir, const struct mail_config *cfg, bool quiet, 
 		return EXIT_REJECTED;
 	}
 	ret = remind_copy(&pc, cfg, dir, quiet);
-	if (send_outbox(&pc, cfg))
+	if (send_outbox(&pc, cfg, quiet))
 		(*unsent)++;
 	peer_copy_close(&pc);
 	strbuf_release(&err);
@@ -272,7 +275,7 @@ int peer_claim_main(int argc, char **argv)
 	pc.g.state = next;
 	printf("claimed: commit %u (%.12s); the %s lose by forfeit, the claim is mailed to them\n",
 	       s, commit, OTHER_SIDE(pc.me) == SIDE_AMERICAN ? "Americans" : "British");
-	ret = send_outbox(&pc, &cfg);
+	ret = send_outbox(&pc, &cfg, false);
 out:
 	peer_copy_close(&pc);
 	config_release(&cfg);

@@ -2,7 +2,8 @@
 #
 # What contrib/README.md has a host install, run as it is written, without
 # a mail system (issue 30): `make install PREFIX=...` puts the bash
-# completion in place; the crontab line of "Reminders" works in cron's
+# completion in place; the crontab lines (the host's remind on ~/games,
+# a player's on his copy of a game without a host) work in cron's
 # environment (env -i: PATH=/usr/bin:/bin, HOME, SHELL=/bin/sh, LOGNAME,
 # no terminal) and mails the reminder; postrider-deliver, given a message
 # postrider cannot take until the host mends something (exit 78), keeps
@@ -30,6 +31,12 @@ env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$H" TZ=UTC LC_ALL=C POSTRIDER_NOW=
 G=$H/games/$GAME_ID
 [ -d "$G" ] || die "no game $G: $(cat "$TRASH/out")"
 
+# a player's copy of a game without a host, for the player's crontab line
+# (contrib/README.md: remind on ~/game); the British has not joined yet
+env -i PATH="$PREFIX/bin:/usr/bin:/bin" HOME="$H" TZ=UTC LC_ALL=C POSTRIDER_NOW="$POSTRIDER_NOW" \
+	postrider peer new "$H/game" --me american --american "$AMERICAN" --british "$BRITISH" \
+	>"$TRASH/out" 2>&1 || die "peer new: $(cat "$TRASH/out")"
+
 # every crontab line of contrib/README.md (an indented "*/N * * * * ...")
 sed -n 's/^    \(\*\/[0-9]* \* \* \* \* .*\)$/\1/p' contrib/README.md | sort -u >"$TRASH/lines"
 expect_ne "contrib/README.md gives a crontab line" "" "$(cat "$TRASH/lines")"
@@ -39,19 +46,24 @@ while IFS= read -r line; do
 	# the command: the line without its five time fields, /usr/local
 	# being this test's PREFIX (make install PREFIX=/usr/local)
 	cmd=$(echo "$line" | cut -d' ' -f6- | sed "s|/usr/local/|$PREFIX/|g")
-	# an hour in: nothing due, and nothing printed (cron would mail it)
+	# the host's line (~/games): nothing due an hour in, the reminder 18
+	# hours before the deadline; the player's (~/game, a peer copy):
+	# nothing due half an hour in, his invitation mailed again later
+	case $cmd in
+	*/game) early=1800 said="mailed again: commit" ;;
+	*) early=3600 said="reminded the side to move" ;;
+	esac
 	env -i PATH=/usr/bin:/bin HOME="$H" SHELL=/bin/sh LOGNAME=referee \
-		POSTRIDER_NOW=$((POSTRIDER_NOW + 3600)) \
+		POSTRIDER_NOW=$((POSTRIDER_NOW + early)) \
 		setsid sh -c "$cmd" </dev/null >"$TRASH/cron.out" 2>&1
 	expect_eq "crontab line $n, nothing due: exit 0" "0" "$?"
 	expect_eq "crontab line $n, nothing due: prints nothing, so cron mails nothing" "" "$(cat "$TRASH/cron.out")"
-	# 60 hours in: 18 hours before the deadline, the reminder is due
 	env -i PATH=/usr/bin:/bin HOME="$H" SHELL=/bin/sh LOGNAME=referee \
 		POSTRIDER_NOW=$((POSTRIDER_NOW + 60 * 3600)) \
 		setsid sh -c "$cmd" </dev/null >"$TRASH/cron.out" 2>&1
 	expect_eq "crontab line $n runs under cron's environment: $line" "0" "$?"
 	expect_no_fixed "crontab line $n: finds postrider" "not found" "$TRASH/cron.out"
-	expect_fixed "crontab line $n: says what it sent (cron mails it to the host)" "reminded the side to move" "$TRASH/cron.out"
+	expect_fixed "crontab line $n: says what it sent (cron mails it to its user)" "$said" "$TRASH/cron.out"
 done <"$TRASH/lines"
 expect_eq "the reminder is in the outbox" 1 "$(outbox_list "$G" | grep -c '^remind-')"
 
