@@ -462,6 +462,20 @@ play_moves_until() {
 	return 1
 }
 
+# peer_pair A B: a new game without a host between two copies on this
+# machine, the American's in A (secret $SA) and the British's in B
+# (secret $SB, joined from the invitation A mailed); the join waits in
+# B's outbox, not yet given to A. The secrets are fixed: the same deals
+# and dice every run.
+SA=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
+SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
+peer_pair() {
+	postrider peer new "$1" --me american --american "$AMERICAN" --british "$BRITISH" \
+		--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
+	postrider peer join "$2" --secret "$SB" --address "$BRITISH" \
+		"$(ls "$(outbox "$1")/new/"*-peer-*)" >/dev/null 2>&1 || die "peer join failed"
+}
+
 # play_first_legal DIR: plays the first legal order of the side to move,
 # as `options --plain` lists it; returns 1 (and plays nothing) when the
 # game is over, dies if the order is refused. $TRASH/opts keeps the list.

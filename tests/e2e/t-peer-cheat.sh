@@ -11,13 +11,7 @@ cd "$(dirname "$0")/../.." || exit 1
 
 A=$TRASH/alice
 B=$TRASH/bob
-SA=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
-
-postrider peer new "$A" --me american --american "$AMERICAN" --british "$BRITISH" \
-	--secret "$SA" >/dev/null 2>&1 || die "peer new failed"
-postrider peer join "$B" --secret "$SB" --address "$BRITISH" "$(ls "$(outbox "$A")/new/"*)" >/dev/null 2>&1 ||
-	die "peer join failed"
+peer_pair "$A" "$B"
 JOIN=$(ls "$(outbox "$B")/new/"*)
 # a rogue masking key (3.2): its key proof cannot be made; the joiner
 # sends another in his signed join

@@ -209,10 +209,9 @@ expect_eq "... and not with postrider" "" "$(cat "$U/$BR_USER/.deliver.log" 2>/d
 # ============ the game ============
 
 rm -f "$U/$BR_USER"/Maildir/new/*
-# the secrets are fixed (peer new and join --secret, for tests), so that
-# the deals, the dice and the driver's orders make the same game each run
-SA=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
+# the secrets are fixed ($SA and $SB of lib.sh, given to peer new and
+# join with --secret), so that the deals, the dice and the driver's
+# orders make the same game each run
 as "$AM_USER" postrider peer new "$U/$AM_USER/game" --me american \
 	--american "$AM" --british "$BR" --secret "$SA" >"$TRASH/new.out" 2>"$TRASH/new.err"
 expect_eq "peer new, as the American: exit 0" 0 "$?"

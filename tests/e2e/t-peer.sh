@@ -10,8 +10,6 @@ cd "$(dirname "$0")/../.." || exit 1
 
 A=$TRASH/alice
 B=$TRASH/bob
-SA=000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f
-SB=202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f
 
 # the newest mail in a copy's outbox
 last_mail() {
