@@ -362,17 +362,11 @@ int peer_claim_accept(struct peer_copy *pc, const struct peer_envelope *e,
 		goto out;
 	}
 	ret = PEER_REFUSED;
-	if (strcmp(commit, e->commit)) {
-		strbuf_addf(said, "commit %lu (claim) does not replay: the same facts give %s, not %s (8.3 step 6)",
-			    e->seq, commit, e->commit);
+	if (peer_built_is_mailed(pc, e, commit, patch, said) < 0)
 		goto out;
-	}
 	ret = PEER_FAILED;
-	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
-		strbuf_addstr(said, "cannot move the head (nothing changed)");
+	if (peer_publish_head(pc, commit, said) < 0)
 		goto out;
-	}
-	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->g.state = next;
 	strbuf_addf(said, "accepted: commit %lu of the %s (claim, %.12s): the %s lose by forfeit",
 		    e->seq, side_name((enum side)e->from), commit,

@@ -305,12 +305,17 @@ int peer_patch_added(const char *patch, const char *path, struct strbuf *out)
 
 /* 8.3 step 7: the patch is the rebuilt commit's, byte for byte (a line
  * changed that no fact reads is a changed patch all the same). */
-static int same_patch(struct peer_copy *pc, const char *commit, const char *patch,
-		      struct strbuf *said)
+int peer_built_is_mailed(struct peer_copy *pc, const struct peer_envelope *e,
+			 const char *commit, const char *patch, struct strbuf *said)
 {
 	struct strbuf mine = STRBUF_INIT;
 	int ret = 0;
 
+	if (strcmp(commit, e->commit)) {
+		strbuf_addf(said, "commit %lu (%s) does not replay: the same facts give %s, not %s (8.3 step 6)",
+			    e->seq, e->kind, commit, e->commit);
+		return -1;
+	}
 	if (repo_format_patch(pc->g.repo, commit, &mine) < 0 || strcmp(mine.buf, patch)) {
 		strbuf_addf(said, "the mail's patch is not the patch of commit %.12s: it was changed (8.3 step 7)",
 			    commit);
@@ -318,6 +323,16 @@ static int same_patch(struct peer_copy *pc, const char *commit, const char *patc
 	}
 	strbuf_release(&mine);
 	return ret;
+}
+
+int peer_publish_head(struct peer_copy *pc, const char *commit, struct strbuf *said)
+{
+	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
+		strbuf_addstr(said, "cannot move the head (nothing changed)");
+		return -1;
+	}
+	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	return 0;
 }
 
 long long peer_commit_time(struct repo *r, const char *parent)
@@ -430,19 +445,11 @@ static int accept_join(struct peer_copy *pc, const struct peer_envelope *e,
 		goto out;
 	}
 	ret = PEER_REFUSED;
-	if (strcmp(commit, e->commit)) {
-		strbuf_addf(said, "commit %s does not replay: the same facts give %s (8.3 step 6)",
-			    e->commit, commit);
-		goto out;
-	}
-	if (same_patch(pc, commit, patch, said) < 0)
+	if (peer_built_is_mailed(pc, e, commit, patch, said) < 0)
 		goto out;
 	ret = PEER_FAILED;
-	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
-		strbuf_addstr(said, "cannot move the head (nothing changed)");
+	if (peer_publish_head(pc, commit, said) < 0)
 		goto out;
-	}
-	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->rec = rec;
 	{
 		char fp[17];
@@ -615,20 +622,12 @@ static int accept_step(struct peer_copy *pc, const struct peer_envelope *e,
 		strbuf_addstr(said, "cannot rebuild the commit");
 		goto out;
 	}
-	if (strcmp(commit, e->commit)) {
-		strbuf_addf(said, "commit %lu (%s) does not replay: the same facts give %s, not %s (8.3 step 6)",
-			    e->seq, e->kind, commit, e->commit);
-		goto out;
-	}
-	if (same_patch(pc, commit, patch, said) < 0 ||
+	if (peer_built_is_mailed(pc, e, commit, patch, said) < 0 ||
 	    check_request_proof(pc, e, st.request, said))
 		goto out;
 	ret = PEER_FAILED;
-	if (repo_commit_publish(pc->g.repo, pc->g.head, commit) != 0) {
-		strbuf_addstr(said, "cannot move the head (nothing changed)");
+	if (peer_publish_head(pc, commit, said) < 0)
 		goto out;
-	}
-	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
 	pc->g.state = st.next;
 	if (st.request && keep_request_proof(pc, e) < 0) {
 		strbuf_addf(said, "accepted, but the request of commit %lu came without its die proof", e->seq);

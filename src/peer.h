@@ -284,4 +284,16 @@ int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 int peer_play(const char *dir, const struct mail_config *cfg,
 	      const char *mail, size_t len, struct strbuf *said);
 
+/*
+ * The end of accepting a mail (8.3 steps 6 and 7): the commit built from
+ * the facts, `commit`, must be the envelope's, and the mail's patch its
+ * patch byte for byte. 0, or -1 with the reason in said.
+ */
+struct peer_envelope;
+int peer_built_is_mailed(struct peer_copy *pc, const struct peer_envelope *e,
+			 const char *commit, const char *patch, struct strbuf *said);
+/* Publishes the built commit on the head and moves pc's head to it: 0, or
+ * -1 with the reason in said (nothing changed). */
+int peer_publish_head(struct peer_copy *pc, const char *commit, struct strbuf *said);
+
 #endif
