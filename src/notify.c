@@ -592,7 +592,7 @@ int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
 int notify_notice_subject(struct notify *n, const struct game *g, enum side side,
 			  const char *kind, const char *subject, const char *text)
 {
-	return notice(n, g, side, kind, NULL, subject, text, NULL, true);
+	return notice(n, g, side, kind, NULL, subject, text, NULL, false);
 }
 
 int notify_reject(struct notify *n, const struct game *g, enum side side,

@@ -108,7 +108,9 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
 		  const char *in_reply_to);
 
-/* The same with the whole subject given (a peer copy's warnings). */
+/* A notice with the whole subject given, without the token or clock (a
+ * peer copy's warnings to its player: the join, a refused mail, who is
+ * late). */
 int notify_notice_subject(struct notify *n, const struct game *g, enum side side,
 			  const char *kind, const char *subject, const char *text);
 
