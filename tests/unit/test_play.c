@@ -658,6 +658,59 @@ static void peer_policy(void **state)
 	free(m);
 }
 
+/* A peer commit takes the host's crash-safe path (turn_publish()): its
+ * mail is named by its commit, so that a run that died after moving the
+ * branch and before releasing the mail is finished by the next run. */
+static void peer_crash_safe(void **state)
+{
+	struct play_outcome out;
+	struct game g;
+	struct strbuf err = STRBUF_INIT;
+	char head[41], *m, *mail, *staged, *stray, *released;
+	(void)state;
+
+	m = peer_input(AMERICAN, true, NULL, "place Falmouth\n");
+	peer_decide(m, -1, false, &out);
+	assert_int_equal(out.verdict, PLAY_ACCEPTED);
+	play_outcome_release(&out);
+	free(m);
+	assert_int_equal(game_open(peer_a, &g, 0, &err), 0);
+	memcpy(head, g.head, sizeof(head));
+	game_close(&g);
+	{
+		/* the order's mail, named by its commit */
+		char *pattern = xstrfmt("%s/.git/postrider/outbox/new/%s-peer-3-american.*",
+					peer_a, head);
+		glob_t gl;
+		assert_int_equal(glob(pattern, 0, NULL, &gl), 0);
+		assert_int_equal(gl.gl_pathc, 1);
+		mail = xstrdup(gl.gl_pathv[0]);
+		globfree(&gl);
+		free(pattern);
+	}
+
+	/* the crash: the branch moved, the mail still in tmp/; and a mail
+	 * of a commit that never was */
+	staged = xstrfmt("%s/.git/postrider/outbox/tmp/%s-peer-3-american.1", peer_a, head);
+	stray = xstrfmt("%s/.git/postrider/outbox/tmp/%040d-peer-9-american.1", peer_a, 7);
+	released = xstrfmt("%s/.git/postrider/outbox/new/%s-peer-3-american.1", peer_a, head);
+	assert_int_equal(rename(mail, staged), 0);
+	assert_int_equal(write_file_atomic(stray, "x\n", 2), 0);
+	m = peer_input(AMERICAN, true, NULL, "board\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: a question after a crash", PLAY_ANSWERED, 0, 1,
+			      PLAY_MAIL_ANSWER, SIDE_AMERICAN, "answered 'board'" }, &out);
+	assert_int_equal(access(released, F_OK), 0);	/* released */
+	assert_int_not_equal(access(staged, F_OK), 0);
+	assert_int_not_equal(access(stray, F_OK), 0);	/* deleted */
+	free(m);
+	free(mail);
+	free(staged);
+	free(stray);
+	free(released);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -667,6 +720,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(say_and_the_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(options_where_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(peer_policy, peer_setup, peer_teardown),
+		cmocka_unit_test_setup_teardown(peer_crash_safe, peer_setup, peer_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
