@@ -185,7 +185,9 @@ int peer_report(struct peer_copy *pc, struct notify *n, const struct state *befo
 	struct state *view;
 	int ret = -1;
 
-	if (engine_game_over(&pc->g.state) || pc->g.state.prompt.side != pc->me ||
+	/* when his decision is due, and once at the end (nothing owed after
+	 * the last commit: the keys published, 9.12) */
+	if ((!engine_game_over(&pc->g.state) && pc->g.state.prompt.side != pc->me) ||
 	    peer_owes(&pc->g.state, pc->me) || peer_owes(&pc->g.state, OTHER_SIDE(pc->me)))
 		return 0;
 	view = xmalloc(sizeof(*view));

@@ -234,7 +234,8 @@ int peer_audit(const char *dir);
 
 /* --- the notices to the copy's own player (peer-report.c, 8.5) --- */
 
-/* When the player's decision is due at the head: his report, the host's
+/* When the player's decision is due at the head, or the game is over and
+ * nothing is owed (once, after the last commit): his report, the host's
  * (notify_report(): the story since his last order, the board, the map,
  * his hand, the numbers, the grouped orders, the patch of the head), from
  * his view, into n's outbox at once; the map against the state before

@@ -162,6 +162,14 @@ expect_eq "both copies end with the same tree" \
 	"$(git -C "$A" rev-parse HEAD^{tree})" "$(git -C "$B" rev-parse HEAD^{tree})"
 expect_eq "both work trees are their commits" "" \
 	"$(git -C "$A" status --porcelain; git -C "$B" status --porcelain)"
+# the end, told to each player once by his own postrider (the host's
+# report of a game over)
+for _c in "$A" "$B"; do
+	_last=$(ls -t "$(outbox "$_c")/new/"*-report-* | head -n 1)
+	expect_grep "the end is reported to the player of $(basename "$_c")" \
+		"^Subject: \[ww-[0-9a-f]*\] [0-9]*: game over" "$_last"
+	expect_eq "... once" 1 "$(grep -l "^Subject: .*: game over" "$(outbox "$_c")/new/"*-report-* | wc -l)"
+done
 AUTO=$(sed -n 's/^orders [0-9]* automatic \([0-9]*\) end .*/\1/p' "$TRASH/game.out")
 ORDERS=$(sed -n 's/^orders \([0-9]*\) automatic.*/\1/p' "$TRASH/game.out")
 echo "# automatic mails: $AUTO in a game of $ORDERS orders"
