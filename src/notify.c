@@ -556,7 +556,8 @@ static int notice(struct notify *n, const struct game *g, enum side side,
 	if (!over && for_player && !g->peer)
 		clock_describe(&g->clock, g->state.prompt.side, game_now(), &clock);
 	if (!title)	/* a whole subject, written by the caller */
-		strbuf_addstr(&subject, text_subject);
+		strbuf_addf(&subject, "%s%s%s%s", text_subject, *token ? " (token " : "", token,
+			    *token ? ")" : "");
 	else if (*token)
 		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, title, token);
 	else
@@ -592,7 +593,7 @@ int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
 int notify_notice_subject(struct notify *n, const struct game *g, enum side side,
 			  const char *kind, const char *subject, const char *text)
 {
-	return notice(n, g, side, kind, NULL, subject, text, NULL, false);
+	return notice(n, g, side, kind, NULL, subject, text, NULL, true);
 }
 
 int notify_reject(struct notify *n, const struct game *g, enum side side,

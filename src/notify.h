@@ -108,9 +108,9 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
 		  const char *in_reply_to);
 
-/* A notice with the whole subject given, without the token or clock (a
- * peer copy's warnings to its player: the join, a refused mail, who is
- * late). */
+/* The same with the whole subject given, the side's token added to it
+ * (a peer copy's notices to its player: the join, a refused mail, who is
+ * late; a reply to one is an order, as to a report). */
 int notify_notice_subject(struct notify *n, const struct game *g, enum side side,
 			  const char *kind, const char *subject, const char *text);
 
