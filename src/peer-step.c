@@ -453,10 +453,10 @@ out:
 
 /*
  * Section 7: a commit only its committer owes (finding 4 of the red team,
- * issue 34). An order when the decision is his (as peer_order_now() asks
- * before making one); an answer when the parent's waits say he owes
- * something, or an end when he does and the game is over (as
- * peer_answer_owed() makes them). 0, or refused.
+ * issue 34). An order when the decision is his (as order_step() in
+ * peer-play.c asks before making one); an answer when the parent's
+ * waits say he owes something, or an end when he does and the game is
+ * over (as peer_answer_owed() makes them). 0, or refused.
  */
 static int kind_owed(struct peer_step *st)
 {

@@ -14,6 +14,28 @@ void turn_happened(struct strbuf *out, const struct state *before,
 		    side_title(side), engine_log);
 }
 
+int turn_publish(struct repo *r, const char *parent, const char *commit,
+		 struct notify *n, struct strbuf *err)
+{
+	int pr = repo_commit_publish(r, parent, commit);
+
+	if (pr == REPO_STALE) {
+		notify_discard(n);
+		strbuf_addstr(err, "the game moved on while this order was adjudicated");
+		return TURN_STALE;
+	}
+	if (pr < 0) {
+		notify_discard(n);
+		strbuf_addstr(err, "cannot publish the commit");
+		return -1;
+	}
+	trace_perf("commit published");
+	if (notify_publish(n) < 0)
+		warning("commit %.12s is made but its mail stays in '%s/tmp'; "
+			"the next run releases it", commit, n->outbox);
+	return 0;
+}
+
 int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		char commit[41], struct strbuf *err)
 {
@@ -94,22 +116,11 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	if (notify_turn(n, g, t->next, commit, patch.buf, log.buf, err) < 0)
 		goto out;
 	trace_perf("reports staged");
-	r = repo_commit_publish(g->repo, first ? NULL : g->head, commit);
-	if (r == REPO_STALE) {
-		notify_discard(n);
-		strbuf_addstr(err, "the game moved on while this order was adjudicated");
-		ret = TURN_STALE;
+	r = turn_publish(g->repo, first ? NULL : g->head, commit, n, err);
+	if (r != 0) {
+		ret = r;
 		goto out;
 	}
-	if (r < 0) {
-		notify_discard(n);
-		strbuf_addstr(err, "cannot publish the commit");
-		goto out;
-	}
-	trace_perf("commit published");
-	if (notify_publish(n) < 0)
-		warning("the turn is committed but its mail stays in '%s/tmp'; "
-			"the next run releases it", n->outbox);
 	ret = 0;
 out:
 	strbuf_release(&state_yaml);

@@ -436,8 +436,8 @@ expect_ne "automatic mails were counted" 0 "$auto"
 # too, Postfix defers the mail; once the lock is free it delivers it again
 # and the British postrider says it was applied already.
 last_peer_mail() {
-	grep -lE "^Subject: \[[-a-z0-9]+\] peer [0-9]+ american " \
-		"$U/$AM_USER/game/.git/postrider/outbox/cur"/* 2>/dev/null | tail -n 1
+	grep -lE "^Subject: \[[-a-z0-9]+\] peer [0-9]+ american (join|order|answer|claim|end)" \
+		"$U/$AM_USER/game/.git/postrider/outbox/cur"/* 2>/dev/null
 }
 COPY=$(ls -t $(last_peer_mail) 2>/dev/null | head -n 1)
 if [ -z "$COPY" ]; then
