@@ -2,8 +2,9 @@
 #
 # A game with no host through real mail (issue 34, docs/peer.md).
 #
-# Two Unix users, prpeer-am (the American) and prpeer-br (the British),
-# homes under $TRASH, and a private Postfix instance (its own config,
+# Two Unix users of this run's own, prpeer-am-$RUN (the American) and
+# prpeer-br-$RUN (the British), homes under $TRASH, and a private Postfix
+# instance (its own config,
 # queue and data folders under $TRASH, smtpd on 127.0.0.1:<free port>,
 # its log in a file; any system Postfix is never touched) delivering the
 # test domain locally to them. Each user's ~/.forward hands his mail to
@@ -37,6 +38,9 @@
 #
 # It needs root (users, a mail system): without it, it fails and says so.
 # Every user and process it makes is removed at its end, also on failure.
+# Nothing it makes is shared with another run (the users' names carry the
+# run's suffix, the port is found free, the instance's folders are in
+# $TRASH): two suites may run it at once on one machine.
 
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
@@ -52,18 +56,15 @@ PF=$TRASH/pf		# the private Postfix instance
 PREFIX=$TRASH/usr	# make install PREFIX=
 U=$TRASH/users		# the test users' homes
 DOMAIN=peer.postrider.test
-AM_USER=prpeer-am
-BR_USER=prpeer-br
+AM_USER=prpeer-am-$RUN
+BR_USER=prpeer-br-$RUN
 USERS="$AM_USER $BR_USER"
 AM="Alice <$AM_USER@$DOMAIN>"
 BR="Bob <$BR_USER@$DOMAIN>"
 mkdir -p "$PF/conf" "$PF/queue" "$PF/data" "$U"
 chmod 755 "$PF" "$U"
 chown postfix "$PF/data"
-PORT=$("$PY" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
+PORT=$(free_port)
 
 # --- make install, and the wrapper beside the binary (contrib/README.md) ---
 cp -a "$BUILD_DIR" "$TRASH/build" || die "copy $BUILD_DIR"
@@ -72,23 +73,9 @@ make -s --no-print-directory BUILD="$TRASH/build" PREFIX="$PREFIX" install \
 install -m 755 contrib/postrider-deliver "$PREFIX/bin/" || die "install postrider-deliver"
 install -m 755 tests/verify/verify_peer.py "$TRASH/verify_peer.py" || die "install verify_peer.py"
 
-# --- the users (removed at the end: their processes first) ---
-remove_users() {
-	for _u in $USERS; do
-		if id -u "$_u" >/dev/null 2>&1; then
-			# only this test's users' processes, each by its id
-			for _pid in $(ps -o pid= -u "$_u"); do
-				kill -KILL "$_pid" 2>/dev/null
-			done
-			userdel "$_u" 2>/dev/null
-		fi
-		rm -f "/var/mail/$_u"
-	done
-}
-remove_users
-at_exit remove_users
+# --- the users (removed at the end, their processes first: add_user) ---
 for _u in $USERS; do
-	useradd -M -d "$U/$_u" -s /bin/sh -U "$_u" || die "useradd $_u"
+	add_user "$_u" "$U/$_u"
 	mkdir -p "$U/$_u/.config/postrider"
 done
 
@@ -161,12 +148,19 @@ delivered_to_postrider() {
 printf 'To: %s\nSubject: hello from the American\n\nShall we play?\n' "$BR" >"$TRASH/draft"
 chmod 644 "$TRASH/draft"
 mutt_send "$AM_USER" "$TRASH/draft"
-if wait_for 20 has_in_maildir "$BR_USER" "hello from the American"; then
+if wait_for 120 has_in_maildir "$BR_USER" "hello from the American"; then
 	ok "a plain mail from one player reaches the other's Maildir through procmail"
 else
 	fail "a plain mail from one player reaches the other's Maildir through procmail" \
 		"$(tail -n 10 "$PF/maillog")"
 fi
+# local(8) logs the delivery once procmail has exited, after the
+# Maildir has the message
+delivered_by_forward() {
+	grep -q "to=<$BR_USER@$DOMAIN>.*status=sent (delivered to command: exec /usr/bin/procmail)" \
+		"$PF/maillog"
+}
+wait_for 120 delivered_by_forward
 expect_grep "... delivered by the command in ~/.forward" \
 	"to=<$BR_USER@$DOMAIN>.*status=sent (delivered to command: exec /usr/bin/procmail)" \
 	"$PF/maillog"
@@ -177,15 +171,20 @@ expect_grep "... delivered by the command in ~/.forward" \
 printf 'To: %s\nSubject: [ww-harness] peer 2 american order\nAuto-Submitted: auto-generated\n\nthis mail is for your postrider\n' \
 	"$BR" >"$TRASH/draft"
 mutt_send "$AM_USER" "$TRASH/draft"
-if wait_for 20 delivered_to_postrider "$BR_USER" "[ww-harness] peer 2 american order"; then
+if wait_for 60 delivered_to_postrider "$BR_USER" "[ww-harness] peer 2 american order"; then
 	ok "a peer mail goes to the receiver's postrider-deliver --game ~/game"
 else
 	fail "a peer mail goes to the receiver's postrider-deliver --game ~/game" \
 		"$(tail -n 10 "$PF/maillog")"
 fi
-expect_fixed "... which runs postrider play on ~/game" \
-	"'$U/$BR_USER/game' is not a game repository" "$U/$BR_USER/.deliver.log"
-if wait_for 20 has_in_maildir "$AM_USER" "Undelivered Mail Returned to Sender"; then
+# postrider writes its answer later than postrider-deliver its first line:
+# wait for the answer itself
+if wait_for 60 delivered_to_postrider "$BR_USER" "'$U/$BR_USER/game' is not a game repository"; then
+	ok "... which runs postrider play on ~/game"
+else
+	fail "... which runs postrider play on ~/game" "$(cat "$U/$BR_USER/.deliver.log" 2>&1)"
+fi
+if wait_for 60 has_in_maildir "$AM_USER" "Undelivered Mail Returned to Sender"; then
 	ok "... postrider's 78 bounces it to its sender"
 else
 	fail "... postrider's 78 bounces it to its sender" "$(tail -n 10 "$PF/maillog")"
@@ -199,7 +198,7 @@ rm -f "$U/$BR_USER/.failed"/* "$U/$BR_USER/.deliver.log"
 printf 'To: %s\nSubject: [ww-harness] peer 1 american invite\nAuto-Submitted: auto-generated\n\nan invitation\n' \
 	"$BR" >"$TRASH/draft"
 mutt_send "$AM_USER" "$TRASH/draft"
-if wait_for 20 has_in_maildir "$BR_USER" "[ww-harness] peer 1 american invite"; then
+if wait_for 120 has_in_maildir "$BR_USER" "[ww-harness] peer 1 american invite"; then
 	ok "an invitation lands in the Maildir, for the player to read"
 else
 	fail "an invitation lands in the Maildir, for the player to read" "$(tail -n 10 "$PF/maillog")"
@@ -220,7 +219,7 @@ is_invitation() {
 		"$U/$BR_USER"/Maildir/new/* 2>/dev/null | head -n 1
 }
 has_invitation() { [ -n "$(is_invitation)" ]; }
-wait_for 30 has_invitation ||
+wait_for 120 has_invitation ||
 	die "the invitation reaches the British Maildir: $(cat "$TRASH/new.err"; tail -n 5 "$PF/maillog")"
 ok "the invitation reaches the British Maildir"
 INV=$(is_invitation)
@@ -236,7 +235,7 @@ same_heads() {
 	[ "$(git -C "$U/$AM_USER/game" rev-parse HEAD 2>/dev/null)" = \
 		"$(git -C "$U/$BR_USER/game" rev-parse HEAD 2>/dev/null)" ]
 }
-if wait_for 30 same_heads; then
+if wait_for 120 same_heads; then
 	ok "the join reaches the American's postrider by mail and is accepted: one head"
 else
 	fail "the join reaches the American's postrider by mail and is accepted: one head" \
@@ -287,7 +286,7 @@ def busy():
                 pass
     return False
 
-def quiet(timeout=90):
+def quiet(timeout=600):
     """Until nothing is in flight twice in a row and both heads agree."""
     end, calm = time.time() + timeout, 0
     while time.time() < end:
@@ -301,15 +300,16 @@ def quiet(timeout=90):
     return False
 
 def last_report(user):
-    """The newest mail in user's Maildir from his own postrider (a game's
-    report, not a peer mail), or None."""
+    """The newest report in user's Maildir from his own postrider (subject
+    "[ID] TOKEN: your decision (...)": not a peer mail, nor a notice such
+    as the join's, which carries no token), or None."""
     folder = "%s/%s/Maildir/new" % (home, user)
     best = None
     for name in os.listdir(folder) if os.path.isdir(folder) else []:
         path = os.path.join(folder, name)
         with open(path, "rb") as f:
             m = email.message_from_binary_file(f, policy=policy.default)
-        if m["X-Postrider-Game"] is None or re.search(r"\] peer \d+ ", str(m["Subject"])):
+        if m["X-Postrider-Game"] is None or not re.search(r"\] [^ ]+: your decision \(", str(m["Subject"])):
             continue
         if best is None or os.stat(path).st_mtime_ns > best[0]:
             best = (os.stat(path).st_mtime_ns, path, m)
@@ -454,7 +454,7 @@ else
 	more_deferred() {
 		[ "$(grep -c "status=deferred" "$PF/maillog")" -gt "$deferred" ]
 	}
-	if wait_for 30 more_deferred; then
+	if wait_for 120 more_deferred; then
 		ok "a copy while the British copy is busy: postrider 75, procmail 75, Postfix defers it"
 	else
 		fail "a copy while the British copy is busy: Postfix defers it" "$(tail -n 5 "$PF/maillog")"
@@ -464,7 +464,7 @@ else
 	said_applied() {
 		grep -q "already applied" "$U/$BR_USER/.deliver.log"
 	}
-	if wait_for 30 said_applied; then
+	if wait_for 120 said_applied; then
 		ok "... delivered again once free: the British postrider says it was applied already"
 	else
 		fail "... delivered again once free: already applied" "$(tail -n 5 "$U/$BR_USER/.deliver.log")" \
@@ -473,6 +473,9 @@ else
 	expect_eq "... and nothing changes" "$head_br" "$(git -C "$U/$BR_USER/game" rev-parse HEAD)"
 fi
 
+# postrider-deliver removes its copy of a message once postrider exits:
+# after the mail system is quiet
+wait_for 120 postfix_quiet || fail "the private Postfix is quiet at the end" "$(tail -n 5 "$PF/maillog")"
 expect_eq "nothing was kept in .failed/" "" \
 	"$(ls "$U/$AM_USER/.failed" "$U/$BR_USER/.failed" 2>/dev/null | grep -v ':$' | grep .)"
 
