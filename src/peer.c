@@ -7,6 +7,7 @@
 /* strptime, timegm: _GNU_SOURCE is in CFLAGS */
 #include "peer.h"
 #include "peer-silence.h"
+#include "fault.h"
 #include "config.h"
 #include "mail.h"
 #include "notify.h"
@@ -157,11 +158,13 @@ static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 	char *dir = peer_outbox_dir(pc, cfg), hint[80];
 	int ret = -1, r;
 
+	fault_point("commit-prepared");
 	if (compose(pc, parent, commit, seq, kind, dice, &mail) < 0)
 		goto out;
 	snprintf(hint, sizeof(hint), "%s-peer-%u-%s", pc->g.id, seq, side_name(pc->me));
 	if (outbox_stage(dir, hint, mail.buf, mail.len, &tmp) < 0)
 		goto out;
+	fault_point("mail-staged");
 	r = repo_commit_publish(pc->g.repo, parent, commit);
 	if (r != 0) {
 		unlink(tmp.buf);
@@ -170,8 +173,10 @@ static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		goto out;
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	fault_point("branch-moved");
 	if (outbox_publish(dir, tmp.buf) < 0)
 		warning("commit %s is made but its mail stays in '%s/tmp'", commit, dir);
+	fault_point("mail-released");
 	peer_silence_keep(pc, commit, mail.buf, mail.len);
 	if (outbox_path)
 		strbuf_addf(outbox_path, "%s/new", dir);
@@ -332,6 +337,7 @@ int peer_publish_head(struct peer_copy *pc, const char *commit, struct strbuf *s
 		return -1;
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	fault_point("head-moved");
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * turn.c - one accepted order becomes one commit and its mail.
  */
 #include "turn.h"
+#include "fault.h"
 #include "trace.h"
 
 #include <stdio.h>
@@ -83,6 +84,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		goto out;
 	}
 	trace_perf("commit written");
+	fault_point("commit-prepared");
 	/* the first commit's component data as deflated binary patches:
 	 * its patch weighs a third as much (repo.h) */
 	if ((first ? repo_format_patch_packed(g->repo, commit, "data/", &patch) :
@@ -94,6 +96,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	if (notify_turn(n, g, t->next, commit, patch.buf, log.buf, err) < 0)
 		goto out;
 	trace_perf("reports staged");
+	fault_point("mail-staged");
 	r = repo_commit_publish(g->repo, first ? NULL : g->head, commit);
 	if (r == REPO_STALE) {
 		notify_discard(n);
@@ -107,9 +110,11 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		goto out;
 	}
 	trace_perf("commit published");
+	fault_point("branch-moved");
 	if (notify_publish(n) < 0)
 		warning("the turn is committed but its mail stays in '%s/tmp'; "
 			"the next run releases it", n->outbox);
+	fault_point("mail-released");
 	ret = 0;
 out:
 	strbuf_release(&state_yaml);
