@@ -362,8 +362,15 @@ print(s.getsockname()[1])'
 # postfix_private_conf: writes main.cf and master.cf of a private Postfix
 # instance into $PF/conf (queue and data under $PF, smtpd on
 # 127.0.0.1:$PORT, local delivery to Maildir/ for $DOMAIN, its log in
-# $PF/maillog, a deferred message tried again within seconds)
+# $PF/maillog, a deferred message tried again within seconds).
+# $PF_ALIASES, if set: "NAME=USER ..." pairs, mail to NAME@$DOMAIN going
+# to the local USER (this run's own, add_user): the addresses in the games
+# are the same every run (and so are the commit ids), the users are not.
 postfix_private_conf() {
+_valias=
+for _a in ${PF_ALIASES:-}; do
+	_valias="${_valias:+$_valias, }${_a%%=*}@$DOMAIN=${_a#*=}@$DOMAIN"
+done
 cat >"$PF/conf/main.cf" <<EOF
 compatibility_level = 3.6
 config_directory = $PF/conf
@@ -391,6 +398,7 @@ queue_run_delay = 1s
 minimal_backoff_time = 1s
 maximal_backoff_time = 2s
 EOF
+[ -z "$_valias" ] || echo "virtual_alias_maps = inline:{ $_valias }" >>"$PF/conf/main.cf"
 cat >"$PF/conf/master.cf" <<EOF
 127.0.0.1:$PORT inet n - n - - smtpd
 pickup    unix  n       -       n       60      1       pickup

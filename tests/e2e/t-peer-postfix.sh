@@ -59,8 +59,11 @@ DOMAIN=peer.postrider.test
 AM_USER=prpeer-am-$RUN
 BR_USER=prpeer-br-$RUN
 USERS="$AM_USER $BR_USER"
-AM="Alice <$AM_USER@$DOMAIN>"
-BR="Bob <$BR_USER@$DOMAIN>"
+# the addresses are the same every run (the instance's virtual_alias_maps
+# give their mail to this run's users): so are the commit ids
+AM="Alice <prpeer-am@$DOMAIN>"
+BR="Bob <prpeer-br@$DOMAIN>"
+PF_ALIASES="prpeer-am=$AM_USER prpeer-br=$BR_USER"
 mkdir -p "$PF/conf" "$PF/queue" "$PF/data" "$U"
 chmod 755 "$PF" "$U"
 chown postfix "$PF/data"
@@ -449,7 +452,7 @@ else
 		"$TRASH/holder.pid" &
 	holder=$!
 	wait_for 10 test -s "$TRASH/holder.pid" || die "holding the lock of the British copy"
-	/usr/sbin/sendmail -oi -f "$AM_USER@$DOMAIN" "$BR_USER@$DOMAIN" <"$COPY" ||
+	/usr/sbin/sendmail -oi -f "prpeer-am@$DOMAIN" "prpeer-br@$DOMAIN" <"$COPY" ||
 		fail "sendmail sends the copy"
 	more_deferred() {
 		[ "$(grep -c "status=deferred" "$PF/maillog")" -gt "$deferred" ]

@@ -61,16 +61,21 @@ fi
 
 # --- users ---
 # this run's own (lib.sh's add_user: removed at the end, failed or not;
-# the suffix keeps them apart from another suite's)
+# the suffix keeps them apart from another suite's); the addresses in the
+# games are the same every run: prt-alice@ (and prt-bob@, prt-pm@,
+# prt-ref@) is rewritten to prt-alice-$RUN@ (the instance's
+# virtual_alias_maps), the address of the user; prt-ref-$RUN@ is routed
+# to the pipe transport, which runs as prt-ref-$RUN
 REF_U=prt-ref-$RUN PM_U=prt-pm-$RUN ALICE_U=prt-alice-$RUN BOB_U=prt-bob-$RUN
+PF_ALIASES="prt-ref=$REF_U prt-alice=$ALICE_U prt-bob=$BOB_U prt-pm=$PM_U"
 USERS="$REF_U $PM_U $ALICE_U $BOB_U"
 for _u in $USERS; do
 	add_user "$_u" "$U/$_u"
 	mkdir -p "$U/$_u"
 	chown "$_u:" "$U/$_u"
 done
-ALICE="Alice <$ALICE_U@$DOMAIN>"
-BOB="Bob <$BOB_U@$DOMAIN>"
+ALICE="Alice <prt-alice@$DOMAIN>"
+BOB="Bob <prt-bob@$DOMAIN>"
 
 # --- the private Postfix ---
 postfix_private_conf
@@ -245,12 +250,12 @@ cat >"$REF/.config/postrider/config.yaml" <<EOF
 transport: smtp
 smtp_url: smtp://127.0.0.1:$PORT
 starttls: false
-from: Referee <$REF_U@$DOMAIN>
+from: Referee <prt-ref@$DOMAIN>
 host_mail: $REF/Maildir/
 EOF
 chown $REF_U "$REF/.config/postrider/config.yaml"
 # contrib/README.md: the referee creates the game in a login shell
-su - $REF_U -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <$REF_U@$DOMAIN>' --seed $SEED" \
+su - $REF_U -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-ref@$DOMAIN>' --seed $SEED" \
 	>"$TRASH/out" 2>"$TRASH/err"
 _rc=$?
 [ "$_rc" -eq 0 ] && ok "new --games (SMTP configured): exit 0" ||
@@ -376,7 +381,7 @@ expect_eq "the player's clone, after git am of each .patch, is the game" \
 
 # mail for the host (cron's, root's): into host_mail, not dropped (issue 30)
 printf 'From: Cron Daemon <root@%s>\nTo: %s\nSubject: Cron <%s@mx> /usr/local/bin/postrider remind ~/games\nAuto-Submitted: auto-generated\n\nsomething went wrong\n' \
-	"$DOMAIN" "$REF_U" "$REF_U" | /usr/sbin/sendmail -oi -f "root@$DOMAIN" $REF_U
+	"$DOMAIN" "prt-ref@$DOMAIN" "$REF_U" | /usr/sbin/sendmail -oi -f "root@$DOMAIN" "prt-ref@$DOMAIN"
 host_got_it() {
 	grep -l "^Subject: Cron <$REF_U@mx>" "$REF"/Maildir/new/* >/dev/null 2>&1
 }
@@ -429,13 +434,13 @@ expect_eq "root on the referee's game: the error is said once, on one line" 1 \
 
 PM=$U/$PM_U
 runuser -u $PM_U -- mkdir -p "$PM/games" "$PM/.config/postrider"
-sed "s|/home/referee|$PM|g; s|$REF/|$PM/|g; s|^from: .*|from: Referee <$PM_U@$DOMAIN>|" \
+sed "s|/home/referee|$PM|g; s|$REF/|$PM/|g; s|^from: .*|from: Referee <prt-pm@$DOMAIN>|" \
 	"$REF/.config/postrider/config.yaml" >"$PM/.config/postrider/config.yaml"
 sed "s|/usr/local/bin/|$PREFIX/bin/|g" contrib/procmailrc >"$PM/.procmailrc"
 echo '"|exec /usr/bin/procmail"' >"$PM/.forward"
 chown $PM_U "$PM/.config/postrider/config.yaml" "$PM/.procmailrc" "$PM/.forward"
 chmod 644 "$PM/.procmailrc" "$PM/.forward"
-su - $PM_U -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <$PM_U@$DOMAIN>' --seed ${SEED%??}aa" \
+su - $PM_U -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-pm@$DOMAIN>' --seed ${SEED%??}aa" \
 	>"$TRASH/out" 2>"$TRASH/err"
 expect_eq "procmail: new exits 0" 0 $?
 G2=$(sed -n 's/^created game \(ww-[a-z0-9]*\) .*/\1/p' "$TRASH/out")
