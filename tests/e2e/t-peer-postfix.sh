@@ -467,10 +467,12 @@ if [ -z "$COPY" ]; then
 else
 	head_br=$(git -C "$CB" rev-parse HEAD)
 	deferred=$(grep -c "status=deferred" "$PF/maillog")
-	flock -o "$CB/.git/postrider.lock" sh -c 'echo $$ >"$1"; exec sleep 60' sh \
+	flock -o "$CB/.git/postrider.lock" sh -c 'echo $$ >"$1"; exec sleep 600' sh \
 		"$TRASH/holder.pid" &
 	holder=$!
-	wait_for 10 test -s "$TRASH/holder.pid" || die "holding the lock of the British copy"
+	# (a script that stops early ends the holder too)
+	at_exit '[ -s "$TRASH/holder.pid" ] && kill "$(cat "$TRASH/holder.pid")" 2>/dev/null'
+	wait_for 60 test -s "$TRASH/holder.pid" || die "holding the lock of the British copy"
 	/usr/sbin/sendmail -oi -f "prpeer-am@$DOMAIN" "prpeer-br@$DOMAIN" <"$COPY" ||
 		fail "sendmail sends the copy"
 	more_deferred() {
@@ -483,6 +485,7 @@ else
 	fi
 	kill "$(cat "$TRASH/holder.pid")" "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
+	rm -f "$TRASH/holder.pid"
 	said_applied() {
 		grep -q "already applied" "$U/$BR_USER/games/.deliver.log"
 	}

@@ -215,9 +215,11 @@ busy_turn() {
 	_ref=$1 _g=$2 _tn=$3
 	_lock=$U/$_ref/games/$_g/.git/postrider.lock
 	_deferred=$(grep -c "status=deferred" "$PF/maillog")
-	flock -o "$_lock" sh -c 'echo $$ >"$1"; exec sleep 60' sh "$TRASH/holder.pid" &
+	flock -o "$_lock" sh -c 'echo $$ >"$1"; exec sleep 600' sh "$TRASH/holder.pid" &
 	_holder=$!
-	wait_for 10 test -s "$TRASH/holder.pid" || die "holding the lock of $_g"
+	# (a script that stops early ends the holder too)
+	at_exit '[ -s "$TRASH/holder.pid" ] && kill "$(cat "$TRASH/holder.pid")" 2>/dev/null'
+	wait_for 60 test -s "$TRASH/holder.pid" || die "holding the lock of $_g"
 	options "$_ref" "$U/$_ref/games/$_g"
 	reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$_g" $((_tn - 1)) "$SIDE")" "$ORDER"
 	_more_deferred() {
