@@ -189,8 +189,16 @@ int route_message(const char *root, const struct mail_config *cfg,
 		 * player mends his set-up */
 		bool peer = peer_mail_is_peer(raw, len);
 		ret = for_the_host(cfg, raw, len, why, peer ? -2 : -1);
-		if (ret == -2 && peer && !cfg->host_mail)
-			strbuf_addstr(why, "; no host_mail is set to take it (your mailbox: set it, or put the game's copy in that folder); try again later");
+		if (ret == -2 && peer && !cfg->host_mail) {
+			char *said = xstrdup(why->buf + (strncmp(why->buf, "rejected: ", 10) ? 0 : 10));
+			char *cut = strstr(said, "; no reply sent");
+			if (cut)
+				*cut = '\0';
+			strbuf_reset(why);
+			strbuf_addf(why, "error: %s, and no host_mail is set to take the mail (your mailbox): set it, or put the game's copy there; the mail system keeps it until then",
+				    said);
+			free(said);
+		}
 	} else {
 		ret = 0;
 	}

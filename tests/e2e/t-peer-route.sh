@@ -88,7 +88,7 @@ snapshot "$GA/second-with-bob" g2
 J3=$(mail_of "$GB/third" 2 british join)
 deliver "$TRASH/no-mailbox.yaml" "$GA" "$J3"
 expect_eq "no copy and no mailbox (host_mail): the mail system keeps it (75)" 75 "$status"
-expect_fixed "... saying how to mend it" "no host_mail is set to take it" "$GA/.deliver.log"
+expect_fixed "... saying how to mend it" "no host_mail is set to take the mail (your mailbox): set it" "$GA/.deliver.log"
 deliver "$TRASH/alice.yaml" "$GA" "$J3"
 expect_eq "no copy: delivered to her mailbox (exit 0)" 0 "$status"
 M=$(grep -l "^Subject: \[$ID3\] peer 2 british join" "$TRASH/alice/Maildir/new"/* 2>/dev/null | head -n 1)
