@@ -372,14 +372,12 @@ static void check_peer_filter(struct doctor *dr, const char *dir,
  * 11: the resend of a mail an hour late, the notices, the claim). */
 static void check_peer_cron(struct doctor *dr, const char *dir)
 {
-	struct strbuf tab = STRBUF_INIT;
 	char *me = real(dir), buf[1024];
 	bool found = false;
 	FILE *f = popen("crontab -l 2>/dev/null", "r");
 	int st;
 
 	while (f && fgets(buf, sizeof(buf), f)) {
-		strbuf_addstr(&tab, buf);
 		if (buf[0] == '#' || !strstr(buf, "postrider") || !strstr(buf, "remind"))
 			continue;
 		for (char *w = strtok(buf, " \t\n"); w && !found; w = strtok(NULL, " \t\n")) {
@@ -400,7 +398,6 @@ static void check_peer_cron(struct doctor *dr, const char *dir)
 		    "\"*/30 * * * * /usr/local/bin/postrider remind --quiet %s\" (crontab -e; "
 		    "docs/peer.md 11)", dir, me);
 	free(me);
-	strbuf_release(&tab);
 }
 
 /* A player's copy of a game without a host. */
