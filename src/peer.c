@@ -7,6 +7,7 @@
 /* strptime, timegm: _GNU_SOURCE is in CFLAGS */
 #include "peer.h"
 #include "peer-silence.h"
+#include "fault.h"
 #include "config.h"
 #include "mail.h"
 #include "notify.h"
@@ -164,6 +165,7 @@ static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 
 	memset(&n, 0, sizeof(n));
 	n.outbox = peer_outbox_dir(pc, cfg);
+	fault_point("commit-prepared");
 	if (compose(pc, parent, commit, seq, kind, dice, &mail) < 0)
 		goto out;
 	/* named by its commit first, as a turn's reports: notify_recover()
@@ -335,6 +337,7 @@ int peer_publish_head(struct peer_copy *pc, const char *commit, struct strbuf *s
 		return -1;
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	fault_point("head-moved");
 	return 0;
 }
 

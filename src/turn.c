@@ -2,6 +2,7 @@
  * turn.c - one accepted order becomes one commit and its mail.
  */
 #include "turn.h"
+#include "fault.h"
 #include "trace.h"
 
 #include <stdio.h>
@@ -17,7 +18,10 @@ void turn_happened(struct strbuf *out, const struct state *before,
 int turn_publish(struct repo *r, const char *parent, const char *commit,
 		 struct notify *n, struct strbuf *err)
 {
-	int pr = repo_commit_publish(r, parent, commit);
+	int pr;
+
+	fault_point("mail-staged");
+	pr = repo_commit_publish(r, parent, commit);
 
 	if (pr == REPO_STALE) {
 		notify_discard(n);
@@ -30,9 +34,11 @@ int turn_publish(struct repo *r, const char *parent, const char *commit,
 		return -1;
 	}
 	trace_perf("commit published");
+	fault_point("branch-moved");
 	if (notify_publish(n) < 0)
 		warning("commit %.12s is made but its mail stays in '%s/tmp'; "
 			"the next run releases it", commit, n->outbox);
+	fault_point("mail-released");
 	return 0;
 }
 
@@ -105,6 +111,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		goto out;
 	}
 	trace_perf("commit written");
+	fault_point("commit-prepared");
 	/* the first commit's component data as deflated binary patches:
 	 * its patch weighs a third as much (repo.h) */
 	if ((first ? repo_format_patch_packed(g->repo, commit, "data/", &patch) :
