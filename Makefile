@@ -30,7 +30,7 @@ WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wcast-qual -Wwrite-strings \
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE $(WARNINGS) -Isrc -I$(BUILD) \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS)) -lm -pthread
+LIBS = $(shell pkg-config --libs $(PKGS)) -lresolv -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c
