@@ -29,7 +29,7 @@ static void add_record(struct strbuf *out, const char *t, size_t n)
 	if (out->len)
 		strbuf_addch(out, '\n');
 	for (size_t i = 0; i < n; i++)	/* one record, one line */
-		strbuf_addch(out, t[i] == '\n' || t[i] == '\r' ? ' ' : t[i]);
+		strbuf_addch(out, (unsigned char)t[i] < 0x20 || t[i] == 0x7f ? ' ' : t[i]);
 }
 
 static int from_file(const char *file, const char *name, char **txt)
