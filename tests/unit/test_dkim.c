@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "dkim-intake.h"
 #include "dkim.h"
 
 /* RFC 6376 3.4.5: the header and body of the example, and their forms. */
@@ -320,6 +321,75 @@ static void test_signed_names(void **state)
 	strbuf_release(&o);
 }
 
+/* docs/fairness.md 22.2: the commitment's vector, computed with Python's
+ * hmac and hashlib (tests/verify/verify_dkim.py kept_hash). */
+static void test_kept_hash_vector(void **state)
+{
+	static const char mail[] = "From: abigail@a.example\r\n\r\nplace Boston MA\r\n";
+	unsigned char seed[32];
+	char hex[65];
+
+	(void)state;
+	for (int i = 0; i < 32; i++)
+		seed[i] = (unsigned char)i;
+	dkim_kept_hash(seed, 12, SIDE_AMERICAN, mail, strlen(mail), hex);
+	assert_string_equal(hex, "efe9b920a9da4ddecc158184f3b13a783d1f422a4bbb40bb582682e84d284e17");
+	dkim_kept_hash(seed, 12, SIDE_BRITISH, mail, strlen(mail), hex);
+	assert_string_not_equal(hex, "efe9b920a9da4ddecc158184f3b13a783d1f422a4bbb40bb582682e84d284e17");
+}
+
+/* What a record says, from signatures: the verdicts of 22.2. */
+static void test_describe(void **state)
+{
+	static char d1[] = "lists.example", s1[] = "k", a1[] = "rsa-sha256", c1[] = "relaxed/simple";
+	static char d2[] = "a.example", s2[] = "s", a2[] = "rsa-sha256", c2[] = "simple/simple";
+	static char w2[] = "the key record s._domainkey.a.example could not be fetched";
+	struct dkim_sig s[2] = {
+		{ .d = d1, .s = s1, .a = a1, .c = c1, .verdict = DKIM_PASS },
+		{ .d = d2, .s = s2, .a = a2, .c = c2, .verdict = DKIM_TEMPERROR, .why = w2 },
+	};
+	struct strbuf r = STRBUF_INIT, l = STRBUF_INIT;
+
+	(void)state;
+	dkim_describe(s, 1, "x@a.example", NULL, &r, &l);
+	assert_string_equal(r.buf, "other lists.example");
+	assert_string_equal(l.buf, "signature 1 pass d=lists.example s=k a=rsa-sha256 c=relaxed/simple\n");
+	strbuf_reset(&r);
+	strbuf_reset(&l);
+	dkim_describe(s, 2, "x@a.example", NULL, &r, &l);
+	assert_string_equal(r.buf, "temperror");
+	strbuf_reset(&r);
+	dkim_describe(s, 2, "x@a.example", "mx.host; dkim=pass header.d=a.example", &r, &l);
+	assert_string_equal(r.buf, "pass-mta a.example");
+	strbuf_reset(&r);
+	/* the MTA's pass for another domain does not count */
+	dkim_describe(s, 2, "x@a.example", "mx.host; dkim=pass header.d=b.example", &r, &l);
+	assert_string_equal(r.buf, "temperror");
+	strbuf_reset(&r);
+	dkim_describe(s, 0, "x@a.example", NULL, &r, &l);
+	assert_string_equal(r.buf, "none");
+	strbuf_release(&r);
+	strbuf_release(&l);
+}
+
+/* Only the topmost Authentication-Results of the trusted id counts. */
+static void test_trusted_ar(void **state)
+{
+	static const char m[] =
+		"Authentication-Results: other.example; dkim=pass header.d=a.example\n"
+		"Authentication-Results: MX.host.example;\n dkim=fail header.d=a.example\n"
+		"Authentication-Results: mx.host.example; dkim=pass header.d=a.example\n"
+		"From: x@a.example\n\nbody\n";
+	char *v;
+
+	(void)state;
+	v = dkim_trusted_ar(m, strlen(m), "mx.host.example");
+	assert_non_null(v);
+	assert_string_equal(v, "MX.host.example; dkim=fail header.d=a.example");
+	free(v);
+	assert_null(dkim_trusted_ar(m, strlen(m), "mx.other.example"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +400,9 @@ int main(void)
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_aligned),
 		cmocka_unit_test(test_signed_names),
+		cmocka_unit_test(test_kept_hash_vector),
+		cmocka_unit_test(test_describe),
+		cmocka_unit_test(test_trusted_ar),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
