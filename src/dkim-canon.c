@@ -13,6 +13,13 @@ static bool wsp(char c)
 
 void dkim_crlf(const char *msg, size_t len, struct strbuf *out)
 {
+	if (len > 5 && !memcmp(msg, "From ", 5)) {
+		/* an mbox envelope line (procmail hands one over) */
+		const char *nl = memchr(msg, '\n', len);
+		size_t skip = nl ? (size_t)(nl + 1 - msg) : len;
+		msg += skip;
+		len -= skip;
+	}
 	strbuf_grow(out, len + len / 32 + 2);
 	for (size_t i = 0; i < len; i++) {
 		if (msg[i] == '\n' && (i == 0 || msg[i - 1] != '\r'))

@@ -29,7 +29,8 @@ enum dkim_canon { DKIM_SIMPLE, DKIM_RELAXED };
 /* ---- canonicalisation (dkim-canon.c) ---- */
 
 /* msg (len bytes) with every line end CRLF: a lone LF becomes CRLF, a
- * CRLF stays. Appended to out. */
+ * CRLF stays; a first line "From ..." (an mbox envelope, as procmail
+ * hands a message over) is left out. Appended to out. */
 void dkim_crlf(const char *msg, size_t len, struct strbuf *out);
 
 /* One header field of a CRLF message: where it starts, its name's length

@@ -59,6 +59,8 @@ mail() {
 	case $2 in
 	unsigned) cp "$TRASH/plain.eml" "$TRASH/mail.eml" ;;
 	signed) $SIGN "$_key" "$_d" "$_s" <"$TRASH/plain.eml" >"$TRASH/mail.eml" ;;
+	envelope) { echo "From ${_from#*<} Wed Nov 15 09:30:00 2023" | tr -d '>'
+		$SIGN "$_key" "$_d" "$_s" <"$TRASH/plain.eml"; } >"$TRASH/mail.eml" ;;
 	length) $SIGN "$_key" "$_d" "$_s" --canon simple/simple --length \
 		<"$TRASH/plain.eml" >"$TRASH/mail.eml" ;;
 	body) $SIGN "$_key" "$_d" "$_s" <"$TRASH/plain.eml" |
@@ -85,8 +87,9 @@ record() {
 G=$TRASH/game
 newgame "$G"
 
-# 1. signed by the American's provider (Ed25519, relaxed)
-play_mail "$G" signed "zqxa1"
+# 1. signed by the American's provider (Ed25519, relaxed), handed over
+# with an mbox envelope line as procmail does
+play_mail "$G" envelope "zqxa1"
 record "$G" >"$TRASH/rec"
 expect_grep "a signed order: its record says pass a.example" '^result pass a.example$' "$TRASH/rec"
 expect_grep "its signature line" '^signature 1 pass d=a.example s=sel1 a=ed25519-sha256 c=relaxed/relaxed$' \

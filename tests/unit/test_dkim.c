@@ -92,6 +92,10 @@ static void test_crlf(void **state)
 	(void)state;
 	dkim_crlf("a\nb\r\nc\n", 7, &o);
 	assert_string_equal(o.buf, "a\r\nb\r\nc\r\n");
+	strbuf_reset(&o);
+	/* procmail's mbox envelope line is no part of the message */
+	dkim_crlf("From x@y Mon Jan  1 00:00:00 2024\nA: b\n", 39, &o);
+	assert_string_equal(o.buf, "A: b\r\n");
 	strbuf_release(&o);
 }
 

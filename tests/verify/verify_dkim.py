@@ -40,7 +40,10 @@ WSP = b" \t"
 # ---- the message (RFC 6376 3.4, 5.3) ----
 
 def crlf(msg):
-    """Line ends made CRLF: a lone LF becomes CRLF."""
+    """Line ends made CRLF: a lone LF becomes CRLF; an mbox envelope line
+    ("From " first) left out (docs/fairness.md 22.2)."""
+    if msg.startswith(b"From "):
+        msg = msg[msg.find(b"\n") + 1:] if b"\n" in msg else b""
     return re.sub(rb"(?<!\r)\n", b"\r\n", msg)
 
 
