@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dkim-audit.h"
 #include "dkim-intake.h"
@@ -44,6 +45,7 @@ struct commit_info {
 	enum side side;
 	bool host;		/* Postrider-Via: host */
 	bool mail;		/* Postrider-Via: mail */
+	bool late;		/* the host played a late side's default */
 	long long time;
 };
 
@@ -66,6 +68,7 @@ static int commit_info(struct repo *r, const char *id, struct commit_info *ci)
 	ci->side = !side ? SIDE_NONE : !strcmp(side, "american") ? SIDE_AMERICAN :
 		   !strcmp(side, "british") ? SIDE_BRITISH : SIDE_NONE;
 	ci->host = via && !strncmp(via, "host", 4);
+	ci->late = ci->host && strstr(via, "--default");
 	ci->mail = via && !strcmp(via, "mail");
 	free(seq);
 	free(side);
@@ -261,8 +264,14 @@ int dkim_audit(struct game *g, char (*history)[41], size_t n, struct dkim_audit 
 	const char *head = n ? history[n - 1] : NULL;
 	int ret = 0;
 
-	if (g->have_seed && dkim_kept_dir(g->repo, &dir) < 0)
-		strbuf_reset(&dir);
+	/* the host's own folder, read only where it is (an audit writes
+	 * nothing) */
+	if (g->have_seed) {
+		struct stat st;
+		strbuf_addf(&dir, "%s/postrider/mail", repo_gitdir(g->repo));
+		if (stat(dir.buf, &st) < 0 || !S_ISDIR(st.st_mode))
+			strbuf_reset(&dir);
+	}
 	for (size_t i = 1; i < n && !ret; i++) {
 		struct commit_info ci;
 		char path[64], *addr = NULL, *from = NULL, *res = NULL;
@@ -392,7 +401,11 @@ void dkim_story(struct repo *r, const char *commit, enum side side, struct strbu
 			break;
 		snprintf(path, sizeof(path), "mail/%04ld-%s.txt", ci.seq, side_name(ci.side));
 		strbuf_reset(&rec);
-		if (ci.side == OTHER_SIDE(side) && ci.host) {
+		if (ci.side == OTHER_SIDE(side) && ci.late) {
+			line = xstrfmt("Order %ld of the %s is his default order, played by the "
+				       "host because he was late (play --default).\n", ci.seq,
+				       side_title(ci.side));
+		} else if (ci.side == OTHER_SIDE(side) && ci.host) {
 			line = xstrfmt("Order %ld of the %s was typed by the host (play --as): "
 				       "nothing proves the %s sent it.\n", ci.seq,
 				       side_title(ci.side), side_title(ci.side));
