@@ -174,7 +174,7 @@ selfplay-long: $(BUILD)/postrider
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
 FUZZ_CC ?= clang
-FUZZ_NAMES ?= order mail state data
+FUZZ_NAMES ?= order mail state data dkim
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-std=c11 -D_GNU_SOURCE -Isrc -Itests/fuzz \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \

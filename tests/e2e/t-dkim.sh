@@ -194,6 +194,8 @@ git -C "$TRASH/clone" pull -q
 expect_exit 4 postrider audit "$TRASH/clone"
 expect_grep "after the reveal the clone checks every kept mail" \
 	'^senders: 6 kept mails checked again' "$TRASH/out"
+expect_eq "the audit of a clone makes no folder of kept mails" "" \
+	"$(ls -d "$TRASH/clone/.git/postrider/mail" 2>/dev/null)"
 expect_exit 0 "$PY" tests/verify/verify_dkim.py game "$TRASH/clone"
 expect_grep "the Python verifier agrees" '^verified: 6 kept mails checked again$' "$TRASH/out"
 expect_grep "and counts as the audit does" \
