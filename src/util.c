@@ -85,6 +85,7 @@ void error_context(const char *name)
 }
 
 /* "postrider: CONTEXT: [kind: ]message", one newline at the end. */
+static void report(const char *kind, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 static void report(const char *kind, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
