@@ -19,9 +19,6 @@
 
 #include "order.h"
 
-/* Is card in the hand of side? */
-bool order_hand_has(const struct state *s, enum side side, int card);
-
 /* --- order-names.c ------------------------------------------------------ */
 
 /* Lowercases and keeps letters, digits and single spaces into out (n
@@ -98,6 +95,9 @@ void order_resume_held(const struct data *d, struct state *s, struct rng *r,
 		       enum side side, struct order_result *res);
 
 /* --- order-standing.c --------------------------------------------------- */
+
+/* Is card in the hand of side? */
+bool order_hand_has(const struct state *s, enum side side, int card);
 
 /* An "if ..." line of side's order: stores, replaces or withdraws a
  * standing order. 0, or -1 with the reason in why. */

@@ -13,15 +13,6 @@
 #include "report.h"
 #include "rng.h"
 
-/* Is card in the hand of side? */
-bool order_hand_has(const struct state *s, enum side side, int card)
-{
-	for (int i = 0; side && i < s->n_hand[side]; i++)
-		if (s->hand[side][i] == card)
-			return true;
-	return false;
-}
-
 void order_result_init(struct order_result *res)
 {
 	memset(res, 0, sizeof(*res));
