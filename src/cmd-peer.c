@@ -497,7 +497,7 @@ static int exec_status(int argc, char **argv)
 		error("%s", err.buf);
 		goto out;
 	}
-	peer_trailer(pc.g.repo, pc.g.head, "Postrider-Seq", &seq);
+	repo_trailer(pc.g.repo, pc.g.head, "Postrider-Seq", &seq);
 	printf("game %s: this copy is the %s's; commit %s (seq %s)\n", pc.g.id,
 	       side_name(pc.me), pc.g.head, seq.buf);
 	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
@@ -511,10 +511,13 @@ static int exec_status(int argc, char **argv)
 	}
 	{
 		/* who owes the next commit: the head's Postrider-Waits */
-		struct strbuf msg = STRBUF_INIT;
+		struct strbuf msg = STRBUF_INIT, w = STRBUF_INIT;
 		repo_commit_info(pc.g.repo, pc.g.head, &msg, NULL, NULL, NULL);
-		for (const char *q = msg.buf; (q = strstr(q, "Postrider-Waits: ")); q++)
-			printf("waits: %.*s\n", (int)strcspn(q + 17, "\n"), q + 17);
+		for (unsigned i = 0; repo_trailer_get(msg.buf, "Postrider-Waits", i, &w) == 0; i++) {
+			printf("waits: %s\n", w.buf);
+			strbuf_reset(&w);
+		}
+		strbuf_release(&w);
 		strbuf_release(&msg);
 	}
 	engine_describe_prompt(pc.g.data, &pc.g.state, &p);

@@ -30,9 +30,9 @@ static int audit_commit(struct peer_copy *pc, const char *rev, struct strbuf *wh
 	peer_files_init(&files);
 	peer_files_init(&given);
 	if (repo_format_patch(pc->g.repo, rev, &patch) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Kind", &kind) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Kind", &kind) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
 	    (sd = side_parse(side.buf)) <= 0 || peer_kind_parse(kind.buf) < PEER_ORDER) {
 		strbuf_addstr(why, "its trailers do not name a kind, a side and a seq");
 		goto out;
@@ -99,7 +99,7 @@ static int audit_start(struct peer_copy *pc, char (*hist)[41], struct strbuf *wh
 	long long t = 0;
 	int inviter, r = 1;
 
-	if (peer_trailer(pc->g.repo, hist[0], "Postrider-Side", &side) < 0 ||
+	if (repo_trailer(pc->g.repo, hist[0], "Postrider-Side", &side) < 0 ||
 	    (inviter = side_parse(side.buf)) <= 0) {
 		strbuf_addstr(why, "the invitation names no side");
 		goto out;

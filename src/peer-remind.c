@@ -260,7 +260,7 @@ int peer_claim_main(int argc, char **argv)
 		error("cannot read the record: %s", err.buf);
 		goto out;
 	}
-	peer_trailer(pc.g.repo, pc.g.head, "Postrider-Seq", &seq);
+	repo_trailer(pc.g.repo, pc.g.head, "Postrider-Seq", &seq);
 	s = (unsigned)strtoul(seq.buf, NULL, 10) + 1;
 	snprintf(parent, sizeof(parent), "%s", pc.g.head);
 	r = peer_claim_build(&pc, &files, pc.me, peer_commit_time(pc.g.repo, pc.g.head),

@@ -35,12 +35,16 @@ struct waits {
 
 static void head_waits(struct peer_copy *pc, struct waits *w)
 {
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, v = STRBUF_INIT;
 
 	w->n = 0;
 	repo_commit_info(pc->g.repo, pc->g.head, &msg, NULL, NULL, NULL);
-	for (const char *q = msg.buf; (q = strstr(q, "\nPostrider-Waits: ")) && w->n < STATE_PEER_MAX_WAITS; q++)
-		snprintf(w->l[w->n++], STATE_PEER_WAIT_MAX, "%.*s", (int)strcspn(q + 18, "\n"), q + 18);
+	while (w->n < STATE_PEER_MAX_WAITS &&
+	       repo_trailer_get(msg.buf, "Postrider-Waits", (unsigned)w->n, &v) == 0) {
+		snprintf(w->l[w->n++], STATE_PEER_WAIT_MAX, "%s", v.buf);
+		strbuf_reset(&v);
+	}
+	strbuf_release(&v);
 	strbuf_release(&msg);
 }
 

@@ -23,30 +23,6 @@
 
 #include <openssl/sha.h>
 
-int peer_trailer(struct repo *r, const char *rev, const char *name,
-		 struct strbuf *out)
-{
-	struct strbuf msg = STRBUF_INIT;
-	size_t n = strlen(name);
-	int ret = -1;
-
-	if (repo_commit_info(r, rev, &msg, NULL, NULL, NULL) < 0)
-		goto out;
-	for (const char *p = msg.buf; *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		if (len > n + 2 && !strncmp(p, name, n) && p[n] == ':' && p[n + 1] == ' ') {
-			strbuf_add(out, p + n + 2, len - n - 2);
-			ret = 0;
-			break;
-		}
-		p += len + (nl ? 1 : 0);
-	}
-out:
-	strbuf_release(&msg);
-	return ret;
-}
-
 /* The Message-ID of commit rev's mail, from its trailers. 0 or -1. */
 static int commit_message_id(struct peer_copy *pc, const char *rev,
 			     char *out, size_t outlen)
@@ -54,8 +30,8 @@ static int commit_message_id(struct peer_copy *pc, const char *rev,
 	struct strbuf seq = STRBUF_INIT, side = STRBUF_INIT;
 	int ret = -1, sd;
 
-	if (peer_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
+	if (repo_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
 	    (sd = side_parse(side.buf)) <= 0)
 		goto out;
 	ret = peer_mail_message_id(pc->g.id, strtoul(seq.buf, NULL, 10), sd,

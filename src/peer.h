@@ -136,11 +136,6 @@ int peer_commit_mail_dice(struct peer_copy *pc, const struct mail_config *cfg,
 int peer_request_proof(struct peer_copy *pc, const char *oid,
 		       unsigned char proof[81]);
 
-/* The value of trailer `name` ("Postrider-Seq") in commit rev's message,
- * appended to out. 0, or -1 when the commit has none. */
-int peer_trailer(struct repo *r, const char *rev, const char *name,
-		 struct strbuf *out);
-
 /* The date of a commit made now after parent: this machine's clock, or
  * the parent's date when the clock is behind it (an honest commit is
  * never dated before its parent, 8.3). */
