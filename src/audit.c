@@ -1118,7 +1118,7 @@ static int check_mail_file(struct mail_check *mc, const char *path, bool mbox)
 		const char *p = text.buf, *end = text.buf + text.len;
 		int n = 0;
 		while (p < end && !ret) {
-			const char *start = p, *next = p;
+			const char *start = p, *next;
 			char where[64];
 			if (!strncmp(p, "From ", 5))
 				start = strchr(p, '\n') ? strchr(p, '\n') + 1 : end;

@@ -1034,10 +1034,9 @@ static void load_cards(struct loader *L, yaml_node_t *root)
 		if (ytree_get(L->t, rec, "war_ends_year"))
 			get_int(L, rec, "war_ends_year", false, 1779, 1783, 0,
 				&c->war_ends_year);
-		if ((n = ytree_get(L->t, rec, "campaign"))) {
+		if (ytree_get(L->t, rec, "campaign"))
 			get_int(L, rec, "campaign", false, 2, 3, 0,
 				&c->campaign);
-		}
 		c->set_aside_until_1776 =
 			get_bool(L, rec, "set_aside_until_1776");
 		c->by_player = get_bool(L, rec, "by_player");

@@ -561,7 +561,7 @@ char *mail_decode_text(const struct candidate *c, bool html,
 			strbuf_addf(err, "the text part is declared UTF-8 but "
 				    "byte %zu (0x%02x) is not valid UTF-8; "
 				    "check your mail program's encoding",
-				    bad, (unsigned char)raw.buf[bad]);
+				    bad, (unsigned char)strbuf_str(&raw)[bad]);
 			strbuf_release(&raw);
 			return NULL;
 		}

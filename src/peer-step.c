@@ -606,7 +606,7 @@ int peer_reveal_played(struct peer_step *st, const char *text)
 	/* make: the order on the committer's view of his own hand */
 	if (!text)
 		return 0;
-	int cards[STATE_MAX_HAND], r;
+	int cards[STATE_MAX_HAND] = { 0 }, r;
 	struct state s;
 
 	peer_known_hand(st->pc, st->files, &st->next, c, cards);

@@ -879,7 +879,7 @@ int repo_commit_publish(struct repo *r, const char *expected,
 		return gitfail("cannot move %s in '%s'", REPO_BRANCH, r->gitdir);
 	}
 
-	if (r->workdir) {
+	if (pending) {	/* a work tree */
 		if (!full && !(r->n_prepared_paths && git_oid_equal(&r->prepared, &new_id)))
 			full = true;
 		if (!repo_head_on_main(r))

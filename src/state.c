@@ -860,7 +860,7 @@ static void read_battle(struct reader *rd, struct state *s, yaml_node_t *root)
 	unsigned blocks = engine_prompt_blocks(s->prompt.kind);
 	bool wants = blocks & PB_BATTLE;
 
-	if ((m = ytree_get(&rd->t, root, "replacement_draws")) &&
+	if (ytree_get(&rd->t, root, "replacement_draws") &&
 	    (m = get_map(rd, root, "replacement_draws", side_keys))) {
 		s->replacement_draws[SIDE_AMERICAN] = (int)get_int(rd, m, "american", 0, 10);
 		s->replacement_draws[SIDE_BRITISH] = (int)get_int(rd, m, "british", 0, 10);

@@ -49,7 +49,8 @@ char *xstrdup(const char *s)
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n)	/* s may be NULL when n is 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
@@ -179,6 +180,8 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
+	if (!len)	/* data may be NULL then */
+		return;
 	strbuf_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;

@@ -122,7 +122,8 @@ void remember_british_pcs(const struct data *d, struct state *s);
 /* cards.c: the deck, hands and card plays (6.0). */
 void cards_deal(const struct data *d, struct state *s, struct rng *r,
 		struct strbuf *log);
-/* Shuffles the deck as it stands, recording the shuffle (state.h). */
+/* Shuffles the deck as it stands with r (never NULL: a shuffle draws),
+ * recording the shuffle (state.h). */
 void cards_shuffle_deck(struct state *s, struct rng *r, const char *purpose);
 void cards_reshuffle(const struct data *d, struct state *s, struct rng *r,
 		     struct strbuf *log, const char *why);
