@@ -12,6 +12,7 @@
 
 #include "audit.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "game.h"
 #include "mail.h"
 #include "order.h"

@@ -11,6 +11,7 @@
 #include "peer-step.h"
 #include "peer-silence.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>

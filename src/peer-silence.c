@@ -9,6 +9,7 @@
 #include "peer-step.h"
 #include "peer-wire.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "outbox.h"
 #include "vrf.h"
 

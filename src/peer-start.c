@@ -6,6 +6,7 @@
  */
 #include "peer.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,6 +6,7 @@
 #include "peer-step.h"
 #include "codec.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "order.h"
 #include "turn.h"
 
