@@ -1,8 +1,8 @@
 /*
  * smtp.c - the SMTP transport: one message through libcurl's SMTP
- * client (transport.h).
+ * client (smtp.h, transport.h).
  */
-#include "transport.h"
+#include "smtp.h"
 #include "mail.h"
 
 #include <curl/curl.h>
@@ -146,7 +146,7 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 		strbuf_addstr(err, "no smtp_url configured");
 		return -1;
 	}
-	if (transport_recipients(env, msg, len, &list, &count, err) < 0) {
+	if (mail_envelope_recipients(env, msg, len, &list, &count, err) < 0) {
 		ret = -2;
 		goto out;
 	}
@@ -163,7 +163,7 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 			BUG("curl_slist_append failed");
 		rcpts = l;
 	}
-	from = transport_sender(cfg, env, msg, len);
+	from = mail_envelope_sender(env, cfg->from, msg, len);
 	if (!from) {
 		strbuf_addstr(err, "no sender address: set 'from' in the "
 			      "configuration");

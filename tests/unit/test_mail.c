@@ -1112,6 +1112,31 @@ static void test_transport_table(void **state)
 			  "To: referee@example.org\n\nhello\n";
 
 	(void)state;
+	/* every row complete: a name found again by it, its kind, what it
+	 * needs, and a probe for doctor (a NULL one would crash it) */
+	assert_null(transport_row(TRANSPORT_NONE));
+	assert_null(transport_row(TRANSPORT__COUNT));
+	for (int k = TRANSPORT_NONE + 1; k < TRANSPORT__COUNT; k++) {
+		const struct transport *t = transport_row((enum mail_transport)k);
+		struct strbuf ok = STRBUF_INIT, why = STRBUF_INIT;
+		assert_non_null(t);
+		assert_non_null(t->name);
+		assert_ptr_equal(transport_named(t->name), t);
+		assert_int_equal(t->kind, k);
+		assert_non_null(t->needs);
+		assert_non_null(t->probe);
+		assert_non_null(strstr(transport_names(), t->name));
+		/* the probe answers, one way or the other, with a reason */
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.transport = (enum mail_transport)k;
+		cfg.sendmail = (char[]){ "/nonexistent/sendmail" };
+		if (t->probe(&cfg, &ok, &why) == 0)
+			assert_true(ok.len > 0);
+		else
+			assert_true(why.len > 0);
+		strbuf_release(&ok);
+		strbuf_release(&why);
+	}
 	assert_string_equal(transport_names(), "smtp, sendmail or outbox");
 	assert_non_null(transport_named("smtp")->send);
 	assert_non_null(transport_named("sendmail")->send);

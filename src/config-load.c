@@ -1,3 +1,9 @@
+/*
+ * config-load.c - reading the host's configuration file into struct
+ * mail_config (config.h): the file found, its keys checked, the
+ * transport named checked against the table of transports (transport.h),
+ * which itself stands on config.h's types alone.
+ */
 #include "config.h"
 #include "mail.h"
 #include "transport.h"
