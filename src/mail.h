@@ -145,7 +145,9 @@ struct mail_attachment {
  * in document order: *out a malloc'd array of *n, freed with
  * mail_attachments_free(). 0, or -1 with a one-line reason appended to
  * err (a broken MIME structure, an unknown transfer encoding, over
- * MAIL_MAX_SIZE bytes) and *out NULL.
+ * MAIL_MAX_SIZE bytes) and *out NULL. The tree is walked as mail_parse()
+ * walks it (mail-parse.c: one walker, one reader of parameters and of
+ * transfer encodings), so both read every part alike.
  */
 int mail_attachments(const char *raw, size_t len, struct mail_attachment **out,
 		     size_t *n, struct strbuf *err);
