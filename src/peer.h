@@ -213,10 +213,6 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
  */
 int peer_view_own(const char *dir, struct state *s);
 
-/* `postrider peer audit DIR` (peer-audit.c): 0 when the whole record
- * replays, 1 when not (said on stdout). */
-int peer_audit(const char *dir);
-
 /* The player's order on the open copy pc (locked), committed and mailed
  * (or only checked): the exit status, what became of it in said or out. */
 int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
