@@ -1,6 +1,6 @@
 /*
  * order-internal.h - what the parts of the order layer share (order.h is
- * the interface for the rest of postrider). The layer is five files:
+ * the interface for the rest of postrider). The layer is six files:
  *
  *   order-names.c     names of spaces, cards, generals and zones: prefixes,
  *                     typos and suggestions
@@ -9,7 +9,11 @@
  *   order-held.c      lines held over while the other side answers, and the
  *                     public and sealed text of an order
  *   order-standing.c  conditional standing orders ("if battle: ...")
- *   order.c           an order run line by line through the engine
+ *   order-run.c       an order run line by line through the engine
+ *   order.c           the result of an order (order.h's types)
+ *
+ * They call one way: order-run.c -> order-held.c -> order-standing.c ->
+ * order-parse.c -> order-names.c, all standing on order.c.
  *
  * Ownership: as order.h; nothing here allocates what outlives a call
  * unless it says so.

@@ -9,6 +9,7 @@
  * (peer-audit.h); src/cmd-peer.c says them.
  */
 #include "peer-audit.h"
+#include "peer-start.h"
 #include "peer-step.h"
 #include "peer-silence.h"
 #include "engine/engine.h"

@@ -12,7 +12,7 @@
 #ifndef POSTRIDER_PEER_FACTS_H
 #define POSTRIDER_PEER_FACTS_H
 
-#include "peer.h"
+#include "peer-record.h"
 #include "peer-files.h"
 
 struct peer_step {

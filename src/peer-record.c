@@ -3,7 +3,7 @@
  * player's secret, the keys of game.yaml, opening a copy, and the commits
  * with their trailers.
  */
-#include "peer.h"
+#include "peer-record.h"
 #include "codec.h"
 #include "fair.h"
 #include "ytree.h"

@@ -6,6 +6,7 @@
  * commands.
  */
 #include "peer-remind.h"
+#include "peer.h"
 #include "peer-files.h"
 #include "engine/engine.h"
 #include "notify.h"

@@ -6,6 +6,7 @@
  */
 #include "peer-silence.h"
 #include "peer-files.h"
+#include "peer-patch.h"
 #include "peer-step.h"
 #include "peer-wire.h"
 #include "engine/engine.h"

@@ -11,7 +11,7 @@
 #ifndef POSTRIDER_PEER_SILENCE_H
 #define POSTRIDER_PEER_SILENCE_H
 
-#include "peer.h"
+#include "peer-record.h"
 
 struct peer_files;
 

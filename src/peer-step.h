@@ -16,6 +16,7 @@
 
 #include "peer-facts.h"
 #include "peer-order.h"
+#include "peer-patch.h"
 
 /*
  * Builds the commit (prepared, not published): 0 with its id; 1 refused
@@ -23,12 +24,5 @@
  * failure (said).
  */
 int peer_step_build(struct peer_step *st, char commit[41]);
-
-/* The facts a patch adds (verify): the lines it adds to shares.txt,
- * dice.txt and keys.txt, its new shuffle files into given; the lines it
- * adds to an order file into order. PEER_ACCEPTED, or PEER_REFUSED with
- * the reason in said. (peer.c) */
-int peer_given_from_patch(const char *patch, struct peer_files *given,
-			  struct strbuf *order, struct strbuf *said);
 
 #endif
