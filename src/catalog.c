@@ -479,7 +479,7 @@ static int scan(struct catalog *c, struct strbuf *err)
 	size_t cap = 0;
 
 	if (!d) {
-		strbuf_addf(err, "cannot read '%s': %s\n", c->root, strerror(errno));
+		strbuf_addf(err, "cannot read '%s': %s", c->root, strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d))) {

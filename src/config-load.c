@@ -419,7 +419,7 @@ int config_load(const char *path, struct mail_config *cfg, struct strbuf *err)
 		}
 	}
 	if (r != 0) {
-		strbuf_addf(err, "cannot read '%s': %s\n", file,
+		strbuf_addf(err, "cannot read '%s': %s", file,
 			    r == 1 ? strerror(ENOENT) :
 			    errno == EFBIG ? "file too large" : strerror(errno));
 		free(file);

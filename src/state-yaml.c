@@ -1656,7 +1656,7 @@ int state_read(struct state *s, const struct data *d,
 		return 0;
 	if (s->peer.on) {
 		/* docs/peer.md 6: nothing is sealed in a peer game */
-		strbuf_addstr(err, "private state: a peer game has none\n");
+		strbuf_addstr(err, "private state: a peer game has none");
 		return -1;
 	}
 	if (ytree_parse(&rd.t, "private state", priv, priv_len, err) < 0)

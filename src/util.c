@@ -122,6 +122,20 @@ void warning(const char *fmt, ...)
 	va_end(ap);
 }
 
+void hint(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addstr(&sb, "hint: ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
+}
+
 char strbuf_empty[1];
 
 void strbuf_init(struct strbuf *sb)
