@@ -253,45 +253,43 @@ out:
 	return r || st->request ? r : played_left(st, st->c);
 }
 
-/*
- * Section 7: a commit only its committer owes (finding 4 of the red team,
- * issue 34). An order when the decision is his (as peer_order_now() asks
- * before making one); an answer when the parent's waits say he owes
- * something, or an end when he does and the game is over (as
- * peer_answer_owed() makes them). 0, or refused.
- */
-static int kind_owed(struct peer_step *st)
+int peer_step_owed(const struct state *p, enum side c, enum peer_kind kind,
+		   unsigned seq, struct strbuf *why)
 {
-	const struct state *p = st->parent;
 	bool over = engine_game_over(p);
 	char decision[STATE_PEER_WAIT_MAX];
 
-	snprintf(decision, sizeof(decision), "%s decision", side_name(st->c));
-	switch (st->kind) {
+	snprintf(decision, sizeof(decision), "%s decision", side_name(c));
+	switch (kind) {
 	case PEER_ORDER:
-		if (!over && p->prompt.side == st->c &&
+		if (!over && p->prompt.side == c &&
 		    (p->peer.n_waits == 0 ||
 		     (p->peer.n_waits == 1 && !strcmp(p->peer.waits[0], decision))))
 			return 0;
-		if (!over && p->prompt.side != st->c && p->prompt.side != SIDE_NONE)
-			return refuse_step(st, "an order of the %s after commit %u: this decision is the %s's, not yours (7)",
-					   side_name(st->c), st->seq - 1, side_title(p->prompt.side));
-		return refuse_step(st, "an order of the %s after commit %u, whose decision is not due (waits: %s; 7)",
-				   side_name(st->c), st->seq - 1, p->peer.n_waits ? p->peer.waits[0] : "nothing");
+		if (!over && p->prompt.side != c && p->prompt.side != SIDE_NONE)
+			strbuf_addf(why, "an order of the %s after commit %u: this decision is the %s's, not yours (7)",
+				    side_name(c), seq - 1, side_title(p->prompt.side));
+		else
+			strbuf_addf(why, "an order of the %s after commit %u, whose decision is not due (waits: %s; 7)",
+				    side_name(c), seq - 1, p->peer.n_waits ? p->peer.waits[0] : "nothing");
+		return 1;
 	case PEER_ANSWER:
 	case PEER_END:
-		if (!peer_owes(p, st->c))
-			return refuse_step(st, "the %s owes nothing after commit %u (waits: %s; 7)",
-					   side_name(st->c), st->seq - 1,
-					   p->peer.n_waits ? p->peer.waits[0] : "nothing");
-		if (over != (st->kind == PEER_END))
-			return refuse_step(st, "a commit of kind %s %s (7, 9.12)",
-					   st->kind == PEER_END ? "end" : "answer",
-					   over ? "after the game is over (it is end)"
-						: "before the game is over");
+		if (!peer_owes(p, c)) {
+			strbuf_addf(why, "the %s owes nothing after commit %u (waits: %s; 7)",
+				    side_name(c), seq - 1, p->peer.n_waits ? p->peer.waits[0] : "nothing");
+			return 1;
+		}
+		if (over != (kind == PEER_END)) {
+			strbuf_addf(why, "a commit of kind %s %s (7, 9.12)",
+				    kind == PEER_END ? "end" : "answer",
+				    over ? "after the game is over (it is end)" : "before the game is over");
+			return 1;
+		}
 		return 0;
 	default:
-		return refuse_step(st, "no commit of this kind is made by the rule of section 7");
+		strbuf_addstr(why, "no commit of this kind is made by the rule of section 7");
+		return 1;
 	}
 }
 
@@ -307,7 +305,8 @@ int peer_step_build(struct peer_step *st, char commit[41])
 	for (int g = 0; g <= PEER_MAX_GEN; g++)
 		for (int k = 0; k < 3; k++)
 			st->old_sh[g][k] = st->files->sh[g][k].have;
-	if (!st->make && (r = kind_owed(st)) != 0)
+	if (!st->make && (r = peer_step_owed(st->parent, st->c, st->kind, st->seq,
+					       &st->why)) != 0)
 		goto out;
 	/* 1. what the committer owes */
 	if ((r = turn2_owed(st)) != 0)

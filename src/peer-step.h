@@ -25,4 +25,15 @@
  */
 int peer_step_build(struct peer_step *st, char commit[41]);
 
+/*
+ * Section 7: whether c owes a commit of kind after the parent state p
+ * (commit seq - 1), the first check of a mailed commit (finding 4 of
+ * issue 34). An order when c's decision is due (p's prompt is his, the
+ * game is not over, waits is empty or "SIDE decision"); an answer when
+ * p's waits say he owes something (peer_owes()); an end when he does and
+ * the game is over. 0, or 1 with the reason appended to why.
+ */
+int peer_step_owed(const struct state *p, enum side c, enum peer_kind kind,
+		   unsigned seq, struct strbuf *why);
+
 #endif
