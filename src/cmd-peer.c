@@ -198,6 +198,7 @@ static int exec_status(int argc, char **argv)
 		return cmd_usage(&cmd_peer_entry);
 	if (peer_copy_open(argv[1], &pc, 0, &err) != 0) {
 		error("%s", err.buf);
+		peer_copy_close(&pc);
 		strbuf_release(&err);
 		return 1;
 	}

@@ -172,8 +172,10 @@ int peer_remind(const char *dir, const struct mail_config *cfg,
 	struct peer_copy pc;
 	int ret = peer_copy_open(dir, &pc, GAME_LOCK, err);
 
-	if (ret != 0)
+	if (ret != 0) {
+		peer_copy_close(&pc);	/* what the open left open */
 		return ret == GAME_BUSY ? GAME_BUSY : -1;
+	}
 	r->now = game_now();
 	remind_copy(&pc, cfg, dir, r);
 	r->unsent = send_outbox(&pc, cfg, &r->outbox, &r->can_send);
@@ -199,8 +201,10 @@ int peer_claim(const char *dir, const struct mail_config *cfg,
 
 	memset(c, 0, sizeof(*c));
 	r = peer_copy_open(dir, &pc, GAME_LOCK, why);
-	if (r != 0)
+	if (r != 0) {
+		peer_copy_close(&pc);	/* what the open left open */
 		return r == GAME_BUSY ? GAME_BUSY : -1;
+	}
 	if (peer_files_load(pc.g.repo, pc.g.head, &files, &err) < 0) {
 		strbuf_addf(why, "cannot read the record: %s", err.buf);
 		goto out;
