@@ -327,7 +327,9 @@ int mkdir_p(const char *path)
 	char *p = xstrdup(path);
 	int ret = 0;
 
-	for (char *s = p + 1; ; s++) {
+	/* from the second byte: a leading '/' is no folder to make; an empty
+	 * path has none (mkdir("") fails) */
+	for (char *s = *p ? p + 1 : p; ; s++) {
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';
