@@ -19,7 +19,7 @@ BINDIR ?= $(PREFIX)/bin
 DATADIR ?= $(PREFIX)/share/postrider
 CC ?= cc
 BUILD ?= build
-PKGS = libgit2 yaml-0.1 libcurl libcrypto cairo zlib
+PKGS = libgit2 yaml-0.1 libcurl libcrypto cairo freetype2 zlib
 VERSION = 0.1.0
 
 CFLAGS ?= -O2 -g

@@ -28,11 +28,92 @@
 #include <string.h>
 
 #include <cairo.h>
+#include <cairo-ft.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
 #define ZLIB_CONST
 #include <zlib.h>
+#include <pthread.h>
 
 #include "map.h"
 #include "trace.h"
+
+/*
+ * The map's two fonts (MAP_FONT_FAMILY, regular and bold), opened from
+ * their files through FreeType. Asking cairo for the family by name
+ * makes fontconfig read its configuration and its cache of every font
+ * on the system in every run: a tenth of a turn (bench/results.md,
+ * issue 41), for the same two files and the same pixels. The files are
+ * where Debian's fonts-dejavu-core puts them (contrib/install-deps) or
+ * where other systems do; if none opens, the family is asked by name as
+ * before.
+ */
+static const char *const font_files[][2] = {
+	{ "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+	  "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf" },
+	{ "/usr/share/fonts/TTF/DejaVuSans.ttf",
+	  "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf" },
+	{ "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf",
+	  "/usr/share/fonts/dejavu-sans-fonts/DejaVuSans-Bold.ttf" },
+	{ "/usr/local/share/fonts/dejavu/DejaVuSans.ttf",
+	  "/usr/local/share/fonts/dejavu/DejaVuSans-Bold.ttf" },
+};
+
+/* One FreeType library for the process, made once (the painter may run
+ * in a thread of its own; one map is painted at a time) and kept: cairo
+ * frees a face when it drops it, which may be after a map is done. */
+static FT_Library ft_library;
+static bool ft_ready;
+static pthread_once_t ft_once = PTHREAD_ONCE_INIT;
+
+static void ft_start(void)
+{
+	ft_ready = FT_Init_FreeType(&ft_library) == 0;
+}
+
+static const cairo_user_data_key_t ft_face_key;
+
+static void ft_face_done(void *face)
+{
+	FT_Done_Face(face);
+}
+
+/* A cairo face of the font file at path, or NULL. */
+static cairo_font_face_t *face_of_file(const char *path)
+{
+	cairo_font_face_t *cf;
+	FT_Face face;
+
+	pthread_once(&ft_once, ft_start);
+	if (!ft_ready || FT_New_Face(ft_library, path, 0, &face) != 0)
+		return NULL;
+	cf = cairo_ft_font_face_create_for_ft_face(face, 0);
+	if (cairo_font_face_status(cf) != CAIRO_STATUS_SUCCESS ||
+	    cairo_font_face_set_user_data(cf, &ft_face_key, face, ft_face_done) !=
+	    CAIRO_STATUS_SUCCESS) {
+		cairo_font_face_destroy(cf);
+		FT_Done_Face(face);
+		return NULL;
+	}
+	return cf;
+}
+
+/* faces[0] regular, faces[1] bold: from the files, or by name. */
+static void open_faces(cairo_font_face_t *faces[2], bool by_name)
+{
+	for (size_t k = 0; !by_name && k < ARRAY_SIZE(font_files); k++) {
+		faces[0] = face_of_file(font_files[k][0]);
+		faces[1] = faces[0] ? face_of_file(font_files[k][1]) : NULL;
+		if (faces[1])
+			return;
+		if (faces[0])
+			cairo_font_face_destroy(faces[0]);
+	}
+	faces[0] = cairo_toy_font_face_create(MAP_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+					      CAIRO_FONT_WEIGHT_NORMAL);
+	faces[1] = cairo_toy_font_face_create(MAP_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
+					      CAIRO_FONT_WEIGHT_BOLD);
+}
 
 static void set_colour(cairo_t *cr, const char *hex, double alpha)
 {
@@ -486,10 +567,18 @@ fail:
  * kept of it is the colour number of each pixel, 2 bytes. */
 #define MAP_PNG_BAND 128
 
+const struct map_png_how map_png_before_41 = {
+	.colours = MAP_PNG_PALETTE, .level = Z_BEST_COMPRESSION, .tuned = true,
+	.fontconfig = true, .halo_stroked = true,
+};
+
 int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 	    struct strbuf *err)
 {
-	static const struct map_png_how mailed = { MAP_PNG_PALETTE, Z_BEST_COMPRESSION, true };
+	static const struct map_png_how mailed = {
+		.colours = MAP_PNG_PALETTE, .level = Z_BEST_COMPRESSION, .tuned = true,
+		.halo_stroked = true,
+	};
 
 	return map_png_as(pic, scale, &mailed, out, err);
 }
@@ -517,10 +606,7 @@ int map_png_as(const struct map_picture *pic, double scale,
 	fo = cairo_font_options_create();
 	cairo_font_options_set_hint_metrics(fo, CAIRO_HINT_METRICS_OFF);
 	cairo_font_options_set_hint_style(fo, CAIRO_HINT_STYLE_SLIGHT);
-	faces[0] = cairo_toy_font_face_create(MAP_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
-					      CAIRO_FONT_WEIGHT_NORMAL);
-	faces[1] = cairo_toy_font_face_create(MAP_FONT_FAMILY, CAIRO_FONT_SLANT_NORMAL,
-					      CAIRO_FONT_WEIGHT_BOLD);
+	open_faces(faces, how->fontconfig);
 	for (int y0 = 0; y0 < h; y0 += MAP_PNG_BAND) {
 		cairo_t *cr = cairo_create(surface);
 		cairo_status_t st;
