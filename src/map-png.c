@@ -557,11 +557,14 @@ static int deflate_into(z_stream *zs, struct strbuf *idat,
  * entries, 4 bits a pixel when 16 entries do, else 8 (or, with no
  * colours, 8-bit RGB); no interlace; each row with filter 0 (none: a
  * palette's numbers are no quantities to predict; the other filters make
- * it a fifth larger), through zlib's deflate at how->level, tuned as
- * mailed: the best level's longest matches, looked for along chains of
- * 512 instead of 4096 (7% larger than the best level for a seventh of its
- * time, 7% smaller than the default level for twice its time;
- * bench/results.md has the choices measured).
+ * it a fifth larger), through zlib's deflate at how->level, its search
+ * for matches tuned if how->chain: as mailed, the best level's longest
+ * matches looked for along chains of 64 instead of 4096. Measured on a
+ * map (bench/results.md, issues 29 and 41): the best level as zlib tunes
+ * it 26.8 KB; chains of 512 (as mailed before issue 41) 27.7 KB for a
+ * seventh of its time; chains of 64 29.3 KB for half of that again
+ * (deflate was a quarter of a turn); the default level 29.7 KB, slower
+ * than chains of 64.
  */
 static int png_write(const struct map_picture *pic, struct colours *c,
 		     const uint16_t *px, int w, int h,
@@ -609,8 +612,8 @@ static int png_write(const struct map_picture *pic, struct colours *c,
 		free(row);
 		return -1;
 	}
-	if (how->tuned)
-		deflateTune(&zs, 32, 258, 258, 512);
+	if (how->chain)
+		deflateTune(&zs, 32, 258, 258, how->chain);
 	for (int y = 0; y < h; y++) {
 		const uint16_t *src = px + (size_t)y * w;
 		row[0] = 0;
@@ -662,11 +665,11 @@ fail:
 #define MAP_PNG_BAND 128
 
 const struct map_png_how map_png_mailed = {
-	.colours = MAP_PNG_PALETTE, .level = Z_BEST_COMPRESSION, .tuned = true,
+	.colours = MAP_PNG_PALETTE, .level = Z_BEST_COMPRESSION, .chain = 64,
 };
 
 const struct map_png_how map_png_before_41 = {
-	.colours = MAP_PNG_PALETTE, .level = Z_BEST_COMPRESSION, .tuned = true,
+	.colours = MAP_PNG_PALETTE, .level = Z_BEST_COMPRESSION, .chain = 512,
 	.fontconfig = true, .halo_stroked = true,
 };
 
