@@ -199,6 +199,14 @@ static void extent(const struct map_item *it, double *top, double *bottom)
 #define HALO_GAIN 4
 #define HALO_DIAGONAL 0.7
 
+static int max5(int a, int b, int c, int d, int e)
+{
+	a = a > b ? a : b;
+	c = c > d ? c : d;
+	a = a > c ? a : c;
+	return a > e ? a : e;
+}
+
 static void halo(cairo_t *cr, const struct map_item *it, bool stroked)
 {
 	cairo_text_extents_t ext;
@@ -263,10 +271,9 @@ static void halo(cairo_t *cr, const struct map_item *it, bool stroked)
 	for (int py = 1; py < h - 1; py++)
 		for (int px = 1; px < w - 1; px++) {
 			const unsigned char *c = src + py * stride + px;
-			double most = c[0];
-			most = fmax(most, fmax(fmax(c[-1], c[1]), fmax(c[-stride], c[stride])));
-			most = fmax(most, HALO_DIAGONAL * fmax(fmax(c[-stride - 1], c[-stride + 1]),
-							       fmax(c[stride - 1], c[stride + 1])));
+			int near = max5(c[0], c[-1], c[1], c[-stride], c[stride]);
+			int diag = max5(0, c[-stride - 1], c[-stride + 1], c[stride - 1], c[stride + 1]);
+			double most = near > HALO_DIAGONAL * diag ? near : HALO_DIAGONAL * diag;
 			most *= HALO_GAIN;
 			dst[py * stride + px] = (unsigned char)(most > 255 ? 255 : most);
 		}
@@ -627,9 +634,11 @@ static int png_write(const struct map_picture *pic, struct colours *c,
 			for (int x = 0; x < w; x++)
 				row[1 + x] = c->pal[src[x]];
 		} else {
-			memset(row + 1, 0, row_len);
-			for (int x = 0; x < w; x++)
-				row[1 + x / 2] |= (unsigned char)(c->pal[src[x]] << (x % 2 ? 0 : 4));
+			int x;
+			for (x = 0; x + 1 < w; x += 2)
+				row[1 + x / 2] = (unsigned char)(c->pal[src[x]] << 4 | c->pal[src[x + 1]]);
+			if (x < w)
+				row[1 + x / 2] = (unsigned char)(c->pal[src[x]] << 4);
 		}
 		if (deflate_into(&zs, &idat, row, row_len + 1, Z_NO_FLUSH) < 0)
 			goto fail;
@@ -734,11 +743,17 @@ int map_png_as(const struct map_picture *pic, double scale,
 		for (int y = 0; y < rows; y++) {
 			const uint32_t *src = (const uint32_t *)(data + (size_t)y * stride);
 			uint16_t *dst = px + (size_t)(y0 + y) * w;
+			/* flat colour: a pixel mostly has its left neighbour's */
+			uint32_t last = 0xffffffff;
+			int id = 0;
 			for (int x = 0; x < w; x++) {
-				int id = colour_id(c, src[x] & 0xffffff);
-				if (id < 0) {
-					strbuf_addstr(err, "the map has too many colours");
-					goto out;
+				if ((src[x] & 0xffffff) != last) {
+					last = src[x] & 0xffffff;
+					id = colour_id(c, last);
+					if (id < 0) {
+						strbuf_addstr(err, "the map has too many colours");
+						goto out;
+					}
 				}
 				c->count[id]++;
 				dst[x] = (uint16_t)id;
