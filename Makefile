@@ -20,6 +20,8 @@ DATADIR ?= $(PREFIX)/share/postrider
 CC ?= cc
 BUILD ?= build
 PKGS = libgit2 yaml-0.1 libcurl libcrypto cairo freetype2 zlib
+# linked: all but libcurl, which src/smtp.c loads when it sends (issue 41)
+LINK_PKGS = $(filter-out libcurl,$(PKGS))
 VERSION = 0.1.0
 
 CFLAGS ?= -O2 -g
@@ -30,7 +32,7 @@ WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wcast-qual -Wwrite-strings \
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE $(WARNINGS) -Isrc -I$(BUILD) \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(PKGS)) -lm -pthread
+LIBS = $(shell pkg-config --libs $(LINK_PKGS)) -ldl -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c
