@@ -18,8 +18,8 @@
  * of the blends of the edges. Text is hinted slightly, and thin lines are
  * drawn without antialiasing: crisper at 7.5 pixels a letter, and fewer
  * colours. The picture is painted a band of rows at a time, and what is
- * kept of each pixel is the number of its colour (2 bytes), to keep the
- * memory of a turn small.
+ * kept of it is the number of each pixel's colour, a row as runs of one
+ * colour, to keep the memory of a turn small.
  */
 #include <arpa/inet.h>
 #include <math.h>
@@ -354,33 +354,75 @@ static void chunk(struct strbuf *out, const char *type, const void *data,
 /*
  * The colours of the picture as painted: each distinct colour once, with
  * how many pixels have it, found by an open-addressed hash of its RGB
- * value; and the picture itself as the number of each pixel's colour.
- * The map is flat colour with antialiased edges: a few thousand colours.
+ * value. The map is flat colour with antialiased edges: some 3,000
+ * colours; the table starts for 1,024 and doubles as it fills, up to
+ * MAP_PNG_MAX_COLOURS (a table made for that many at once was 670 KB of
+ * a turn's memory).
  */
 #define MAP_PNG_MAX_COLOURS 32768
-#define MAP_PNG_SLOTS 65536		/* a power of two, twice the above */
 struct colours {
-	uint32_t slot_rgb[MAP_PNG_SLOTS];	/* rgb + 1, 0 for an empty slot */
-	uint16_t slot_id[MAP_PNG_SLOTS];
-	int n;
-	uint32_t rgb[MAP_PNG_MAX_COLOURS];
-	uint32_t count[MAP_PNG_MAX_COLOURS];
-	uint8_t pal[MAP_PNG_MAX_COLOURS];	/* its palette entry, once chosen */
+	int bits;		/* 2^bits slots, twice the colours' room */
+	uint32_t *slot_rgb;	/* rgb + 1, 0 for an empty slot */
+	uint16_t *slot_id;
+	int n, room;
+	uint32_t *rgb;
+	uint32_t *count;
+	uint8_t *pal;		/* its palette entry, once chosen */
 };
+
+static void colours_init(struct colours *c, int bits)
+{
+	c->bits = bits;
+	c->room = 1 << (bits - 1);
+	c->slot_rgb = xcalloc((size_t)1 << bits, sizeof(*c->slot_rgb));
+	c->slot_id = xcalloc((size_t)1 << bits, sizeof(*c->slot_id));
+	c->rgb = xrealloc(c->rgb, (size_t)c->room * sizeof(*c->rgb));
+	c->count = xrealloc(c->count, (size_t)c->room * sizeof(*c->count));
+	c->pal = xrealloc(c->pal, (size_t)c->room * sizeof(*c->pal));
+}
+
+static void colours_release(struct colours *c)
+{
+	free(c->slot_rgb);
+	free(c->slot_id);
+	free(c->rgb);
+	free(c->count);
+	free(c->pal);
+}
+
+static uint32_t colour_slot(const struct colours *c, uint32_t rgb)
+{
+	uint32_t mask = ((uint32_t)1 << c->bits) - 1;
+
+	for (uint32_t h = (rgb * 2654435761u) >> (32 - c->bits);; h = (h + 1) & mask)
+		if (c->slot_rgb[h] == rgb + 1 || !c->slot_rgb[h])
+			return h;
+}
 
 /* The number of colour rgb, added if new; -1 if there are too many. */
 static int colour_id(struct colours *c, uint32_t rgb)
 {
-	uint32_t h = (rgb * 2654435761u) >> 16;
+	uint32_t h = colour_slot(c, rgb);
 
-	for (;; h = (h + 1) & (MAP_PNG_SLOTS - 1)) {
-		if (c->slot_rgb[h] == rgb + 1)
-			return c->slot_id[h];
-		if (!c->slot_rgb[h])
-			break;
+	if (c->slot_rgb[h])
+		return c->slot_id[h];
+	if (c->n == c->room) {
+		uint32_t *old_rgb = c->slot_rgb;
+		uint16_t *old_id = c->slot_id;
+		size_t old_slots = (size_t)1 << c->bits;
+		if (c->n == MAP_PNG_MAX_COLOURS)
+			return -1;
+		colours_init(c, c->bits + 1);
+		for (size_t k = 0; k < old_slots; k++)
+			if (old_rgb[k]) {
+				uint32_t at = colour_slot(c, old_rgb[k] - 1);
+				c->slot_rgb[at] = old_rgb[k];
+				c->slot_id[at] = old_id[k];
+			}
+		free(old_rgb);
+		free(old_id);
+		h = colour_slot(c, rgb);
 	}
-	if (c->n == MAP_PNG_MAX_COLOURS)
-		return -1;
 	c->slot_rgb[h] = rgb + 1;
 	c->slot_id[h] = (uint16_t)c->n;
 	c->rgb[c->n] = rgb;
@@ -391,12 +433,41 @@ static int colour_id(struct colours *c, uint32_t rgb)
 /* Was a pixel painted in colour rgb? */
 static bool colour_painted(const struct colours *c, uint32_t rgb)
 {
-	for (uint32_t h = (rgb * 2654435761u) >> 16;; h = (h + 1) & (MAP_PNG_SLOTS - 1)) {
-		if (c->slot_rgb[h] == rgb + 1)
-			return true;
-		if (!c->slot_rgb[h])
-			return false;
+	return c->slot_rgb[colour_slot(c, rgb)] != 0;
+}
+
+/*
+ * The picture as the numbers of its pixels' colours, each row as runs of
+ * one colour (the map is flat colour: a row of 880 pixels has some 60
+ * runs, a tenth of the memory of a number per pixel; issue 41 brought a
+ * turn's peak RSS under 16 MiB).
+ */
+struct run {
+	uint16_t id, len;
+};
+struct runs {
+	struct run *run;
+	size_t n, alloc;
+	size_t *row;		/* h + 1: the first run of each row, and the end */
+};
+
+static void runs_add(struct runs *r, int id, int len)
+{
+	if (r->n == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 4096;
+		r->run = xrealloc(r->run, r->alloc * sizeof(*r->run));
 	}
+	r->run[r->n].id = (uint16_t)id;
+	r->run[r->n].len = (uint16_t)len;
+	r->n++;
+}
+
+/* Row y's colour numbers into ids (the picture's width of them). */
+static void runs_row(const struct runs *r, int y, uint16_t *ids)
+{
+	for (size_t k = r->row[y]; k < r->row[y + 1]; k++)
+		for (int i = 0; i < r->run[k].len; i++)
+			*ids++ = r->run[k].id;
 }
 
 static int channel(uint32_t rgb, int axis)
@@ -574,7 +645,7 @@ static int deflate_into(z_stream *zs, struct strbuf *idat,
  * than chains of 64.
  */
 static int png_write(const struct map_picture *pic, struct colours *c,
-		     const uint16_t *px, int w, int h,
+		     const struct runs *px, int w, int h,
 		     const struct map_png_how *how, struct strbuf *out,
 		     struct strbuf *err)
 {
@@ -584,6 +655,7 @@ static int png_write(const struct map_picture *pic, struct colours *c,
 	int n_named = 0, n = 0, depth = 8;
 	size_t row_len;
 	unsigned char *row, ihdr[13];
+	uint16_t *src;
 	struct strbuf idat = STRBUF_INIT;
 	z_stream zs;
 	uint32_t be;
@@ -613,8 +685,11 @@ static int png_write(const struct map_picture *pic, struct colours *c,
 	}
 	row_len = !how->colours ? 3 * (size_t)w : depth == 8 ? (size_t)w : ((size_t)w + 1) / 2;
 	row = xmalloc(row_len + 1);
+	src = xmalloc((size_t)w * sizeof(*src));
 	memset(&zs, 0, sizeof(zs));
-	if (deflateInit2(&zs, how->level, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+	/* memory level 8, zlib's default: 9 took 128 KB more of a turn and
+	 * made this PNG 1% larger */
+	if (deflateInit2(&zs, how->level, Z_DEFLATED, 15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		strbuf_addstr(err, "zlib cannot start deflating");
 		free(row);
 		return -1;
@@ -622,7 +697,7 @@ static int png_write(const struct map_picture *pic, struct colours *c,
 	if (how->chain)
 		deflateTune(&zs, 32, 258, 258, how->chain);
 	for (int y = 0; y < h; y++) {
-		const uint16_t *src = px + (size_t)y * w;
+		runs_row(px, y, src);
 		row[0] = 0;
 		if (!how->colours) {
 			for (int x = 0; x < w; x++) {
@@ -665,12 +740,13 @@ fail:
 	deflateEnd(&zs);
 	strbuf_release(&idat);
 	free(row);
+	free(src);
 	return ret;
 }
 
 /* Rows painted at a time: the whole picture would hold 3.7 MB of pixels
  * at once, a band a tenth of that (and costs ~10% more painting); what is
- * kept of it is the colour number of each pixel, 2 bytes. */
+ * kept of it is its runs of colour numbers (struct runs). */
 #define MAP_PNG_BAND 128
 
 const struct map_png_how map_png_mailed = {
@@ -697,14 +773,19 @@ int map_png_as(const struct map_picture *pic, double scale,
 	cairo_font_options_t *fo;
 	cairo_font_face_t *faces[2];
 	struct colours *c;
-	uint16_t *px;
+	struct runs px = { 0 };
 
 	if (w < 1 || h < 1) {
 		strbuf_addstr(err, "the map has no size in pixels");
 		return -1;
 	}
+	if (w > UINT16_MAX) {	/* a run's length is 16 bits */
+		strbuf_addstr(err, "the map is too wide to paint: draw it smaller");
+		return -1;
+	}
 	c = xcalloc(1, sizeof(*c));
-	px = xmalloc((size_t)w * h * sizeof(*px));
+	colours_init(c, 11);
+	px.row = xcalloc((size_t)h + 1, sizeof(*px.row));
 	surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, MAP_PNG_BAND);
 	/* glyphs placed as the SVG's are, not snapped to pixels; their
 	 * outlines hinted a little, crisper at this size */
@@ -742,31 +823,32 @@ int map_png_as(const struct map_picture *pic, double scale,
 		data = cairo_image_surface_get_data(surface);
 		for (int y = 0; y < rows; y++) {
 			const uint32_t *src = (const uint32_t *)(data + (size_t)y * stride);
-			uint16_t *dst = px + (size_t)(y0 + y) * w;
 			/* flat colour: a pixel mostly has its left neighbour's */
-			uint32_t last = 0xffffffff;
-			int id = 0;
-			for (int x = 0; x < w; x++) {
-				if ((src[x] & 0xffffff) != last) {
-					last = src[x] & 0xffffff;
-					id = colour_id(c, last);
-					if (id < 0) {
-						strbuf_addstr(err, "the map has too many colours");
-						goto out;
-					}
+			px.row[y0 + y] = px.n;
+			for (int x = 0, len; x < w; x += len) {
+				uint32_t rgb = src[x] & 0xffffff;
+				int id = colour_id(c, rgb);
+				if (id < 0) {
+					strbuf_addstr(err, "the map has too many colours");
+					goto out;
 				}
-				c->count[id]++;
-				dst[x] = (uint16_t)id;
+				for (len = 1; x + len < w && (src[x + len] & 0xffffff) == rgb; len++)
+					;
+				c->count[id] += (uint32_t)len;
+				runs_add(&px, id, len);
 			}
+			px.row[y0 + y + 1] = px.n;
 		}
 	}
-	ret = png_write(pic, c, px, w, h, how, out, err);
+	ret = png_write(pic, c, &px, w, h, how, out, err);
 out:
 	cairo_font_face_destroy(faces[0]);
 	cairo_font_face_destroy(faces[1]);
 	cairo_font_options_destroy(fo);
 	cairo_surface_destroy(surface);
-	free(px);
+	free(px.run);
+	free(px.row);
+	colours_release(c);
 	free(c);
 	return ret;
 }
