@@ -143,20 +143,33 @@ $(BUILD)/bench-map: bench/map.c $(BUILD)/libpostrider.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS)
 
+# A command's CPU time, peak RSS and the load beside its wall-clock time
+# (issue 41).
+$(BUILD)/bench-run: bench/run.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $<
+
+# The cryptography without a host, and OpenSSL's cost of one scalar
+# multiplication (issue 41).
+$(BUILD)/bench-peer-crypto: bench/peer-crypto.c $(BUILD)/libpostrider.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libpostrider.a $(LIBS)
+
 # What of a turn's memory is shared library pages (LD_PRELOAD, bench only).
 $(BUILD)/bench-rollup.so: bench/rollup.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
 
 bench: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map $(BUILD)/bench-rollup.so
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map $(BUILD)/bench-rollup.so \
+		$(BUILD)/bench-run $(BUILD)/bench-peer-crypto
 	@BUILD=$(BUILD) sh tests/bench.sh
 	@BUILD=$(BUILD) sh tests/bench-scale.sh
 
 # The scaling part alone (issue 33): 10 and 10,000 games; the games are
 # made once and cached in BENCH_CACHE (/tmp/postrider-bench-scale).
 bench-scale: deps
-	@$(MAKE) --no-print-directory $(BUILD)/postrider
+	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-run
 	@BUILD=$(BUILD) sh tests/bench-scale.sh
 
 # A long random self-play run (issue: robustness) and the differential
