@@ -699,23 +699,36 @@ static int png_write(const struct map_picture *pic, struct colours *c,
 	if (how->chain)
 		deflateTune(&zs, 32, 258, 258, how->chain);
 	for (int y = 0; y < h; y++) {
-		runs_row(px, y, src);
 		row[0] = 0;
 		if (!how->colours) {
+			runs_row(px, y, src);
 			for (int x = 0; x < w; x++) {
 				row[1 + 3 * x] = (unsigned char)channel(c->rgb[src[x]], 0);
 				row[2 + 3 * x] = (unsigned char)channel(c->rgb[src[x]], 1);
 				row[3 + 3 * x] = (unsigned char)channel(c->rgb[src[x]], 2);
 			}
 		} else if (depth == 8) {
-			for (int x = 0; x < w; x++)
-				row[1 + x] = c->pal[src[x]];
+			unsigned char *o = row + 1;
+			for (size_t k = px->row[y]; k < px->row[y + 1]; k++) {
+				memset(o, c->pal[px->run[k].id], px->run[k].len);
+				o += px->run[k].len;
+			}
 		} else {
-			int x;
-			for (x = 0; x + 1 < w; x += 2)
-				row[1 + x / 2] = (unsigned char)(c->pal[src[x]] << 4 | c->pal[src[x + 1]]);
-			if (x < w)
-				row[1 + x / 2] = (unsigned char)(c->pal[src[x]] << 4);
+			/* two pixels a byte, the first in the high half: a run
+			 * fills whole bytes between its ends */
+			memset(row + 1, 0, row_len);
+			for (size_t k = px->row[y], x = 0; k < px->row[y + 1]; k++) {
+				unsigned v = c->pal[px->run[k].id];
+				size_t end = x + px->run[k].len;
+				if (x % 2 && x < end)
+					row[1 + x / 2] |= (unsigned char)v, x++;
+				if (end - x >= 2) {
+					memset(row + 1 + x / 2, (int)(v << 4 | v), (end - x) / 2);
+					x += (end - x) / 2 * 2;
+				}
+				if (x < end)
+					row[1 + x / 2] = (unsigned char)(v << 4), x++;
+			}
 		}
 		if (deflate_into(&zs, &idat, row, row_len + 1, Z_NO_FLUSH) < 0)
 			goto fail;
@@ -825,8 +838,17 @@ int map_png_as(const struct map_picture *pic, double scale,
 		data = cairo_image_surface_get_data(surface);
 		for (int y = 0; y < rows; y++) {
 			const uint32_t *src = (const uint32_t *)(data + (size_t)y * stride);
-			/* flat colour: a pixel mostly has its left neighbour's */
+			/* flat colour: a row is often the one above it, and a
+			 * pixel mostly has its left neighbour's */
 			px.row[y0 + y] = px.n;
+			if (y && !memcmp(src, data + (size_t)(y - 1) * stride, (size_t)w * 4)) {
+				for (size_t k = px.row[y0 + y - 1], e = px.n; k < e; k++) {
+					c->count[px.run[k].id] += px.run[k].len;
+					runs_add(&px, px.run[k].id, px.run[k].len);
+				}
+				px.row[y0 + y + 1] = px.n;
+				continue;
+			}
 			for (int x = 0, len; x < w; x += len) {
 				uint32_t rgb = src[x] & 0xffffff;
 				int id = colour_id(c, rgb);
