@@ -141,14 +141,25 @@ while [ $i -lt "$MAX_ORDERS" ]; do
 done
 orders=$i
 timed=$(grep -c '^run ' "$T/turns")
-# a turn without its map: its CPU time less its painter's (the trace
-# line "PNG painted (its own thread, X ms of CPU)")
-awk '/^run / { if (have) print cpu; cpu = $3; have = 1 }
-	/PNG painted/ { sub(/.*thread, /, ""); cpu -= $1 * 1000 }
-	END { if (have) print cpu }' "$T/turns" | sort -n |
-	awk '{ a[NR] = $1 } END { printf "%d", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }' >"$T/nomap"
+# a turn without its map's PNG: its CPU time less its painter's (the
+# trace's line "PNG painted (its own thread)" gives that thread's CPU
+# time); without its map: less the drawing of the map too (the main
+# thread's CPU time from "order adjudicated" to "map drawn")
+median() {
+	sort -n | awk '{ a[NR] = $1 } END { printf "%d", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+awk '/^run / { if (have) print cpu, png, draw; cpu = $3; png = draw = 0; have = 1 }
+	/^trace .* CPU  PNG painted/ { png = $4 * 1000 }
+	/^trace .* CPU  order adjudicated/ { adj = $4 * 1000 }
+	/^trace .* CPU  map drawn/ { draw = $4 * 1000 - adj }
+	END { if (have) print cpu, png, draw }' "$T/turns" >"$T/shares"
+awk '{ print $1 - $2 }' "$T/shares" | median >"$T/nopng"
+awk '{ print $1 - $2 - $3 }' "$T/shares" | median >"$T/nomap"
+png_cpu=$(awk '{ print $2 }' "$T/shares" | median)
+draw_cpu=$(awk '{ print $3 }' "$T/shares" | median)
 play_us=$(med "$T/turns" 2)
 play_cpu=$(med "$T/turns" 3)
+play_nopng_cpu=$(cat "$T/nopng")
 play_nomap_cpu=$(cat "$T/nomap")
 play_load=$(loads "$T/turns")
 rss_play=$(awk '/^run / && $4 > m { m = $4 } END { print m }' "$T/turns")
@@ -399,17 +410,21 @@ peer_crypto=$(awk '{ printf "%s%s", sep, $0; sep = "; " }' "$PEER/crypto")
 
 ratio_cpu=$(ratio "$play_cpu" "$floor_cpu")
 ratio_nomap_cpu=$(ratio "$play_nomap_cpu" "$floor_cpu")
+ratio_nopng_cpu=$(ratio "$play_nopng_cpu" "$floor_cpu")
 ratio_wall=$(ratio "$play_us" "$floor_us")
 ratio_commit_cpu=$(ratio "$play_cpu" "$floor_commit_cpu")
 ratio_start_cpu=$(ratio "$start_cpu" "$floor_start_cpu")
 if [ -n "$CG" ]; then
 	i_turn=$(instr "$T/cg.turn")
 	i_png=$(instr_in "$T/cg.turn" png_job)
+	i_draw=$(instr_in "$T/cg.turn" map_draw)
 	i_floor=$(instr "$T/cg.floor")
 	i_start=$(instr "$T/cg.start")
 	i_start_floor=$(instr "$T/cg.start_floor")
 	instr_turn="$(mega "$i_turn") against the floor's $(mega "$i_floor"): ratio $(ratio "$i_turn" "$i_floor")"
-	instr_nomap="$(mega $((i_turn - ${i_png:-0}))) (the painter's thread $(mega "${i_png:-0}")): ratio $(ratio $((i_turn - ${i_png:-0})) "$i_floor")"
+	i_nopng=$((i_turn - ${i_png:-0}))
+	i_nomap=$((i_nopng - ${i_draw:-0}))
+	instr_nomap="without the PNG (the painter's thread, $(mega "${i_png:-0}")) $(mega "$i_nopng"): ratio $(ratio "$i_nopng" "$i_floor"); without the drawing too (map_draw, $(mega "${i_draw:-0}")) $(mega "$i_nomap"): ratio $(ratio "$i_nomap" "$i_floor")"
 	instr_start="$(mega "$i_start") against the floor's $(mega "$i_start_floor"): ratio $(ratio "$i_start" "$i_start_floor")"
 else
 	instr_turn="no valgrind here"
@@ -436,7 +451,7 @@ rk() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" "$T/rollup" 2>/dev/null; }
 	echo "| what | figure | against | on a busy machine |"
 	echo "|---|---|---|---|"
 	echo "| a turn (\`postrider play\`, median of the first $timed) | $(ms $play_us) ms (CPU $(ms $play_cpu) ms, load $play_load) | the floor's CPU: ratio $ratio_cpu (target at most 2.0, issue 41); of the wall-clock times $ratio_wall | the CPU ratio |"
-	echo "| the same turn without its map's PNG: its CPU less the painter's | CPU $(ms $play_nomap_cpu) ms | the floor's CPU: ratio $ratio_nomap_cpu (target at most 1.3, issue 41) | the CPU ratio |"
+	echo "| the same turn without its map: its CPU less the painter's thread's ($(ms $png_cpu) ms) and less the drawing of the map ($(ms $draw_cpu) ms; the trace's CPU times) | CPU $(ms $play_nomap_cpu) ms; without the PNG alone $(ms $play_nopng_cpu) ms | the floor's CPU: ratio $ratio_nomap_cpu (target at most 1.3, issue 41); without the PNG alone $ratio_nopng_cpu | the CPU ratio |"
 	echo "| instructions of a turn (callgrind, turn $((N + 4))) | $instr_turn | the floor on a copy of the same game | yes |"
 	echo "| instructions of that turn without the map's PNG | $instr_nomap | | yes |"
 	echo "| the floor: bench/floor.c as a process after each turn on a copy of the same game, the same commit and two mails of the turn's mean size ($mail_bytes bytes at the end), fsync'd | $(ms $floor_us) ms (CPU $(ms $floor_cpu) ms, load $floor_load) | | the CPU time |"
@@ -486,8 +501,9 @@ rk() { sed -n "s/^$1: *\([0-9]*\) kB/\1/p" "$T/rollup" 2>/dev/null; }
 	if [ -s "$T/trace" ]; then
 		echo
 		echo "One turn traced (\`POSTRIDER_TRACE_PERF=1 postrider play ...\`: milliseconds"
-		echo "since main() began; the PNG is painted in a thread of its own while"
-		echo "the commit is written):"
+		echo "since main() began, then the CPU time of the thread that traced, the"
+		echo "start-up before main() included; the PNG is painted in a thread of its"
+		echo "own while the commit is written):"
 		echo
 		echo '```'
 		cat "$T/trace"
