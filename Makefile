@@ -160,7 +160,10 @@ $(BUILD)/bench-rollup.so: bench/rollup.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -shared -fPIC -o $@ $<
 
-bench: deps
+bench-deps: deps
+	@sh contrib/install-deps bench
+
+bench: bench-deps
 	@$(MAKE) --no-print-directory $(BUILD)/postrider $(BUILD)/bench-floor $(BUILD)/bench-vrf $(BUILD)/bench-map $(BUILD)/bench-rollup.so \
 		$(BUILD)/bench-run $(BUILD)/bench-peer-crypto
 	@BUILD=$(BUILD) sh tests/bench.sh
@@ -229,4 +232,4 @@ install: $(BUILD)/postrider
 clean:
 	rm -rf build build-san build-fuzz postrider
 
-.PHONY: FORCE all deps units check test demo sanitize bench bench-scale selfplay-long fuzz fuzz-deps install clean
+.PHONY: FORCE all deps units check test demo sanitize bench-deps bench bench-scale selfplay-long fuzz fuzz-deps install clean
