@@ -270,7 +270,9 @@ static void halo(cairo_t *cr, const struct map_item *it, bool stroked)
 	src = cairo_image_surface_get_data(mask);
 	dst = cairo_image_surface_get_data(wide);
 	stride = cairo_image_surface_get_stride(mask);
-	for (int py = 1; py < h - 1; py++)
+	/* (a surface that could not be made has no data: masking with it
+	 * puts the band's painting in error, which map_png_as() reports) */
+	for (int py = 1; src && dst && py < h - 1; py++)
 		for (int px = 1; px < w - 1; px++) {
 			const unsigned char *c = src + py * stride + px;
 			int near = max5(c[0], c[-1], c[1], c[-stride], c[stride]);
