@@ -65,7 +65,7 @@ now_us() { date +%s%6N; }
 # 2 wall us, 3 CPU us, 4 peak RSS KiB, 6 the load)
 med() {
 	awk -v f="$2" '/^run / { print $f }' "$1" | sort -n |
-		awk '{ a[NR] = $1 } END { if (NR) printf "%s", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+		awk '{ a[NR] = $1 } END { if (NR) printf "%d", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 # loads LOG: the range of the load average over its runs
 loads() {
