@@ -9,7 +9,7 @@
 enum side authorize_sender_side(const struct game *g, const char *addr)
 {
 	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
-		if (addr && g->player[side].addr &&
+		if (addr && g->player[side].addr && (!g->peer || side == g->own) &&
 		    !ascii_strcasecmp(addr, g->player[side].addr))
 			return side;
 	return SIDE_NONE;
@@ -30,6 +30,13 @@ enum authorize_verdict authorize_mail(const struct game *g,
 		return AUTHORIZE_IGNORE;
 	}
 	*side = authorize_sender_side(g, m->from_addr);
+	if (*side == SIDE_NONE && g->peer) {
+		/* the opponent too: he writes to his own postrider */
+		strbuf_addf(why, "'%s' is not this copy's player (%s): only his own orders are read here",
+			    m->from_addr ? m->from_addr : "(no sender)",
+			    g->player[g->own].addr ? g->player[g->own].addr : "none");
+		return AUTHORIZE_STRANGER;
+	}
 	if (*side == SIDE_NONE) {
 		strbuf_addf(why, "'%s' is not a player of game %s",
 			    m->from_addr ? m->from_addr : "(no sender)", g->id);

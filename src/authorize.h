@@ -6,7 +6,8 @@
  *   1. a message sent by a machine (an auto-reply, a bounce, list mail;
  *      mail_message.automatic, RFC 3834) is dropped: no answer at all;
  *   2. a sender who is not a player of the game gets no answer either:
- *      he learns nothing about the game;
+ *      he learns nothing about the game (in a peer copy only its own
+ *      player is one: the opponent gives his orders to his own copy);
  *   3. a player's message is refused, with the reason mailed back to him,
  *      if it names another game, if the game is over, if it carries no
  *      token, or if its token is not the one valid now for his side;
@@ -43,7 +44,7 @@ enum authorize_verdict authorize_mail(const struct game *g,
 				      struct strbuf *why);
 
 /* Which side the address addr plays in g (ASCII case ignored), or
- * SIDE_NONE. */
+ * SIDE_NONE; in a peer copy, only its own side (g->own). */
 enum side authorize_sender_side(const struct game *g, const char *addr);
 
 #endif

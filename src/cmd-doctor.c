@@ -5,7 +5,10 @@
  * into, or the sendmail program), the outbox and the log, the templates
  * and the component data, the permissions of every secret, and each
  * game named (it opens, its secret and clock, mail waiting or refused).
- * Changes nothing and sends no mail.
+ * A player's copy of a game without a host (docs/peer.md) is checked for
+ * what it needs: its secret's permissions, the mail filter that hands
+ * the other postrider's mails to it, the crontab line that runs `remind`
+ * on it, and its outbox. Changes nothing and sends no mail.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -24,6 +28,7 @@
 #include "data.h"
 #include "game.h"
 #include "outbox.h"
+#include "peer.h"
 #include "report.h"
 
 struct doctor {
@@ -195,13 +200,255 @@ data:
 	strbuf_release(&err);
 }
 
+/* A game's outbox: writable (if its own, not cfg's), mail waiting in
+ * new/ or refused for good in failed/. */
+static void check_outbox(struct doctor *dr, const char *id, const char *dir,
+			 const char *outbox, bool own)
+{
+	char *sub;
+	int n;
+
+	if (own)
+		writable_dir(dr, "its outbox", outbox);
+	sub = xstrfmt("%s/new", outbox);
+	if ((n = count_files(sub)))
+		say(dr, 'w', "game %s: %d message%s wait in '%s': postrider send '%s'", id, n,
+		    n == 1 ? "" : "s", sub, dir);
+	free(sub);
+	sub = xstrfmt("%s/failed", outbox);
+	if ((n = count_files(sub)))
+		say(dr, 'w', "game %s: %d message%s refused for good in '%s': read them, mend the addresses",
+		    id, n, n == 1 ? "" : "s", sub);
+	free(sub);
+}
+
+/* The text of the file NAME in the home folder (empty if none); 0, or -1
+ * when it cannot be read. */
+static int read_home_file(const char *name, struct strbuf *out)
+{
+	const char *home = getenv("HOME");
+	char *path;
+	int r;
+
+	if (!home)
+		return -1;
+	path = xstrfmt("%s/%s", home, name);
+	r = read_file(path, out, 1 << 20);
+	free(path);
+	return r;
+}
+
+/* word with "$HOME", "${HOME}", "~" and the procmailrc's own VAR=value
+ * assignments (text) put in, as procmail would; malloc'd. */
+static char *expand_word(const char *word, const char *text)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *home = getenv("HOME"), *p = word;
+
+	if (*p == '~' && (p[1] == '/' || !p[1])) {
+		strbuf_addstr(&out, home ? home : "~");
+		p++;
+	}
+	while (*p) {
+		if (*p != '$') {
+			strbuf_addch(&out, *p++);
+			continue;
+		}
+		bool brace = p[1] == '{';
+		const char *v = p + 1 + brace;
+		size_t l = strspn(v, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+		char *name = xstrfmt("%.*s", (int)l, v), *val = NULL;
+		if (!strcmp(name, "HOME")) {
+			val = xstrdup(home ? home : "");
+		} else {
+			/* the last "NAME=value" line of the file before use */
+			char *key = xstrfmt("\n%s=", name);
+			const char *a = NULL, *f = text;
+			while ((f = strstr(f, key)))
+				a = f++;
+			if (a) {
+				a += strlen(key);
+				char *raw = xstrfmt("%.*s", (int)strcspn(a, " \t\n"), a);
+				val = strchr(raw, '$') ? expand_word(raw, "") : xstrdup(raw);
+				free(raw);
+			}
+			free(key);
+		}
+		strbuf_addstr(&out, val ? val : "");
+		free(val);
+		free(name);
+		p = v + l + (brace && v[l] == '}');
+	}
+	return strbuf_detach(&out, NULL);
+}
+
+/* The real path of path (or a copy of it when it cannot be resolved). */
+static char *real(const char *path)
+{
+	char *r = realpath(path, NULL);
+	return r ? r : xstrdup(path);
+}
+
+/*
+ * The mail filter of a peer copy (contrib/procmailrc-peer): ~/.forward
+ * hands mail to procmail, and a recipe of ~/.procmailrc pipes it to
+ * postrider-deliver for this copy: `--games ROOT` with the copy in ROOT,
+ * or `--game DIR` the copy itself; and host_mail takes a mail for a game
+ * the player holds no copy of.
+ */
+static void check_peer_filter(struct doctor *dr, const char *dir,
+			      const struct mail_config *cfg)
+{
+	struct strbuf fwd = STRBUF_INIT, rc = STRBUF_INIT;
+	char *me = real(dir), *parent = xstrdup(me), *slash = strrchr(parent, '/');
+	bool routed = false, recipe = false;
+	int missing = 0;
+	const char *p;
+
+	if (slash)
+		*slash = '\0';
+	if (read_home_file(".forward", &fwd) < 0 || !strstr(fwd.buf, "procmail"))
+		say(dr, 'w', "~/.forward does not hand your mail to procmail: if no other filter gives "
+		    "the other postrider's mails to postrider-deliver, they never reach '%s' "
+		    "(contrib/README.md, \"A player without a host\")", dir);
+	strbuf_addch(&rc, '\n');
+	if (read_home_file(".procmailrc", &rc) < 0)
+		strbuf_addstr(&rc, "");
+	for (p = rc.buf; (p = strstr(p, "postrider-deliver")); p++) {
+		const char *line = p, *end = p + strcspn(p, "\n");
+		char *prog, *args, *arg = NULL, *target = NULL;
+		bool one = false;
+
+		while (line > rc.buf && line[-1] != '\n')
+			line--;
+		if (*line == '#')
+			continue;
+		recipe = true;
+		/* "| PROGRAM [--games] ROOT" or "| PROGRAM --game DIR" */
+		const char *q = line + strspn(line, "| \t");
+		prog = xstrfmt("%.*s", (int)strcspn(q, " \t\n"), q);
+		args = xstrfmt("%.*s", (int)(end - (p + 17)), p + 17);
+		char *w = strtok(args, " \t");
+		if (w && !strcmp(w, "--game")) {
+			one = true;
+			w = strtok(NULL, " \t");
+		} else if (w && !strcmp(w, "--games")) {
+			w = strtok(NULL, " \t");
+		}
+		arg = expand_word(w ? w : "$HOME/games", rc.buf);
+		char *exp_prog = expand_word(prog, rc.buf);
+		if (access(exp_prog, X_OK) < 0 && !missing++)
+			say(dr, 'f', "~/.procmailrc runs '%s', which is not there: %s (install it, "
+			    "contrib/README.md)", exp_prog, strerror(errno));
+		target = real(arg);
+		if (!strcmp(target, one ? me : parent) && !routed) {
+			routed = true;
+			say(dr, 'o', "~/.procmailrc hands the mails of this game to %s %s '%s'",
+			    exp_prog, one ? "--game" : "--games", arg);
+		}
+		free(exp_prog);
+		free(target);
+		free(arg);
+		free(args);
+		free(prog);
+	}
+	if (!recipe)
+		say(dr, 'w', "~/.procmailrc has no recipe that runs postrider-deliver: the mails of "
+		    "the other postrider must reach `postrider play` on '%s' by another filter "
+		    "(contrib/procmailrc-peer)", dir);
+	else if (!routed)
+		say(dr, 'f', "no recipe of ~/.procmailrc hands the mails of this game to its copy: "
+		    "run postrider-deliver --games '%s' (contrib/procmailrc-peer)", parent);
+	if (!cfg->host_mail)
+		say(dr, 'w', "no host_mail in the configuration: a mail for a game you hold no copy "
+		    "of waits in the mail system instead of your mailbox (contrib/README.md)");
+	free(me);
+	free(parent);
+	strbuf_release(&fwd);
+	strbuf_release(&rc);
+}
+
+/* The crontab line that runs `postrider remind` on the copy (docs/peer.md
+ * 11: the resend of a mail an hour late, the notices, the claim). */
+static void check_peer_cron(struct doctor *dr, const char *dir)
+{
+	char *me = real(dir), buf[1024];
+	bool found = false;
+	FILE *f = popen("crontab -l 2>/dev/null", "r");
+	int st;
+
+	while (f && fgets(buf, sizeof(buf), f)) {
+		if (buf[0] == '#' || !strstr(buf, "postrider") || !strstr(buf, "remind"))
+			continue;
+		for (char *w = strtok(buf, " \t\n"); w && !found; w = strtok(NULL, " \t\n")) {
+			char *e = expand_word(w, ""), *r = real(e);
+			found = !strcmp(r, me);
+			free(e);
+			free(r);
+		}
+	}
+	st = f ? pclose(f) : -1;
+	if (found)
+		say(dr, 'o', "the crontab runs postrider remind on '%s'", dir);
+	else if (st == -1 || (WIFEXITED(st) && WEXITSTATUS(st) == 127))
+		say(dr, 'w', "no crontab command here: run `postrider remind --quiet '%s'` every half "
+		    "hour by other means (docs/peer.md 11)", dir);
+	else
+		say(dr, 'w', "no crontab line runs postrider remind on '%s': add "
+		    "\"*/30 * * * * /usr/local/bin/postrider remind --quiet %s\" (crontab -e; "
+		    "docs/peer.md 11)", dir, me);
+	free(me);
+}
+
+/* A player's copy of a game without a host. */
+static void check_peer_copy(struct doctor *dr, const char *dir,
+			    const struct mail_config *cfg)
+{
+	struct peer_copy pc;
+	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
+	char *outbox;
+
+	if (peer_copy_open(dir, &pc, 0, &err) != 0) {
+		while (err.len && err.buf[err.len - 1] == '\n')
+			err.buf[--err.len] = '\0';
+		say(dr, 'f', "the copy '%s' of a game without a host does not open: %s", dir, err.buf);
+		goto out;
+	}
+	say(dr, 'o', "copy of game %s without a host in '%s' opens: the %s's, with its secret (commit %.12s)",
+	    pc.g.id, dir, side_name(pc.me), pc.g.head);
+	if (!pc.rec.have_joint)
+		say(dr, 'w', "game %s: the %s has not joined yet", pc.g.id, side_name(OTHER_SIDE(pc.me)));
+	repo_private_path(pc.g.repo, PEER_SECRET_NAME, &path);
+	private_mode(dr, "its secret", path.buf, false);
+	strbuf_reset(&path);
+	strbuf_addstr(&path, repo_gitdir(pc.g.repo));
+	while (path.len > 1 && path.buf[path.len - 1] == '/')
+		path.buf[--path.len] = '\0';
+	strbuf_addstr(&path, "/postrider");
+	private_mode(dr, "its private folder", path.buf, true);
+	check_peer_filter(dr, dir, cfg);
+	check_peer_cron(dr, dir);
+	outbox = peer_outbox_dir(&pc, cfg);
+	check_outbox(dr, pc.g.id, dir, outbox, !cfg->outbox);
+	free(outbox);
+out:
+	peer_copy_close(&pc);
+	strbuf_release(&err);
+	strbuf_release(&path);
+}
+
 static void check_game(struct doctor *dr, const char *dir, const struct mail_config *cfg)
 {
 	struct game g;
 	struct strbuf err = STRBUF_INIT, path = STRBUF_INIT;
-	char *outbox, *sub;
-	int r = game_open(dir, &g, GAME_NEED_SECRET, &err), n;
+	char *outbox;
+	int r;
 
+	if (game_dir_is_peer(dir)) {
+		check_peer_copy(dr, dir, cfg);
+		return;
+	}
+	r = game_open(dir, &g, GAME_NEED_SECRET, &err);
 	if (r != 0) {
 		say(dr, 'f', "game '%s' does not open: %s", dir, err.buf);
 		goto out;
@@ -220,18 +467,7 @@ static void check_game(struct doctor *dr, const char *dir, const struct mail_con
 	else
 		repo_unlock(g.repo);
 	outbox = cfg->outbox ? xstrdup(cfg->outbox) : xstrfmt("%s/outbox", path.buf);
-	if (!cfg->outbox)
-		writable_dir(dr, "its outbox", outbox);
-	sub = xstrfmt("%s/new", outbox);
-	if ((n = count_files(sub)))
-		say(dr, 'w', "game %s: %d message%s wait in '%s': postrider send '%s'", g.id, n,
-		    n == 1 ? "" : "s", sub, dir);
-	free(sub);
-	sub = xstrfmt("%s/failed", outbox);
-	if ((n = count_files(sub)))
-		say(dr, 'w', "game %s: %d message%s refused for good in '%s': read them, mend the addresses",
-		    g.id, n, n == 1 ? "" : "s", sub);
-	free(sub);
+	check_outbox(dr, g.id, dir, outbox, !cfg->outbox);
 	free(outbox);
 	{
 		/* a remote's URL from before postrider refused passwords in it */
@@ -288,12 +524,15 @@ static int exec_doctor(int argc, char **argv)
 
 const struct cmd_entry cmd_doctor_entry = {
 	"doctor", "doctor [ROOT|DIR...] [--config FILE]",
-	"check a host's set-up and say what to fix",
+	"check a host's or a player's set-up and say what to fix",
 	"  ROOT|DIR       games to look at too (a game, or a folder of games)\n"
 	"  --config FILE  the configuration to check (default: as for play)\n"
 	"Checks the configuration, the mail transport (the SMTP server is reached\n"
 	"and logged into; no mail is sent), the outbox and the log, the templates\n"
-	"and the component data, the permissions of every secret, and each game.\n"
+	"and the component data, the permissions of every secret, and each game;\n"
+	"a player's copy of a game without a host: its secret, the mail filter that\n"
+	"hands it the other postrider's mails (~/.procmailrc), the crontab line\n"
+	"that runs remind on it, and its outbox.\n"
 	"exit status: 0 ready (warnings aside), 1 something to fix\n",
 	exec_doctor,
 };

@@ -34,17 +34,15 @@ struct play_opts {
 	bool default_order;	/* --default: the late side's default order */
 };
 
-/* The input could not be decided: what became of it, and the status. */
-static void fail(struct play_outcome *res, int status, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void fail(struct play_outcome *res, int status, const char *fmt, ...)
+/* The input was refused or routed before it reached a game: the
+ * verdict, the status and what became of it. */
+static void routed(struct play_outcome *res, enum play_verdict v, int status,
+		   const char *said)
 {
-	va_list ap;
-
+	res->verdict = v;
 	res->status = status;
 	strbuf_reset(&res->said);
-	va_start(ap, fmt);
-	strbuf_vaddf(&res->said, fmt, ap);
-	va_end(ap);
+	strbuf_addstr(&res->said, said);
 }
 
 static int read_input(const char *path, struct strbuf *out)
@@ -117,8 +115,14 @@ static void log_for_host(const struct mail_config *cfg, const struct game *g,
 		if (!g->id && from && !mail_find_game(&m, game_id, sizeof(game_id)))
 			*game_id = '\0';
 	}
-	hostlog_write(cfg->log, game_now(), g->id ? g->id : game_id, id, from,
-		      res->status, res->said.buf);
+	{
+		/* a failure is an error in the log as on stderr */
+		char *line = xstrfmt("%s%s", res->verdict == PLAY_FAILED ? "error: " : "",
+				     res->said.buf);
+		hostlog_write(cfg->log, game_now(), g->id ? g->id : game_id, id, from,
+			      res->status, line);
+		free(line);
+	}
 	mail_message_release(&m);
 	strbuf_release(&err);
 }
@@ -133,10 +137,12 @@ static int finish(struct play_outcome *res, const struct strbuf *input,
 	fputs(res->out.buf, stdout);
 	while (said->len && said->buf[said->len - 1] == '\n')
 		said->buf[--said->len] = '\0';
-	/* a verdict as it is ("rejected: ..."), an error as every error */
-	if (said->len && !committed && !strncmp(said->buf, "error: ", 7))
-		error("%s", said->buf + 7);
-	else if (said->len && !committed && strncmp(said->buf, "answered", 8))
+	/* an error as every error; a verdict as it is ("rejected: ..."),
+	 * unless stdout says it (a committed order) or the answer is the
+	 * mail (a question) */
+	if (said->len && res->verdict == PLAY_FAILED)
+		error("%s", said->buf);
+	else if (said->len && res->verdict != PLAY_ANSWERED && !(committed && res->out.len))
 		fprintf(stderr, "%s\n", said->buf);
 	if (have_cfg && o->as < 0 && !o->check)
 		log_for_host(cfg, g, res, input);
@@ -157,21 +163,23 @@ static int run(struct play_opts *o)
 	memset(&g, 0, sizeof(g));
 	res.verdict = PLAY_FAILED;
 	if (read_input(o->input, &input) < 0) {
-		if (errno == EFBIG)
-			fail(&res, EXIT_REJECTED, "rejected: the input is larger than %d bytes", MAX_INPUT);
-		else
-			fail(&res, EXIT_TEMPFAIL, "error: cannot read the order: %s", strerror(errno));
+		if (errno == EFBIG) {
+			strbuf_addf(&err, "rejected: the input is larger than %d bytes", MAX_INPUT);
+			routed(&res, PLAY_REJECTED, EXIT_REJECTED, err.buf);
+		} else {
+			play_fail(&res, EXIT_TEMPFAIL, "cannot read the order: %s", strerror(errno));
+		}
 		goto out;
 	}
 	if (config_load(o->config_path, &cfg, &err) < 0) {
 		/* permanent: a retry reads the same file (cmd.h) */
-		fail(&res, EXIT_CONFIG, "error: the configuration is wrong; fix it (nothing was changed):\n%s",
-		     err.buf);
+		play_fail(&res, EXIT_CONFIG, "the configuration is wrong; fix it (nothing was changed):\n%s",
+			  err.buf);
 		goto out;
 	}
 	have_cfg = true;
 	if (!o->check && !templates_present(&err)) {
-		fail(&res, EXIT_CONFIG, "error: %s (nothing was changed)", err.buf);
+		play_fail(&res, EXIT_CONFIG, "%s (nothing was changed)", err.buf);
 		goto out;
 	}
 	strbuf_reset(&err);
@@ -179,52 +187,45 @@ static int run(struct play_opts *o)
 		free(routed_dir);
 		r = route_message(o->games, &cfg, input.buf, input.len, &routed_dir, &err);
 		if (r != 0) {
-			fail(&res, r > 0 ? 0 : r == -1 ? EXIT_REJECTED : EXIT_TEMPFAIL, "%s", err.buf);
+			/* to the host's mailbox (0), refused (1), or not handed
+			 * over (75): in each case not a game's input */
+			routed(&res, r == -1 ? PLAY_REJECTED : PLAY_IGNORED,
+			       r > 0 ? 0 : r == -1 ? EXIT_REJECTED : EXIT_TEMPFAIL, err.buf);
 			goto out;
 		}
 		o->dir = routed_dir;
 	}
-	if (o->as < 0 && !o->check && (peer_mail_is_peer(input.buf, input.len) ||
-					peer_dir_is_peer(o->dir))) {
-		/* a mail between the postriders of a peer game (docs/peer.md 8.3) */
-		struct strbuf said = STRBUF_INIT;
-		r = peer_play(o->dir, &cfg, input.buf, input.len, &said);
-		fail(&res, r, "%s", said.buf);
-		strbuf_release(&said);
-		goto out;
-	}
-	if (o->as > 0 && peer_dir_is_peer(o->dir)) {
-		/* the player's own order on his copy of a peer game (8.4) */
-		struct strbuf said = STRBUF_INIT;
-		r = peer_play_order(o->dir, &cfg, (enum side)o->as, input.buf, o->check,
-				    &said, &res.out);
-		fail(&res, r, "%s", said.buf);
-		strbuf_release(&said);
-		goto out;
-	}
+	/* one open for both modes: game.yaml says which (a peer game has no
+	 * host's secret, docs/peer.md) */
 	r = game_open(o->dir, &g, GAME_NEED_SECRET | (o->check ? 0 : GAME_LOCK), &err);
 	while (err.len && err.buf[err.len - 1] == '\n')
 		err.buf[--err.len] = '\0';	/* one line (issue 30) */
 	if (r == GAME_BUSY) {
-		fail(&res, EXIT_TEMPFAIL, "error: %s; try again later (nothing was changed)", err.buf);
+		play_fail(&res, EXIT_TEMPFAIL, "%s; try again later (nothing was changed)", err.buf);
 		goto out;
 	}
 	if (r < 0) {
 		/* not a game, a missing seed, a corrupt file: the host must
 		 * look; a mail system that retried would only fail again */
-		fail(&res, EXIT_CONFIG,
-		     "error: %s (the game cannot be opened: nothing was changed; the host must fix it)",
-		     err.buf);
+		play_fail(&res, EXIT_CONFIG,
+			  "%s (the game cannot be opened: nothing was changed; the host must fix it)",
+			  err.buf);
 		goto out;
 	}
-	notify_init(&n, &g, &cfg);
-	if (!o->check && notify_recover(&n, &g) != 0)
-		warning("some mail left by an earlier run in '%s/tmp' could not be recovered", n.outbox);
 
 	struct play_request rq = {
 		.input = input.buf, .len = input.len, .as = o->as, .check = o->check,
 		.default_order = o->default_order, .dice = o->dice, .n_dice = o->n_dice,
 	};
+	if (g.peer) {
+		/* a player's own copy, no host (docs/peer.md 8.3, 8.4): the
+		 * same policy and verdict, this mode's commit */
+		committed = peer_play_game(&g, &cfg, &n, &rq, &res);
+		goto out;
+	}
+	notify_init(&n, &g, &cfg);
+	if (!o->check && notify_recover(&n, &g) != 0)
+		warning("some mail left by an earlier run in '%s/tmp' could not be recovered", n.outbox);
 	play_decide(&g, &rq, &res);
 	if (!o->check)
 		committed = play_carry_out(&g, &n, &res);
@@ -236,7 +237,7 @@ out:
 		res.status = EXIT_UNSENT;
 	}
 	r = finish(&res, &input, &cfg, have_cfg, &g, o, committed);
-	if (committed)
+	if (committed && g.repo)	/* a peer copy has no remote to push to */
 		publish_after_commit(g.repo, &cfg);
 	play_outcome_release(&res);
 	notify_release(&n);

@@ -252,7 +252,7 @@ static int exec_remind(int argc, char **argv)
 	for (int i = optind; i < argc; i++) {
 		struct catalog cat;
 		strbuf_reset(&err);
-		if (peer_dir_is_peer(argv[i])) {
+		if (game_dir_is_peer(argv[i])) {
 			/* a peer copy: its own player's side (docs/peer.md 11) */
 			int r = cmd_peer_remind(argv[i], &cfg, quiet, &unsent);
 			if (r && (!ret || r == EXIT_REJECTED))

@@ -302,6 +302,23 @@ int game_parse_yaml(struct game *g, const char *text, size_t len,
 	return read_game_yaml(g, text, len, err);
 }
 
+bool game_dir_is_peer(const char *dir)
+{
+	struct game g;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	bool peer = false;
+
+	memset(&g, 0, sizeof(g));
+	if (repo_open_why(dir, &g.repo, &err) == 0 && repo_head(g.repo, g.head) == 0 &&
+	    repo_read(g.repo, g.head, "game.yaml", &text) == 0 &&
+	    read_game_yaml(&g, text.buf, text.len, &err) == 0)
+		peer = g.peer;
+	game_close(&g);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return peer;
+}
+
 void game_write_identity(const struct game *g, const char *comment,
 			 struct strbuf *out)
 {
@@ -487,7 +504,7 @@ int game_open(const char *dir, struct game *g, unsigned flags,
 		r = read_secret(g, err);
 		if (r < 0)
 			goto out;
-		if (r == 1 && (flags & GAME_NEED_SECRET)) {
+		if (r == 1 && (flags & GAME_NEED_SECRET) && !g->peer) {
 			strbuf_addf(err, "the game secret is missing: this is not the host's copy of %s (%s/postrider/secret)\n",
 				    g->id, repo_gitdir(g->repo));
 			goto out;
@@ -601,7 +618,7 @@ void game_token_for(const struct game *g, const struct state *s, enum side side,
 	/* Bound to the side's own count of accepted orders, so that an order
 	 * of one side (a standing reaction) never makes the other side's
 	 * token stale, while a replayed or second order of the same side is. */
-	fair_token(g->seed, g->id, s->orders[side], (int)side, out);
+	fair_token(g->peer ? g->token_key : g->seed, g->id, s->orders[side], (int)side, out);
 }
 
 void game_hand_salt(const struct game *g, const struct state *s, enum side side,

@@ -71,6 +71,12 @@ struct game {
 	/* mode: peer (docs/peer.md 6.1): no host, no seed; the players'
 	 * keys are in game.yaml's peer section (peer.h reads it) */
 	bool peer;
+	/* a peer copy opened with its player's secret (peer_copy_open()):
+	 * the side whose copy it is, and the key of his reply tokens
+	 * (docs/peer.md 8.4); SIDE_NONE in host mode. The "host" of a peer
+	 * copy, who writes its player's mail, is his own postrider. */
+	enum side own;
+	unsigned char token_key[32];
 	/*
 	 * The version of the construction (docs/fairness.md): 1, every draw
 	 * from the keyed stream, checked at the reveal; 2, the public draws
@@ -101,13 +107,19 @@ enum game_open_flags {
 /*
  * Opens the game in dir: locks it if asked (REPO_BUSY is returned as
  * GAME_BUSY), reads game.yaml, the data copy and the state at HEAD, and
- * the secret if it is there (or required). Returns 0, GAME_BUSY, or -1
+ * the secret if it is there (or required; a peer game has no host's
+ * secret: g->peer says so, and peer_copy_adopt() reads its player's). Returns 0, GAME_BUSY, or -1
  * with the reason appended to err.
  */
 #define GAME_BUSY 3
 int game_open(const char *dir, struct game *g, unsigned flags,
 	      struct strbuf *err);
 void game_close(struct game *g);
+
+/* Whether dir is a game whose game.yaml says mode peer (read as
+ * game_open() reads it, nothing else of the game): for a command given
+ * either a game or a folder of games (`remind`). */
+bool game_dir_is_peer(const char *dir);
 
 /*
  * Reads "Name <addr>" (or a bare address, the name then being the
@@ -138,7 +150,8 @@ void game_rng_order(const struct game *g, const struct state *s, enum side side,
 bool game_proves(const struct game *g);
 
 /* The one-time reply token of side for the state at head, and for a given
- * state. A token is valid until that side's next accepted order. */
+ * state. A token is valid until that side's next accepted order. Keyed
+ * by the host's seed, or in a peer copy by g->token_key. */
 void game_token(const struct game *g, enum side side, char out[FAIR_TOKEN_SIZE]);
 void game_token_for(const struct game *g, const struct state *s, enum side side,
 		    char out[FAIR_TOKEN_SIZE]);

@@ -49,9 +49,16 @@ void notify_release(struct notify *n)
 	memset(n, 0, sizeof(*n));
 }
 
+/* Who writes the players' mail: the host, or in a peer copy its own
+ * player's postrider, writing as him (docs/peer.md 8.4). */
+static const struct game_player *host_of(const struct game *g)
+{
+	return g->peer ? &g->player[g->own] : &g->player[0];
+}
+
 static const char *host_domain(const struct game *g)
 {
-	const char *at = strrchr(g->player[0].addr, '@');
+	const char *addr = host_of(g)->addr, *at = addr ? strrchr(addr, '@') : NULL;
 	return at ? at + 1 : "localhost";
 }
 
@@ -88,10 +95,16 @@ static char *message_id(const struct game *g, uint32_t seq, enum side side)
 		       host_domain(g));
 }
 
-/* The Reply-To address carrying the token: host+TOKEN@domain. */
+/* The Reply-To address carrying the token: host+TOKEN@domain; none in
+ * a peer copy, whose player replies to himself (the token is in the
+ * subject). */
 static char *reply_address(const struct game *g, const char *token)
 {
-	const char *at = strrchr(g->player[0].addr, '@');
+	const char *at;
+
+	if (g->peer)
+		return NULL;
+	at = strrchr(g->player[0].addr, '@');
 	return mailbox(g->player[0].name, "%.*s+%s@%s",
 		       (int)(at - g->player[0].addr), g->player[0].addr, token,
 		       at + 1);
@@ -139,8 +152,8 @@ static void split_story(const char *story, struct strbuf *text, struct strbuf *d
 	}
 }
 
-static int compose_report(const struct game *g, const struct state *s,
-			  enum side side, const char *commit,
+static int compose_report(const struct game *g, const struct state *before,
+			  const struct state *s, enum side side, const char *commit,
 			  const char *patch, const char *log,
 			  const struct strbuf *png, bool map_unchanged,
 			  struct strbuf *msg, struct strbuf *err)
@@ -155,7 +168,7 @@ static int compose_report(const struct game *g, const struct state *s,
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
 	bool over = engine_game_over(s);
-	char *from = address(&g->player[0]), *to = address(&g->player[side]);
+	char *from = address(host_of(g)), *to = address(&g->player[side]);
 	char *mid = message_id(g, s->seq, side);
 	char *irt = s->seq ? message_id(g, s->seq - 1, side) : NULL;
 	char *first = message_id(g, 0, side), *refs = NULL, *reply_to = NULL;
@@ -167,10 +180,10 @@ static int compose_report(const struct game *g, const struct state *s,
 	report_board(d, s, &board);
 	/* new cards are marked against the state before this turn (the
 	 * state of the last report; none before the first commit) */
-	report_hand_since(d, s, g->head[0] && g->have_private ? &g->state : NULL, side, &hand);
+	report_hand_since(d, s, before, side, &hand);
 	engine_describe_prompt(d, s, &prompt);
 	report_numbers(d, s, side, &numbers);
-	if (!over)
+	if (!over && !g->peer)	/* a peer game has no clock of its own (peer.md 11) */
 		clock_describe(&g->clock, s->prompt.side, game_now(), &clock);
 	/* Both players get their token: the one not to move may still send
 	 * standing reactions, and after the end questions need it too. */
@@ -178,7 +191,10 @@ static int compose_report(const struct game *g, const struct state *s,
 	reply_to = reply_address(g, token);
 	if (mine)
 		report_options_grouped(d, s, &options);
-	game_hand_salt(g, s, side, salt, hash);
+	if (g->peer)	/* the hand is committed to by its slots (peer.md 6.2) */
+		salt[0] = '\0';
+	else
+		game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
 	report_cards_named(d, s, side, story.buf, &named);
 	for (const char *p = s->held[side]; *p;) {
@@ -208,7 +224,8 @@ static int compose_report(const struct game *g, const struct state *s,
 			"over", over ? "yes" : "",
 			"token", token, "options", options.buf ? options.buf : "",
 			"hand", s->n_hand[side] ? hand.buf : "", "salt", salt,
-			"words", !over && s->draws == 0 && !s->has_words[side] ? "yes" : "",
+			"words", !g->peer && !over && s->draws == 0 && !s->has_words[side] ? "yes" : "",
+			"host", g->peer ? "" : "yes", "peer", g->peer ? "yes" : "",
 			"board", g->player[side].mail == MAIL_DIGEST ? "" : board.buf,
 			"digest", g->player[side].mail == MAIL_DIGEST ? "yes" : "",
 			"commit", commit ? commit : "",
@@ -286,42 +303,88 @@ out:
 void notify_map_start(struct notify *n, const struct game *g,
 		      const struct state *s, const char *log)
 {
+	notify_map_from(n, g, g->head[0] ? &g->state : NULL, s, log);
+}
+
+void notify_map_from(struct notify *n, const struct game *g,
+		     const struct state *before, const struct state *s,
+		     const char *log)
+{
 	/* the last order drawn: the state before it is the game's */
 	struct map_last last;
 
 	if (n->map_started)
 		BUG("the turn's map is drawn twice");
-	report_last_order(g->data, g->head[0] ? &g->state : NULL, s, log, &last);
+	report_last_order(g->data, before, s, log, &last);
 	map_draw(g->data, s, &last, &n->map);
 	map_png_start(&n->png, &n->map, MAP_PNG_SCALE);
 	n->map_started = true;
+}
+
+/* The PNG of the map started, waited for: NULL when it could not be
+ * painted (the text and the SVG carry the game: mail goes out without). */
+static const struct strbuf *turn_png(struct notify *n)
+{
+	trace_perf("waiting for the PNG");
+	if (map_png_wait(&n->png) < 0) {
+		warning("no PNG of the map: %s", n->png.err.buf);
+		return NULL;
+	}
+	return &n->png.png;
+}
+
+/* Composes the report of side and stages it in the outbox's tmp/. */
+static int stage_report(struct notify *n, const struct game *g, const struct state *before,
+			const struct state *hand_before, const struct state *s, enum side side, const char *commit,
+			const char *patch, const char *log, const struct strbuf *png,
+			struct strbuf *err)
+{
+	struct strbuf msg = STRBUF_INIT;
+	char hint[128];
+	bool asked = !engine_game_over(s) && s->prompt.side == side;
+	/* the map when he must decide, at the start and at the end, or
+	 * when the turn changed the board his last report showed (in
+	 * my-move and digest modes every report asks or ends) */
+	bool map = asked || !before || engine_game_over(s) || !map_board_same(g->data, before, s);
+	int ret = -1;
+
+	if (compose_report(g, hand_before, s, side, commit, patch, log, map ? png : NULL,
+			   !map, &msg, err) < 0)
+		goto out;
+	/* a peer copy's report is named apart from the mails of its commits */
+	snprintf(hint, sizeof(hint), "%s-%s%04u-%s", commit ? commit : "new",
+		 g->peer ? "report-" : "", s->seq, side_name(side));
+	ret = notify_stage(n, hint, msg.buf, msg.len, err);
+out:
+	strbuf_release(&msg);
+	return ret;
+}
+
+int notify_report(struct notify *n, const struct game *g, const struct state *before,
+		  const struct state *hand_before, const struct state *s, enum side side,
+		  const char *commit, const char *patch, const char *log, struct strbuf *err)
+{
+	if (!n->map_started)
+		notify_map_from(n, g, before, s, log);
+	if (stage_report(n, g, before, hand_before, s, side, commit, patch, log, turn_png(n), err) < 0) {
+		notify_discard(n);
+		return -1;
+	}
+	return 0;
 }
 
 int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		const char *commit, const char *patch, const char *log,
 		struct strbuf *err)
 {
-	static const struct strbuf no_png = STRBUF_INIT;
-	const struct strbuf *png = &n->png.png;
-	int ret = 0;
+	const struct state *before = g->head[0] ? &g->state : NULL;
+	const struct strbuf *png;
 
 	if (!n->map_started)
 		notify_map_start(n, g, s, log);
-	trace_perf("waiting for the PNG");
-	if (map_png_wait(&n->png) < 0) {
-		/* the text and the SVG carry the game: mail goes out without it */
-		warning("no PNG of the map: %s", n->png.err.buf);
-		png = &no_png;
-	}
-	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH && !ret; side++) {
-		struct strbuf msg = STRBUF_INIT, path = STRBUF_INIT;
-		char hint[96];
+	png = turn_png(n);
+	for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
 		bool asked = !engine_game_over(s) && s->prompt.side == side;
-		/* the map when he must decide, at the start and at the end, or
-		 * when the turn changed the board his last report showed (in
-		 * my-move and digest modes every report asks or ends) */
-		bool map = asked || !g->head[0] || engine_game_over(s) ||
-			   !map_board_same(g->data, &g->state, s);
 
 		/* my-move and digest: only when he must decide, or at the end
 		 * (and the new game's greeting); his story then covers all
@@ -337,28 +400,32 @@ int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		    !engine_game_over(&g->state) && g->state.prompt.side == side &&
 		    engine_decided_nothing(&g->state, s, OTHER_SIDE(side)))
 			continue;
-
-		if (compose_report(g, s, side, commit, patch, log, map ? png : NULL,
-				   !map, &msg, err) < 0) {
-			strbuf_release(&msg);
+		/* new cards are marked against the state before this turn
+		 * (the state of the last report; none before the first
+		 * commit) */
+		if (stage_report(n, g, before, g->have_private ? before : NULL, s, side, commit,
+				 patch, log, png, err) < 0) {
 			notify_discard(n);
-			ret = -1;
-			break;
+			return -1;
 		}
-		snprintf(hint, sizeof(hint), "%s-%04u-%s", commit ? commit : "new",
-			 s->seq, side_name(side));
-		if (outbox_stage(n->outbox, hint, msg.buf, msg.len, &path) < 0) {
-			strbuf_addf(err, "cannot write to the outbox '%s'", n->outbox);
-			strbuf_release(&msg);
-			strbuf_release(&path);
-			notify_discard(n);
-			ret = -1;
-			break;
-		}
-		n->staged[n->n_staged++] = strbuf_detach(&path, NULL);
-		strbuf_release(&msg);
 	}
-	return ret;
+	return 0;
+}
+
+int notify_stage(struct notify *n, const char *hint, const char *msg, size_t len,
+		 struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (n->n_staged >= (int)ARRAY_SIZE(n->staged))
+		BUG("more than %d mails staged for one commit", (int)ARRAY_SIZE(n->staged));
+	if (outbox_stage(n->outbox, hint, msg, len, &path) < 0) {
+		strbuf_addf(err, "cannot write to the outbox '%s'", n->outbox);
+		strbuf_release(&path);
+		return -1;
+	}
+	n->staged[n->n_staged++] = strbuf_detach(&path, NULL);
+	return 0;
 }
 
 int notify_publish(struct notify *n)
@@ -426,7 +493,7 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT, err = STRBUF_INIT;
 	struct strbuf refs = STRBUF_INIT;
 	char date[40], hint[96];
-	char *from = address(&g->player[0]), *to = address(&g->player[side]);
+	char *from = address(host_of(g)), *to = address(&g->player[side]);
 	/* Unique per message answered, yet reproducible: the time, and a hash
 	 * of the message answered and of the text. */
 	unsigned char digest[32];
@@ -454,8 +521,13 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 		ret = mail_compose(&m, &msg, &err);
 	}
 	if (!ret) {
-		snprintf(hint, sizeof(hint), "%s-%04u-%s", kind, g->state.seq,
-			 side_name(side));
+		/* a peer copy's outbox holds the mails of its commits too */
+		if (g->peer)
+			snprintf(hint, sizeof(hint), "%s-%s-%04u-%s", g->id, kind, g->state.seq,
+				 side_name(side));
+		else
+			snprintf(hint, sizeof(hint), "%s-%04u-%s", kind, g->state.seq,
+				 side_name(side));
 		ret = outbox_add(n->outbox, hint, msg.buf, msg.len, NULL);
 	} else {
 		error("cannot compose the %s mail: %s", kind, err.buf);
@@ -471,8 +543,8 @@ static int private_reply(struct notify *n, const struct game *g, enum side side,
 }
 
 static int notice(struct notify *n, const struct game *g, enum side side,
-		  const char *kind, const char *title, const char *text,
-		  const char *in_reply_to, bool for_player)
+		  const char *kind, const char *title, const char *text_subject,
+		  const char *text, const char *in_reply_to, bool for_player)
 {
 	struct strbuf subject = STRBUF_INIT, clock = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "";
@@ -481,9 +553,12 @@ static int notice(struct notify *n, const struct game *g, enum side side,
 
 	if (for_player)
 		game_token(g, side, token);
-	if (!over && for_player)
+	if (!over && for_player && !g->peer)
 		clock_describe(&g->clock, g->state.prompt.side, game_now(), &clock);
-	if (*token)
+	if (!title)	/* a whole subject, written by the caller */
+		strbuf_addf(&subject, "%s%s%s%s", text_subject, *token ? " (token " : "", token,
+			    *token ? ")" : "");
+	else if (*token)
 		strbuf_addf(&subject, "[%s] %s (token %s)", g->id, title, token);
 	else
 		strbuf_addf(&subject, "[%s] %s", g->id, title);
@@ -506,13 +581,19 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
 		  const char *in_reply_to)
 {
-	return notice(n, g, side, kind, title, text, in_reply_to, true);
+	return notice(n, g, side, kind, title, NULL, text, in_reply_to, true);
 }
 
 int notify_notice_plain(struct notify *n, const struct game *g, enum side side,
 			const char *kind, const char *title, const char *text)
 {
-	return notice(n, g, side, kind, title, text, NULL, false);
+	return notice(n, g, side, kind, title, NULL, text, NULL, false);
+}
+
+int notify_notice_subject(struct notify *n, const struct game *g, enum side side,
+			  const char *kind, const char *subject, const char *text)
+{
+	return notice(n, g, side, kind, NULL, subject, text, NULL, true);
 }
 
 int notify_reject(struct notify *n, const struct game *g, enum side side,
@@ -633,7 +714,7 @@ int notify_recover(struct notify *n, struct game *g)
 	if (repo_history(g->repo, &ctx.history, &ctx.n) < 0)
 		return -1;
 	ret = outbox_recover(n->outbox, keep_if_committed, &ctx);
-	if (ret >= 0)
+	if (ret >= 0 && !g->peer)
 		ret += drop_undone(n->outbox, &ctx);
 	free(ctx.history);
 	return ret;

@@ -2,7 +2,8 @@
  * notify.h - the mail a turn sends: a report to each player (with that
  * player's hand, token and the commit as a patch), staged in the outbox
  * before the commit is published and released after it; and the reply to
- * a rejected order.
+ * a rejected order. The same for both modes: the mail of a peer copy
+ * (g->peer) goes to its own player only, from his own postrider.
  *
  * Ownership: struct notify owns its strings; notify_release() frees them.
  */
@@ -55,6 +56,33 @@ void notify_map_start(struct notify *n, const struct game *g,
 int notify_turn(struct notify *n, const struct game *g, const struct state *s,
 		const char *commit, const char *patch, const char *log,
 		struct strbuf *err);
+/*
+ * The map of s drawn as after the state before (NULL: a new game), as
+ * notify_map_start() does with the game's state.
+ */
+void notify_map_from(struct notify *n, const struct game *g,
+		     const struct state *before, const struct state *s,
+		     const char *log);
+/*
+ * One report, the same as notify_turn() writes: to the player of side,
+ * for state s (his view: a peer copy's own hand opened) at commit (its
+ * patch given), with the story since his last order in log; the map
+ * attached when he decides, at the end, or when the board changed since
+ * before (NULL: always); his new cards marked against hand_before (NULL:
+ * none marked). Staged in tmp/ as notify_turn() stages; 0, or -1 with
+ * err (nothing staged).
+ */
+int notify_report(struct notify *n, const struct game *g, const struct state *before,
+		  const struct state *hand_before, const struct state *s, enum side side, const char *commit,
+		  const char *patch, const char *log, struct strbuf *err);
+/*
+ * Stages one message (len bytes) in the outbox's tmp/ under name hint,
+ * to go out with notify_publish() or be deleted by notify_discard()
+ * (at most four staged at once). A hint that starts with the commit's
+ * id lets notify_recover() finish after a crash. 0, or -1 with err.
+ */
+int notify_stage(struct notify *n, const char *hint, const char *msg, size_t len,
+		 struct strbuf *err);
 /* Moves the staged messages into new/ (after the commit is published). */
 int notify_publish(struct notify *n);
 /* Deletes the staged messages (the commit was not published). */
@@ -80,6 +108,12 @@ int notify_notice(struct notify *n, const struct game *g, enum side side,
 		  const char *kind, const char *title, const char *text,
 		  const char *in_reply_to);
 
+/* The same with the whole subject given, the side's token added to it
+ * (a peer copy's notices to its player: the join, a refused mail, who is
+ * late; a reply to one is an order, as to a report). */
+int notify_notice_subject(struct notify *n, const struct game *g, enum side side,
+			  const char *kind, const char *subject, const char *text);
+
 /*
  * The same without the side's token or clock: for an address that is no
  * longer the player's (`postrider player`), which may give no order.
@@ -97,8 +131,9 @@ int notify_reject(struct notify *n, const struct game *g, enum side side,
 /*
  * Recovers from a run that died between staging and publishing: messages
  * of a commit that is in the history are published, others deleted. Then
- * sets aside (DIR/dropped/) every unsent report whose commit has left the
- * history, so that a turn undone by hand is never mailed.
+ * (host mode: a peer history is never rewritten) sets aside
+ * (DIR/dropped/) every unsent report whose commit has left the history,
+ * so that a turn undone by hand is never mailed.
  */
 int notify_recover(struct notify *n, struct game *g);
 

@@ -7,6 +7,7 @@
  * peer audit; it calls none of them.
  */
 #include "peer-patch.h"
+#include "fault.h"
 #include "mail.h"
 #include "peer-files.h"
 #include "peer-wire.h"
@@ -96,6 +97,7 @@ int peer_publish_head(struct peer_copy *pc, const char *commit, struct strbuf *s
 		return -1;
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
+	fault_point("head-moved");
 	return 0;
 }
 

@@ -17,7 +17,7 @@ enum peer_accept {
 	PEER_ACCEPTED = 0,	/* the head moved to the mail's commit */
 	PEER_COPY = 1,		/* already in the history: nothing changed */
 	PEER_REFUSED = 2,	/* refused with the reason: nothing changed */
-	PEER_LATER = 3,		/* an unknown parent: try again (exit 75) */
+	PEER_LATER = 3,		/* an unknown parent: try again (EXIT_TEMPFAIL) */
 	PEER_FAILED = 4,	/* the copy could not be read or written */
 };
 

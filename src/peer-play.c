@@ -1,31 +1,23 @@
 /*
- * peer-play.c - what `postrider play` does on a peer copy: a mail of the
- * opponent's postrider accepted (8.3) and answered at once when this
- * side owes something (section 7), or the player's own order committed
- * and mailed (8.4).
+ * peer-play.c - what `postrider play` and `check` do on a peer copy
+ * (docs/peer.md 8.3, 8.4): a mail of the opponent's postrider accepted
+ * and answered at once when this side owes something (section 7); any
+ * other input (the player's mail, `play --as`) decided by the host's
+ * policy, play_decide(), with this mode's step 7 (the commit built by the
+ * rule of section 7) and mailed by the path every commit takes. The
+ * verdict is the host's struct play_outcome; the player's reports and
+ * answers are the host's too (notify.c, report.c), from his own view.
  */
 #include "peer.h"
 #include "peer-step.h"
+#include "cmd.h"
 #include "notify.h"
+#include "play.h"
+#include "repo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-bool peer_dir_is_peer(const char *dir)
-{
-	struct repo *r = NULL;
-	struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
-	bool peer = false;
-
-	if (repo_open_why(dir, &r, &why) == 0 &&
-	    repo_read(r, NULL, "game.yaml", &text) == 0)
-		peer = strstr(text.buf, "\nmode: peer\n") != NULL;
-	repo_free(r);
-	strbuf_release(&why);
-	strbuf_release(&text);
-	return peer;
-}
 
 /* The Postrider-Seq of the head, plus one. */
 static unsigned next_seq(struct peer_copy *pc)
@@ -39,71 +31,91 @@ static unsigned next_seq(struct peer_copy *pc)
 	return n + 1;
 }
 
-/* Builds (make) the next commit of this copy's side and, unless check,
- * mails it. 0, 1 refused (why), -1 failure. */
-static int make_commit(struct peer_copy *pc, const struct mail_config *cfg,
-		       enum peer_kind kind, const char *order, bool check,
-		       struct strbuf *why)
-{
+/* One commit of this copy's side, built (make) on the head and not yet
+ * mailed. */
+struct built {
 	struct peer_files files;
-	struct strbuf err = STRBUF_INIT;
 	struct peer_step st;
-	unsigned char req[81], own[VRF_PROOF_BYTES];
+	struct state parent;
+	unsigned char req[81];
 	char commit[41];
-	int r = -1;
+};
 
-	peer_step_init(&st);
-	if (peer_files_load(pc->g.repo, pc->g.head, &files, &err) < 0) {
+static void built_init(struct built *b)
+{
+	memset(b, 0, sizeof(*b));
+	peer_files_init(&b->files);
+	peer_step_init(&b->st);
+}
+
+static void built_release(struct built *b)
+{
+	peer_step_release(&b->st);
+	peer_files_release(&b->files);
+}
+
+/* Builds the next commit of this copy's side on parent (the head's public
+ * state). 0, 1 refused (why), -1 failure. */
+static int build(struct peer_copy *pc, const struct state *parent, enum peer_kind kind,
+		 const char *order, struct built *b, struct strbuf *why)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct peer_step *st = &b->st;
+	enum side ps;
+	unsigned pseq;
+	int pl, r = -1;
+
+	b->parent = *parent;
+	if (peer_files_load(pc->g.repo, pc->g.head, &b->files, &err) < 0) {
 		strbuf_addf(why, "cannot read this copy's record: %s", err.buf);
 		goto out;
 	}
-	st.pc = pc;
-	st.parent = &pc->g.state;
-	st.files = &files;
-	st.c = pc->me;
-	st.kind = kind;
-	st.order = order;
-	st.make = true;
-	st.time = peer_commit_time(pc->g.repo, pc->g.head);
-	st.seq = next_seq(pc);
-	{
-		enum side ps;
-		unsigned pseq;
-		int pl;
-		if (peer_pending(&pc->g.state, &ps, &pseq, &pl) == 0 && pl > 0 && ps != pc->me &&
-		    peer_request_proof(pc, pc->g.head, req) == 0)
-			st.req_proof = req;
-	}
-	r = peer_step_build(&st, commit);
+	st->pc = pc;
+	st->parent = &b->parent;
+	st->files = &b->files;
+	st->c = pc->me;
+	st->kind = kind;
+	st->order = order;
+	st->make = true;
+	st->time = peer_commit_time(pc->g.repo, pc->g.head);
+	st->seq = next_seq(pc);
+	if (peer_pending(parent, &ps, &pseq, &pl) == 0 && pl > 0 && ps != pc->me &&
+	    peer_request_proof(pc, pc->g.head, b->req) == 0)
+		st->req_proof = b->req;
+	r = peer_step_build(st, b->commit);
 	if (r > 0)
-		strbuf_addbuf(why, &st.why);
-	if (r != 0 || check)
-		goto out;
-	if (st.request) {
+		strbuf_addbuf(why, &st->why);
+out:
+	strbuf_release(&err);
+	return r;
+}
+
+/* Mails a built commit to the other postrider (peer_commit_mail_dice(),
+ * the path of turn_publish()) and moves the copy to it. 0 or -1 (why). */
+static int mail_built(struct peer_copy *pc, const struct mail_config *cfg,
+		      enum peer_kind kind, struct built *b, struct strbuf *why)
+{
+	unsigned char own[VRF_PROOF_BYTES];
+
+	if (b->st.request) {
 		/* the request's own die proof, for the envelope (5.1) */
 		unsigned char oid[20], alpha[PCRYPTO_ALPHA_MAX];
 		size_t n;
-		if (hex_decode(commit, oid, 20) < 0 ||
+		if (hex_decode(b->commit, oid, 20) < 0 ||
 		    !(n = pcrypto_dice_alpha(pc->g.id, pc->me, oid, 20, alpha)) ||
 		    vrf_prove(pc->sk.vrf, alpha, n, own) < 0) {
 			strbuf_addstr(why, "cannot make the die proof of the request");
-			r = -1;
-			goto out;
+			return -1;
 		}
 	}
-	if (peer_commit_mail_dice(pc, cfg, pc->g.head, commit, st.seq, kind,
-				  st.request ? own : NULL) < 0) {
+	if (peer_commit_mail_dice(pc, cfg, pc->g.head, b->commit, b->st.seq, kind,
+				  b->st.request ? own : NULL) < 0) {
 		strbuf_addstr(why, "cannot commit and mail");
-		r = -1;
-		goto out;
+		return -1;
 	}
-	pc->g.state = st.next;
+	pc->g.state = b->st.next;
 	pc->answered = true;
-out:
-	peer_step_release(&st);
-	peer_files_release(&files);
-	strbuf_release(&err);
-	return r;
+	return 0;
 }
 
 int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
@@ -112,8 +124,14 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
 	int n = 0;
 
 	while (n < 4 && peer_owes(&pc->g.state, pc->me)) {
-		int r = make_commit(pc, cfg, engine_game_over(&pc->g.state) ? PEER_END : PEER_ANSWER,
-				    NULL, false, why);
+		struct built b;
+		int r;
+		built_init(&b);
+		r = build(pc, &pc->g.state, engine_game_over(&pc->g.state) ? PEER_END : PEER_ANSWER,
+			  NULL, &b, why);
+		if (r == 0)
+			r = mail_built(pc, cfg, b.st.kind, &b, why);
+		built_release(&b);
 		if (r != 0)
 			return -1;
 		n++;
@@ -121,126 +139,146 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
 	return n;
 }
 
-/* Sends what the outbox holds; true when some of it could not go. */
-static bool send_outbox(struct peer_copy *pc, const struct mail_config *cfg)
+int peer_view_of(struct peer_copy *pc, struct state *s)
 {
-	struct notify n = { 0 };
-	bool unsent;
-
-	n.outbox = peer_outbox_dir(pc, cfg);
-	unsent = notify_send(&n, cfg) > 0;
-	notify_release(&n);
-	return unsent;
-}
-
-/* Opens dir for a run that may commit: 0, or the exit status. */
-static int open_copy(const char *dir, struct peer_copy *pc, struct strbuf *said)
-{
+	struct peer_files f;
 	struct strbuf err = STRBUF_INIT;
-	int r = peer_copy_open(dir, pc, GAME_LOCK, &err);
+	int cards[STATE_MAX_HAND], ret = -1;
 
-	while (err.len && err.buf[err.len - 1] == '\n')
-		err.buf[--err.len] = '\0';
-	if (r != 0)
-		strbuf_addf(said, "error: %s (nothing was changed)", err.buf);
-	strbuf_release(&err);
-	return r == 0 ? 0 : r == GAME_BUSY ? 75 : 78;
-}
-
-/* The log since text before (the part of log.txt at the head after it). */
-static void log_since(struct peer_copy *pc, size_t before, struct strbuf *out)
-{
-	struct strbuf log = STRBUF_INIT;
-
-	if (repo_read(pc->g.repo, pc->g.head, "log.txt", &log) == 0 && log.len > before)
-		strbuf_add(out, log.buf + before, log.len - before);
-	strbuf_release(&log);
-}
-
-static size_t log_len(struct peer_copy *pc)
-{
-	struct strbuf log = STRBUF_INIT;
-	size_t n;
-
-	repo_read(pc->g.repo, pc->g.head, "log.txt", &log);
-	n = log.len;
-	strbuf_release(&log);
-	return n;
-}
-
-int peer_play(const char *dir, const struct mail_config *cfg,
-	      const char *mail, size_t len, struct strbuf *said)
-{
-	struct peer_copy pc;
-	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
-	int r = PEER_FAILED, status;
-	size_t before = 0;
-	bool joint;
-
-	if ((status = open_copy(dir, &pc, said)) != 0)
-		goto out;
-	before = log_len(&pc);
-	if (!peer_mail_is_peer(mail, len)) {
-		/* no envelope: the player's own order by mail (8.4) */
-		status = peer_mailed_order(&pc, cfg, mail, len, said);
-		if (status == 0)
-			goto report;
-		if (pc.answered || status == 1)
-			send_outbox(&pc, cfg);
+	peer_files_init(&f);
+	if (peer_files_load(pc->g.repo, pc->g.head, &f, &err) < 0) {
+		error("%s", err.buf);
 		goto out;
 	}
-	joint = pc.rec.have_joint;
-	r = peer_accept_mail(&pc, cfg, mail, len, &line);
-	if (r == PEER_ACCEPTED && !joint && pc.rec.have_joint &&
-	    peer_join_notice(&pc, cfg) < 0)
+	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
+		peer_known_hand(pc, &f, s, sd, cards);
+		for (int i = 0; i < s->n_hand[sd]; i++)
+			if (cards[i])
+				s->hand[sd][i] = cards[i];
+	}
+	ret = 0;
+out:
+	peer_files_release(&f);
+	strbuf_release(&err);
+	return ret;
+}
+
+int peer_view_own(const char *dir, struct state *s)
+{
+	struct peer_copy pc;
+	struct strbuf err = STRBUF_INIT;
+	int ret = -1;
+
+	if (peer_copy_open(dir, &pc, 0, &err) != 0)
+		error("%s", err.buf);
+	else
+		ret = peer_view_of(&pc, s);
+	peer_copy_close(&pc);
+	strbuf_release(&err);
+	return ret;
+}
+
+int peer_report(struct peer_copy *pc, struct notify *n, const struct state *before,
+		const struct state *hand_before)
+{
+	struct strbuf log = STRBUF_INIT, patch = STRBUF_INIT, err = STRBUF_INIT;
+	struct state *view;
+	int ret = -1;
+
+	/* when his decision is due, and once at the end (nothing owed after
+	 * the last commit: the keys published, 9.12) */
+	if ((!engine_game_over(&pc->g.state) && pc->g.state.prompt.side != pc->me) ||
+	    peer_owes(&pc->g.state, pc->me) || peer_owes(&pc->g.state, OTHER_SIDE(pc->me)))
+		return 0;
+	view = xmalloc(sizeof(*view));
+	*view = pc->g.state;
+	if (peer_view_of(pc, view) < 0)
+		goto out;
+	if (repo_read(pc->g.repo, pc->g.head, "log.txt", &log) < 0 ||
+	    repo_format_patch(pc->g.repo, pc->g.head, &patch) < 0) {
+		error("cannot read the log and the patch of commit %.12s", pc->g.head);
+		goto out;
+	}
+	if (notify_report(n, &pc->g, before, hand_before, view, pc->me, pc->g.head, patch.buf,
+			  log.buf, &err) < 0) {
+		error("cannot write the report to the %s: %s", side_name(pc->me), err.buf);
+		goto out;
+	}
+	/* written after its commits: released at once */
+	ret = notify_publish(n);
+out:
+	free(view);
+	strbuf_release(&log);
+	strbuf_release(&patch);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* --- a mail of the other postrider (8.3) --------------------------------- */
+
+static void accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
+			struct notify *n, const struct play_request *rq,
+			struct play_outcome *out)
+{
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	struct state *before = xmalloc(sizeof(*before));
+	bool joint = pc->rec.have_joint;
+	int r;
+
+	*before = pc->g.state;
+	out->verdict = PLAY_ACCEPTED;
+	r = peer_accept_mail(pc, cfg, rq->input, rq->len, &line);
+	if (r == PEER_ACCEPTED && !joint && pc->rec.have_joint &&
+	    peer_join_notice(pc, cfg) < 0)
 		strbuf_addstr(&line, "; the notice to its player could not be written");
 	switch (r) {
 	case PEER_ACCEPTED:
+		strbuf_addbuf(&out->said, &line);
+		break;
 	case PEER_COPY:
-		strbuf_addbuf(said, &line);
-		status = 0;
+		out->verdict = PLAY_IGNORED;
+		strbuf_addbuf(&out->said, &line);
 		break;
 	case PEER_LATER:
-		strbuf_addf(said, "error: %s (nothing was changed)", line.buf);
-		status = 75;
+		play_fail(out, EXIT_TEMPFAIL, "%s (nothing was changed)", line.buf);
 		break;
 	case PEER_REFUSED:
-		strbuf_addf(said, "rejected: %s (nothing was changed)", line.buf);
-		status = 1;
-		if (peer_notice_refused(&pc, cfg, line.buf) == 0)
-			send_outbox(&pc, cfg);
+		out->verdict = PLAY_REJECTED;
+		out->status = EXIT_REJECTED;
+		strbuf_addf(&out->said, "rejected: %s (nothing was changed)", line.buf);
+		peer_notice_refused(pc, cfg, line.buf);
 		break;
 	default:
-		strbuf_addf(said, "error: %s", line.buf);
-		status = 75;
+		play_fail(out, EXIT_TEMPFAIL, "%s", line.buf);
 	}
 	if (r == PEER_ACCEPTED) {
-		int n = peer_answer_owed(&pc, cfg, &why);
-		if (n < 0) {
-			strbuf_addf(said, "; but its answer could not be made: %s", why.buf);
-			status = 75;
-		} else if (n > 0) {
-			strbuf_addf(said, "; answered (%d automatic commit%s)", n, n == 1 ? "" : "s");
+		int k = peer_answer_owed(pc, cfg, &why);
+		if (k < 0) {
+			strbuf_addf(&line, "; but its answer could not be made: %s", why.buf);
+			play_fail(out, EXIT_TEMPFAIL, "%s", line.buf);
+		} else if (k > 0) {
+			strbuf_addf(&out->said, "; answered (%d automatic commit%s)", k,
+				    k == 1 ? "" : "s");
 		}
 	}
-report:
-	if (status == 0 && (r == PEER_ACCEPTED || pc.answered)) {
-		struct strbuf since = STRBUF_INIT;
-		log_since(&pc, before, &since);
-		if (peer_report(&pc, cfg, since.buf) < 0)
-			strbuf_addstr(said, "; the report to its player could not be written");
-		strbuf_release(&since);
-		if (send_outbox(&pc, cfg) && pc.answered) {
-			strbuf_addstr(said, "; its answer waits in the outbox");
-			status = 3;
-		}
-	}
-out:
-	peer_copy_close(&pc);
+	if (out->verdict == PLAY_ACCEPTED && peer_report(pc, n, before, NULL) < 0)
+		strbuf_addstr(&out->said, "; the report to its player could not be written");
+	free(before);
 	strbuf_release(&line);
 	strbuf_release(&why);
-	return status;
 }
+
+/* --- the player's own input (8.4) ---------------------------------------- */
+
+/* A player's order on his copy while play_decide() decides it. */
+struct player_run {
+	struct peer_copy *pc;
+	const struct mail_config *cfg;
+	struct state public;	/* the head's public state (g->state is
+				   the player's view while deciding) */
+	struct built b;		/* the order's commit, once built */
+	int left_out;		/* lines of the protocol's marks left out */
+};
 
 /*
  * A player's order without the lines that look like the protocol's own
@@ -281,110 +319,174 @@ static bool has_decision(const char *text)
 	return false;
 }
 
-int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
-		   const char *text, bool check, struct strbuf *said, struct strbuf *out)
+/* Step 7 of the policy in a peer copy (play_hooks.order): the order's
+ * commit built by the rule of section 7 on the head's public state. */
+static void order_step(void *ctx, struct game *g, const struct play_request *rq,
+		       enum side side, const char *text, struct play_outcome *out)
 {
+	struct player_run *run = ctx;
+	struct peer_copy *pc = run->pc;
+	const struct state *s = &run->public;
 	struct strbuf why = STRBUF_INIT, p = STRBUF_INIT, plain = STRBUF_INIT;
-	const char *owed;
-	int status = 1, r, left_out = strip_marks(text, &plain);
+	int r;
 
-	if ((owed = peer_owes(&pc->g.state, pc->me)) != NULL &&
-	    peer_answer_owed(pc, cfg, &why) < 0) {
-		/* a crash between a mail and its answer: answer first */
-		strbuf_addf(said, "error: this copy owes '%s' and cannot give it: %s", owed, why.buf);
-		status = 75;
+	run->left_out = strip_marks(text, &plain);
+	if (side != pc->me) {
+		strbuf_addf(&why, "this copy is the %s's: the %s gives his orders to his own postrider",
+			    side_name(pc->me), side_title(side));
+		play_refuse(out, rq, side, why.buf);
 		goto out;
 	}
-	if (engine_game_over(&pc->g.state) || pc->g.state.prompt.side != pc->me ||
-	    pc->g.state.peer.n_waits > 1 ||
-	    (pc->g.state.peer.n_waits == 1 && !strstr(pc->g.state.peer.waits[0], " decision"))) {
-		engine_describe_prompt(pc->g.data, &pc->g.state, &p);
-		strbuf_addf(said, "rejected: it is not the %s's decision now (%s; waits: %s)",
+	if (engine_game_over(s) || s->prompt.side != pc->me || s->peer.n_waits > 1 ||
+	    (s->peer.n_waits == 1 && !strstr(s->peer.waits[0], " decision"))) {
+		engine_describe_prompt(g->data, s, &p);
+		strbuf_addf(&why, "it is not the %s's decision now (%s; waits: %s)",
 			    side_title(pc->me), p.buf,
-			    pc->g.state.peer.n_waits ? pc->g.state.peer.waits[0] : "nothing");
+			    s->peer.n_waits ? s->peer.waits[0] : "nothing");
+		play_refuse(out, rq, side, why.buf);
 		goto out;
 	}
 	if (!has_decision(plain.buf)) {
 		/* an order commit with no line would be refused by the other
 		 * copy ("adds no order file"): the two would part */
-		strbuf_addstr(said, "rejected: the order holds no decision (nothing was changed)");
+		play_refuse(out, rq, side, "the order holds no decision (nothing was changed)");
 		goto out;
 	}
-	r = make_commit(pc, cfg, PEER_ORDER, plain.buf, check, &why);
+	r = build(pc, s, PEER_ORDER, plain.buf, &run->b, &why);
 	if (r > 0) {
-		strbuf_addf(said, "rejected: %s", why.buf);
+		play_refuse(out, rq, side, why.buf);
 		goto out;
 	}
 	if (r < 0) {
-		strbuf_addf(said, "error: %s (nothing was changed)", why.buf);
-		status = 75;
+		play_fail(out, EXIT_TEMPFAIL, "%s (nothing was changed)", why.buf);
 		goto out;
 	}
-	status = 0;
-	if (left_out)
-		strbuf_addf(out, "note: %d line%s that look%s like the protocol's own marks (\"# salt \", \"# dropped: \", a sealed line) %s left out of the order\n",
-			    left_out, left_out == 1 ? "" : "s", left_out == 1 ? "s" : "",
-			    left_out == 1 ? "was" : "were");
-	if (check) {
-		strbuf_addstr(out, "the order is valid\n");
-		goto out;
-	}
-	engine_describe_prompt(pc->g.data, &pc->g.state, &p);
-	strbuf_addf(out, "accepted: order %u of the %s, mailed to the %s\nnow: %s\n",
-		    pc->g.state.seq, side_name(pc->me), side_name(OTHER_SIDE(pc->me)), p.buf);
+	out->verdict = PLAY_ACCEPTED;
+	out->status = 0;
+	out->next = run->b.st.next;
+	if (run->left_out)
+		strbuf_addf(&out->out, "note: %d line%s that look%s like the protocol's own marks (\"# salt \", \"# dropped: \", a sealed line) %s left out of the order\n",
+			    run->left_out, run->left_out == 1 ? "" : "s",
+			    run->left_out == 1 ? "s" : "", run->left_out == 1 ? "was" : "were");
+	if (rq->check)
+		strbuf_addstr(&out->out, "the order is valid\n");
 out:
 	strbuf_release(&why);
 	strbuf_release(&p);
 	strbuf_release(&plain);
-	return status;
 }
 
-int peer_play_order(const char *dir, const struct mail_config *cfg,
-		    enum side side, const char *text, bool check,
-		    struct strbuf *said, struct strbuf *out)
+/* Carries out an accepted order (play_hooks.commit): its commit mailed
+ * to the other postrider. */
+static int commit_step(void *ctx, struct game *g, struct notify *n, struct play_outcome *out)
 {
-	struct peer_copy pc;
-	int status;
+	struct player_run *run = ctx;
+	struct peer_copy *pc = run->pc;
+	struct strbuf why = STRBUF_INIT, p = STRBUF_INIT;
+	int ret = -1;
 
-	if ((status = open_copy(dir, &pc, said)) != 0)
-		goto out;
-	status = 1;
-	if (side != pc.me) {
-		strbuf_addf(said, "rejected: this copy is the %s's: the %s gives his orders to his own postrider",
-			    side_name(pc.me), side_title(side));
-		goto out;
-	}
-	status = peer_order_now(&pc, cfg, text, check, said, out);
-	if (status == 0 && !check && send_outbox(&pc, cfg))
-		status = 3;
-out:
-	peer_copy_close(&pc);
-	return status;
-}
-
-int peer_view_own(const char *dir, struct state *s)
-{
-	struct peer_copy pc;
-	struct peer_files f;
-	struct strbuf err = STRBUF_INIT;
-	int cards[STATE_MAX_HAND], ret = -1;
-
-	peer_files_init(&f);
-	if (peer_copy_open(dir, &pc, 0, &err) != 0 ||
-	    peer_files_load(pc.g.repo, pc.g.head, &f, &err) < 0) {
-		error("%s", err.buf);
+	(void)n;
+	if (mail_built(pc, run->cfg, PEER_ORDER, &run->b, &why) < 0) {
+		play_fail(out, EXIT_TEMPFAIL, "%s (nothing was changed)", why.buf);
 		goto out;
 	}
-	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
-		peer_known_hand(&pc, &f, s, sd, cards);
-		for (int i = 0; i < s->n_hand[sd]; i++)
-			if (cards[i])
-				s->hand[sd][i] = cards[i];
-	}
+	engine_describe_prompt(g->data, &g->state, &p);
+	strbuf_addf(&out->out, "accepted: order %u of the %s, mailed to the %s\nnow: %s\n",
+		    g->state.seq, side_name(pc->me), side_name(OTHER_SIDE(pc->me)), p.buf);
+	strbuf_reset(&out->said);
+	strbuf_addf(&out->said, "accepted: order %u of the %s (commit %.12s)", g->state.seq,
+		    side_name(pc->me), pc->g.head);
 	ret = 0;
 out:
-	peer_files_release(&f);
+	strbuf_release(&why);
+	strbuf_release(&p);
+	return ret;
+}
+
+static bool player_input(struct peer_copy *pc, const struct mail_config *cfg,
+			 struct notify *n, const struct play_request *req,
+			 struct play_outcome *out)
+{
+	struct player_run *run = xcalloc(1, sizeof(*run));
+	const struct play_hooks hooks = { run, order_step, commit_step };
+	struct play_request rq = *req;
+	struct strbuf why = STRBUF_INIT;
+	struct state *view = NULL;
+	const char *owed;
+	bool committed = false;
+
+	run->pc = pc;
+	run->cfg = cfg;
+	built_init(&run->b);
+	rq.hooks = &hooks;
+	if (!rq.check && (owed = peer_owes(&pc->g.state, pc->me)) != NULL &&
+	    peer_answer_owed(pc, cfg, &why) < 0) {
+		/* a crash between a mail and its answer: answer first */
+		play_fail(out, EXIT_TEMPFAIL, "this copy owes '%s' and cannot give it: %s", owed,
+			  why.buf);
+		goto out;
+	}
+	/* decided on his view (his hand opened): the questions answer from
+	 * it; the order is built on the public state */
+	run->public = pc->g.state;
+	view = xmalloc(sizeof(*view));
+	*view = pc->g.state;
+	if (peer_view_of(pc, view) < 0) {
+		play_fail(out, EXIT_TEMPFAIL, "cannot open the player's hand in this copy");
+		goto out;
+	}
+	pc->g.state = *view;
+	play_decide(&pc->g, &rq, out);
+	pc->g.state = run->public;
+	if (rq.check)
+		goto out;
+	committed = play_carry_out(&pc->g, n, out);
+	/* his order by mail: his next report if his decision is due again
+	 * (typed at his machine, he sees the answer there) */
+	if (committed && rq.as < 0 && peer_report(pc, n, view, view) < 0)
+		strbuf_addstr(&out->said, "; the report to its player could not be written");
+out:
+	free(view);
+	built_release(&run->b);
+	free(run);
+	strbuf_release(&why);
+	return committed;
+}
+
+bool peer_play_game(struct game *g, const struct mail_config *cfg, struct notify *n,
+		    const struct play_request *rq, struct play_outcome *out)
+{
+	struct peer_copy pc;
+	struct strbuf err = STRBUF_INIT;
+	bool committed = false;
+
+	if (peer_copy_adopt(g, &pc, &err) < 0) {
+		while (err.len && err.buf[err.len - 1] == '\n')
+			err.buf[--err.len] = '\0';
+		play_fail(out, EXIT_CONFIG, "%s (nothing was changed)", err.buf);
+		goto out;
+	}
+	if (!rq->check) {
+		notify_init(n, &pc.g, cfg);
+		if (notify_recover(n, &pc.g) != 0)
+			warning("some mail left by an earlier run in '%s/tmp' could not be recovered",
+				n->outbox);
+	}
+	if (rq->as < 0 && peer_mail_is_peer(rq->input, rq->len)) {
+		if (rq->check) {
+			out->verdict = PLAY_REJECTED;
+			out->status = EXIT_REJECTED;
+			strbuf_addstr(&out->said, "rejected: a mail between postriders is taken by `play`, not checked");
+			goto out;
+		}
+		accept_mail(&pc, cfg, n, rq, out);
+		committed = pc.answered;
+	} else {
+		player_input(&pc, cfg, n, rq, out);
+		committed = pc.answered;
+	}
+out:
 	peer_copy_close(&pc);
 	strbuf_release(&err);
-	return ret;
+	return committed;
 }

@@ -259,17 +259,38 @@ void peer_game_yaml(const struct game *g, const struct peer_record *rec,
 int peer_copy_open(const char *dir, struct peer_copy *pc, unsigned flags,
 		   struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT;
-	struct peer_keys mine;
+	struct game g;
 	int r;
 
 	memset(pc, 0, sizeof(*pc));
-	r = game_open(dir, &pc->g, flags & ~GAME_NEED_SECRET, err);
-	if (r != 0)
+	r = game_open(dir, &g, flags & ~GAME_NEED_SECRET, err);
+	if (r != 0) {
+		pc->g = g;	/* closed by peer_copy_close() */
 		return r;
-	r = -1;
+	}
+	return peer_copy_adopt(&g, pc, err);
+}
+
+/* The key of the player's reply tokens (8.4): HMAC(K_rand,
+ * "postrider-peer-key-token"), only his own postrider holds it. */
+static void token_key(const struct peer_copy *pc, unsigned char out[32])
+{
+	static const char label[] = "postrider-peer-key-token";
+
+	codec_hmac_sha256(pc->sk.rand, 32, (const unsigned char *)label, sizeof(label) - 1, out);
+}
+
+int peer_copy_adopt(struct game *g, struct peer_copy *pc, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct peer_keys mine;
+	int r = -1;
+
+	memset(pc, 0, sizeof(*pc));
+	pc->g = *g;
+	memset(g, 0, sizeof(*g));
 	if (!pc->g.peer) {
-		strbuf_addf(err, "'%s' is not a peer game (game.yaml has no 'mode: peer')", dir);
+		strbuf_addf(err, "'%s' is not a peer game (game.yaml has no 'mode: peer')", pc->g.dir);
 		goto out;
 	}
 	if (repo_read(pc->g.repo, pc->g.head, "game.yaml", &text) != 0 ||
@@ -278,7 +299,7 @@ int peer_copy_open(const char *dir, struct peer_copy *pc, unsigned flags,
 	r = peer_secret_read(pc->g.repo, pc->secret, err);
 	if (r == 1)
 		strbuf_addf(err, "'%s' holds no peer secret (%s/postrider/%s): not a player's copy",
-			    dir, repo_gitdir(pc->g.repo), PEER_SECRET_NAME);
+			    pc->g.dir, repo_gitdir(pc->g.repo), PEER_SECRET_NAME);
 	if (r != 0) {
 		r = -1;
 		goto out;
@@ -295,9 +316,11 @@ int peer_copy_open(const char *dir, struct peer_copy *pc, unsigned flags,
 			pc->me = side;
 	}
 	if (pc->me == SIDE_NONE) {
-		strbuf_addf(err, "the peer secret of '%s' gives neither side's keys in game.yaml", dir);
+		strbuf_addf(err, "the peer secret of '%s' gives neither side's keys in game.yaml", pc->g.dir);
 		goto out;
 	}
+	pc->g.own = pc->me;
+	token_key(pc, pc->g.token_key);
 	r = 0;
 out:
 	strbuf_release(&text);
@@ -306,6 +329,7 @@ out:
 
 void peer_copy_close(struct peer_copy *pc)
 {
+	OPENSSL_cleanse(pc->g.token_key, sizeof(pc->g.token_key));
 	game_close(&pc->g);
 	OPENSSL_cleanse(pc->secret, sizeof(pc->secret));
 	OPENSSL_cleanse(&pc->sk, sizeof(pc->sk));

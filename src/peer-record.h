@@ -95,6 +95,11 @@ void peer_game_yaml(const struct game *g, const struct peer_record *rec,
  */
 int peer_copy_open(const char *dir, struct peer_copy *pc, unsigned flags,
 		   struct strbuf *err);
+/* The same for a game g already open (game_open(), locked if need be):
+ * pc takes it over (g is left zeroed) and reads the record and the
+ * secret; sets pc->g.own and pc->g.token_key. 0, or -1 with the reason
+ * in err (pc is to be closed all the same). */
+int peer_copy_adopt(struct game *g, struct peer_copy *pc, struct strbuf *err);
 void peer_copy_close(struct peer_copy *pc);
 
 /* What one commit of a peer game holds (6.5). */

@@ -28,7 +28,8 @@ int peer_step_build(struct peer_step *st, char commit[41]);
 /*
  * Section 7: whether c owes a commit of kind after the parent state p
  * (commit seq - 1), the first check of a mailed commit (finding 4 of
- * issue 34). An order when c's decision is due (p's prompt is his, the
+ * issue 34; as order_step() in peer-play.c asks before making one, and
+ * peer_answer_owed() makes answers). An order when c's decision is due (p's prompt is his, the
  * game is not over, waits is empty or "SIDE decision"); an answer when
  * p's waits say he owes something (peer_owes()); an end when he does and
  * the game is over. 0, or 1 with the reason appended to why.

@@ -7,9 +7,11 @@
 /* strptime, timegm: _GNU_SOURCE is in CFLAGS */
 #include "peer.h"
 #include "peer-silence.h"
+#include "fault.h"
 #include "config.h"
 #include "mail.h"
 #include "notify.h"
+#include "turn.h"
 #include "outbox.h"
 #include "peer-wire.h"
 #include "peer-step.h"
@@ -124,38 +126,41 @@ out:
 	return ret;
 }
 
+/* Mails commit to the other side by the path every commit with mail
+ * takes (turn_publish(): staged, the branch moved, released), and keeps
+ * the mail for a resend (11). */
 static int commit_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		       const char *parent, const char *commit, unsigned seq,
 		       enum peer_kind kind, const unsigned char *dice,
 		       struct strbuf *outbox_path)
 {
-	struct strbuf mail = STRBUF_INIT, tmp = STRBUF_INIT;
-	char *dir = peer_outbox_dir(pc, cfg), hint[80];
-	int ret = -1, r;
+	struct strbuf mail = STRBUF_INIT, err = STRBUF_INIT;
+	struct notify n;
+	char hint[128];
+	int ret = -1;
 
+	memset(&n, 0, sizeof(n));
+	n.outbox = peer_outbox_dir(pc, cfg);
+	fault_point("commit-prepared");
 	if (compose(pc, parent, commit, seq, kind, dice, &mail) < 0)
 		goto out;
-	snprintf(hint, sizeof(hint), "%s-peer-%u-%s", pc->g.id, seq, side_name(pc->me));
-	if (outbox_stage(dir, hint, mail.buf, mail.len, &tmp) < 0)
-		goto out;
-	r = repo_commit_publish(pc->g.repo, parent, commit);
-	if (r != 0) {
-		unlink(tmp.buf);
-		if (r == REPO_STALE)
-			error("the game moved on meanwhile: nothing was committed");
+	/* named by its commit first, as a turn's reports: notify_recover()
+	 * releases it after a crash */
+	snprintf(hint, sizeof(hint), "%s-peer-%u-%s", commit, seq, side_name(pc->me));
+	if (notify_stage(&n, hint, mail.buf, mail.len, &err) < 0 ||
+	    turn_publish(pc->g.repo, parent, commit, &n, &err) != 0) {
+		error("%s", err.buf);
 		goto out;
 	}
 	snprintf(pc->g.head, sizeof(pc->g.head), "%s", commit);
-	if (outbox_publish(dir, tmp.buf) < 0)
-		warning("commit %s is made but its mail stays in '%s/tmp'", commit, dir);
 	peer_silence_keep(pc, commit, mail.buf, mail.len);
 	if (outbox_path)
-		strbuf_addf(outbox_path, "%s/new", dir);
+		strbuf_addf(outbox_path, "%s/new", n.outbox);
 	ret = 0;
 out:
-	free(dir);
+	notify_release(&n);
 	strbuf_release(&mail);
-	strbuf_release(&tmp);
+	strbuf_release(&err);
 	return ret;
 }
 

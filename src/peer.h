@@ -3,8 +3,9 @@
  * top, over the record (peer-record.h), the landing of a mailed commit
  * (peer-patch.h) and the first two commits (peer-start.h), which it
  * includes: a commit mailed (peer.c), the acceptance of a mailed commit
- * (8.3, peer.c), `play` on a peer copy (peer-play.c) and the player's
- * own reports (peer-report.c).
+ * (8.3, peer.c), `play` on a peer copy (peer-play.c, through the host's
+ * play_decide()) and the notices to the copy's own player
+ * (peer-report.c).
  *
  * Ownership: as peer-record.h; every argument is the caller's.
  */
@@ -40,18 +41,21 @@ int peer_request_proof(struct peer_copy *pc, const char *oid,
 /* The outbox of the copy: cfg's, else <gitdir>/postrider/outbox. */
 char *peer_outbox_dir(struct peer_copy *pc, const struct mail_config *cfg);
 
-/* Whether dir holds a peer game (game.yaml at its head says mode peer). */
-bool peer_dir_is_peer(const char *dir);
-
 /*
- * `postrider play DIR --as SIDE` (or check) on a peer copy: the player's
- * order, checked against his own copy, committed by the rule of section 7
- * and mailed; with check, only said. Returns the exit status with what
- * became of it in said and the printed text in out.
+ * `postrider play` and `check` on the open peer game g (game_open(),
+ * locked unless rq->check), which pc takes over and closes: a mail of the
+ * other postrider accepted (8.3, peer_accept_mail()) and what this side
+ * owes answered; any other input, the player's mail or `play --as`,
+ * decided by play_decide() with this mode's policy and step 7 and
+ * carried out (8.4). The verdict in out, as in host mode; the mail of the
+ * run is in n's outbox (notify_init() here; not for a check), for the
+ * caller to send. Returns true when this run mailed a commit of its own.
  */
-int peer_play_order(const char *dir, const struct mail_config *cfg,
-		    enum side side, const char *text, bool check,
-		    struct strbuf *said, struct strbuf *out);
+struct play_request;
+struct play_outcome;
+struct notify;
+bool peer_play_game(struct game *g, const struct mail_config *cfg, struct notify *n,
+		    const struct play_request *rq, struct play_outcome *out);
 
 /*
  * The automatic answers (section 7): while this copy's side owes
@@ -65,21 +69,23 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
  * The view of this copy's player (docs/peer.md 12): in s (the public
  * state at the head of dir), each slot of his own hand replaced by its
  * card, as far as the record lets him open it, and every card both
- * shares opened. 0, or -1 (said).
+ * shares opened. 0, or -1 (said). peer_view_of() does it on the open
+ * copy pc.
  */
 int peer_view_own(const char *dir, struct state *s);
+int peer_view_of(struct peer_copy *pc, struct state *s);
 
-/* The player's order on the open copy pc (locked), committed and mailed
- * (or only checked): the exit status, what became of it in said or out. */
-int peer_order_now(struct peer_copy *pc, const struct mail_config *cfg,
-		   const char *text, bool check, struct strbuf *said, struct strbuf *out);
+/* --- the notices to the copy's own player (peer-report.c, 8.5) --- */
 
-/* --- the copy and its own player (peer-report.c, 8.4, 8.5) --- */
-
-/* When the player's decision is due at the head: his report (what
- * happened, given in since; his hand; the legal orders; the token),
- * into the outbox. 0 (also when nothing is due) or -1. */
-int peer_report(struct peer_copy *pc, const struct mail_config *cfg, const char *since);
+/* When the player's decision is due at the head, or the game is over and
+ * nothing is owed (once, after the last commit): his report, the host's
+ * (notify_report(): the story since his last order, the board, the map,
+ * his hand, the numbers, the grouped orders, the patch of the head), from
+ * his view, into n's outbox at once; the map against the state before
+ * (NULL: always), his new cards against the view hand_before (NULL: no
+ * marks). 0 (also when nothing is due) or -1 (said). (peer-play.c) */
+int peer_report(struct peer_copy *pc, struct notify *n, const struct state *before,
+		const struct state *hand_before);
 /* The warning of 8.5 to the copy's player: a mail of the other
  * postrider was refused (why). 0 or -1. */
 int peer_notice_refused(struct peer_copy *pc, const struct mail_config *cfg,
@@ -91,13 +97,6 @@ int peer_notice(struct peer_copy *pc, const struct mail_config *cfg,
 /* The notice to the copy's player that the other side joined, with the
  * joiner's fingerprint to compare (9.1), into the outbox. 0 or -1. */
 int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg);
-
-/* A mail without an envelope given to a peer copy: its player's order,
- * read if it comes from his address with the token of his last report;
- * a rejection is mailed to him. Returns the exit status, what became of
- * it in said. */
-int peer_mailed_order(struct peer_copy *pc, const struct mail_config *cfg,
-		      const char *mail, size_t len, struct strbuf *said);
 
 /* --- accepting a mail (peer.c) --- */
 
@@ -111,15 +110,5 @@ bool peer_mail_is_peer(const char *mail, size_t len);
  */
 int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		     const char *mail, size_t len, struct strbuf *said);
-
-/*
- * `postrider play DIR` given a peer mail: opens the copy (locked), accepts
- * the mail, sends what the outbox holds. what became of it in said (one
- * line); returns the exit status: 0 accepted or already applied, 1
- * refused, 3 accepted but its answer not sent, 75 try again later, 78
- * the copy cannot be opened.
- */
-int peer_play(const char *dir, const struct mail_config *cfg,
-	      const char *mail, size_t len, struct strbuf *said);
 
 #endif

@@ -75,6 +75,36 @@ static void verdict(struct play_outcome *out, enum play_verdict v, int status,
 	va_end(ap);
 }
 
+/* The modes' policies (play.h): what a game without a host does not do,
+ * and why (docs/peer.md 17). */
+static const struct play_policy policies[] = {
+	{ .mode = "host", .keep_rejected = true },
+	{
+		.mode = "peer",
+		.no_undo = "a game without a host has no undo: an order once mailed is "
+			   "the other player's too (docs/peer.md 17)",
+		.no_vacation = "a game without a host has no deadline to stop: no vacation "
+			       "(docs/peer.md 11)",
+	},
+};
+
+const struct play_policy *play_policy_of(const struct game *g)
+{
+	return &policies[g->peer ? 1 : 0];
+}
+
+void play_fail(struct play_outcome *out, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	out->verdict = PLAY_FAILED;
+	out->status = status;
+	strbuf_reset(&out->said);
+	va_start(ap, fmt);
+	strbuf_vaddf(&out->said, fmt, ap);
+	va_end(ap);
+}
+
 /* Adds a message to the outcome's mail. */
 static void add_mail(struct play_outcome *out, enum play_mail_kind kind,
 		     enum side to, const char *name, const char *title,
@@ -87,6 +117,14 @@ static void add_mail(struct play_outcome *out, enum play_mail_kind kind,
 		.title = title ? xstrdup(title) : NULL, .text = xstrdup(text),
 		.reply = reply,
 	};
+}
+
+void play_refuse(struct play_outcome *out, const struct play_request *rq,
+		 enum side side, const char *reason)
+{
+	verdict(out, PLAY_REJECTED, EXIT_REJECTED, "rejected: %s", reason);
+	if (rq->as < 0)
+		add_mail(out, PLAY_MAIL_REJECT, side, NULL, NULL, reason, true);
 }
 
 /* Whether the order is a vacation request, "vacation 7d" alone. */
@@ -111,7 +149,9 @@ static void vacation(struct game *g, const struct play_request *rq, enum side si
 	char word[32] = "", extra[2] = "", until[UTC_TIME_SIZE];
 	long long len = 0, now = game_now();
 
-	if (sscanf(text, "%*s %31s %1s", word, extra) != 1 || duration_parse(word, &len) < 0)
+	if (play_policy_of(g)->no_vacation)
+		strbuf_addstr(&why, play_policy_of(g)->no_vacation);
+	else if (sscanf(text, "%*s %31s %1s", word, extra) != 1 || duration_parse(word, &len) < 0)
 		strbuf_addstr(&why, "a vacation is asked for as 'vacation' and how long: 'vacation 7d' (m, h, d or w), alone in the message");
 	else if (clock_vacation(&g->clock, side, now, len, &why) == 0)
 		goto granted;
@@ -437,8 +477,11 @@ static void undo(struct game *g, const struct play_request *rq, enum side side,
 		 struct play_outcome *out)
 {
 	struct strbuf err = STRBUF_INIT;
+	const char *no = play_policy_of(g)->no_undo;
 
-	if (undo_state(g, side, &out->next, &err) < 0) {
+	if (no)
+		strbuf_addstr(&err, no);
+	if (no || undo_state(g, side, &out->next, &err) < 0) {
 		verdict(out, PLAY_REJECTED, EXIT_REJECTED,
 			"rejected: the last order cannot be taken back: %s", err.buf);
 		if (rq->as < 0) {
@@ -494,12 +537,9 @@ static void run_order(struct game *g, const struct play_request *rq, enum side s
 	order_run(g->data, &out->next, &rng, side, text, &res);
 	trace_perf("order adjudicated");
 	if (res.rejected) {
-		verdict(out, PLAY_REJECTED, EXIT_REJECTED, "rejected: %s", res.message.buf);
-		if (rq->as < 0) {
-			add_mail(out, PLAY_MAIL_REJECT, side, NULL, NULL, res.message.buf, true);
-			if (!rq->check)
-				out->rejected_order = xstrdup(text);
-		}
+		play_refuse(out, rq, side, res.message.buf);
+		if (rq->as < 0 && !rq->check && play_policy_of(g)->keep_rejected)
+			out->rejected_order = xstrdup(text);
 		goto out;
 	}
 	out->next.draws = rng.next;
@@ -593,6 +633,11 @@ static void decide(struct game *g, const struct play_request *rq,
 		/* a new commit that restores the state before the side's
 		 * last order (history is never rewritten) */
 		undo(g, rq, side, out);
+	} else if (rq->hooks && rq->hooks->order) {
+		/* the mode's own step 7: it makes its commit itself */
+		rq->hooks->order(rq->hooks->ctx, g, rq, side, text, out);
+		free(text);
+		return;
 	} else {
 		run_order(g, rq, side, text, out);
 	}
@@ -609,6 +654,7 @@ static void decide(struct game *g, const struct play_request *rq,
 void play_decide(struct game *g, const struct play_request *rq,
 		 struct play_outcome *out)
 {
+	out->hooks = rq->hooks;
 	decide(g, rq, out);
 	bound_replies(g, rq, out);
 }
@@ -693,16 +739,15 @@ bool play_carry_out(struct game *g, struct notify *n, struct play_outcome *out)
 	int r;
 
 	if (out->clock_changed && clock_save(g->repo, &g->clock) < 0) {
-		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL,
-			"error: the clock could not be saved (nothing was changed)");
+		play_fail(out, EXIT_TEMPFAIL, "the clock could not be saved (nothing was changed)");
 		return false;
 	}
 	if (out->verdict != PLAY_ACCEPTED && !write_mail(g, n, out)) {
 		if (out->verdict == PLAY_ANSWERED && out->mail[0].kind == PLAY_MAIL_ANSWER) {
 			strbuf_reset(&out->out);
-			verdict(out, PLAY_FAILED, EXIT_TEMPFAIL,
-				"error: the answer to '%s' could not be written to the outbox",
-				out->mail[0].name);
+			play_fail(out, EXIT_TEMPFAIL,
+				  "the answer to '%s' could not be written to the outbox",
+				  out->mail[0].name);
 		} else {
 			out->status = EXIT_TEMPFAIL;
 		}
@@ -711,14 +756,15 @@ bool play_carry_out(struct game *g, struct notify *n, struct play_outcome *out)
 		replies_keep_rejected(g->repo, out->side, g->state.seq, out->rejected_order);
 	if (out->verdict != PLAY_ACCEPTED)
 		return false;
+	if (out->hooks && out->hooks->commit)
+		return out->hooks->commit(out->hooks->ctx, g, n, out) == 0;
 	r = commit_turn(g, n, out, commit, &err);
 	if (r >= 0 && !write_mail(g, n, out))
 		warning("the turn is committed, but a notice could not be written to the outbox");
 	if (r == TURN_STALE) {
-		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL, "error: %s; try again (nothing was changed)",
-			err.buf);
+		play_fail(out, EXIT_TEMPFAIL, "%s; try again (nothing was changed)", err.buf);
 	} else if (r < 0) {
-		verdict(out, PLAY_FAILED, EXIT_TEMPFAIL, "error: %s (nothing was changed)", err.buf);
+		play_fail(out, EXIT_TEMPFAIL, "%s (nothing was changed)", err.buf);
 	} else {
 		struct strbuf p = STRBUF_INIT;
 		engine_describe_prompt(g->data, &out->next, &p);

@@ -21,6 +21,14 @@
  *   7. the order itself, through order_run(): accepted with the new
  *      state, or rejected with the line, the reason and what is legal.
  *
+ * Both modes take this way (style.md 21). Where a game without a host
+ * (g->peer, a player's own copy: docs/peer.md 8.4) differs by design, it
+ * is a row of the policy table (struct play_policy: no undo, no
+ * vacation) or a hook of the request (struct play_hooks: step 7 builds
+ * the peer commit by the rule of docs/peer.md 7, and carrying it out
+ * mails it to the other postrider); the sender is his own player only
+ * (authorize.h), his token keyed by his own postrider (game.h).
+ *
  * It reads the game (and its repository's history for an undo) and
  * writes nothing: what to commit and what to mail is in the outcome,
  * which play_carry_out() then does. With request.check nothing is ever
@@ -40,7 +48,40 @@ enum play_verdict {
 	PLAY_ANSWERED,		/* a question or a vacation: mail only */
 	PLAY_REJECTED,		/* refused: the reason to the sender, or none */
 	PLAY_IGNORED,		/* a machine's mail: nothing at all */
-	PLAY_FAILED,		/* nothing decided: see status (75 or 78) */
+	PLAY_FAILED,		/* nothing decided: see status (75 or 78);
+				   said is the reason alone */
+};
+
+struct play_outcome;
+struct play_request;
+
+/* What the modes do differently, by design: one row each (play.c). */
+struct play_policy {
+	const char *mode;		/* "host", "peer" */
+	const char *no_undo;		/* NULL: step 6 takes an order back;
+					   else why it cannot */
+	const char *no_vacation;	/* NULL: step 5 grants a vacation;
+					   else why it cannot */
+	bool keep_rejected;		/* a refused mailed order is kept for
+					   `options` (replies.h) */
+};
+/* The row of g's mode. */
+const struct play_policy *play_policy_of(const struct game *g);
+
+/*
+ * A mode's own step 7 and its carrying out (NULL: the host's,
+ * order_run() and turn_commit()). order decides as run_order() does: the
+ * verdict (play_refuse() for a refused order), out->next, and for a check
+ * out->out. commit carries out an accepted outcome in place of
+ * turn_commit(): sets out->status, said and out; returns 0, or -1 when
+ * nothing was committed.
+ */
+struct play_hooks {
+	void *ctx;
+	void (*order)(void *ctx, struct game *g, const struct play_request *rq,
+		      enum side side, const char *text, struct play_outcome *out);
+	int (*commit)(void *ctx, struct game *g, struct notify *n,
+		      struct play_outcome *out);
 };
 
 struct play_request {
@@ -51,6 +92,7 @@ struct play_request {
 	bool default_order;	/* --default: the late side's default order */
 	const int *dice;	/* test only: fixed dice (play --fix-dice) */
 	int n_dice;
+	const struct play_hooks *hooks;	/* NULL: the host's */
 };
 
 enum play_mail_kind { PLAY_MAIL_REJECT, PLAY_MAIL_ANSWER, PLAY_MAIL_NOTICE };
@@ -100,6 +142,8 @@ struct play_outcome {
 
 	int n_mail;
 	struct play_mail mail[PLAY_MAX_MAIL];
+
+	const struct play_hooks *hooks;	/* the request's, for carrying out */
 };
 
 void play_outcome_init(struct play_outcome *out);
@@ -114,6 +158,20 @@ void play_outcome_release(struct play_outcome *out);
  */
 void play_decide(struct game *g, const struct play_request *rq,
 		 struct play_outcome *out);
+
+/*
+ * The verdict of an order refused (step 7, a hook's too): rejected with
+ * the reason, said "rejected: REASON", and for a mail the reply to side.
+ */
+void play_refuse(struct play_outcome *out, const struct play_request *rq,
+		 enum side side, const char *reason);
+
+/*
+ * The verdict of an input that could not be decided or carried out:
+ * PLAY_FAILED with status (EXIT_TEMPFAIL or EXIT_CONFIG) and said, the
+ * reason alone (no "error: "; cmd-play.c says it as an error).
+ */
+void play_fail(struct play_outcome *out, int status, const char *fmt, ...) PRINTF_LIKE(3, 4);
 
 /*
  * Carries out a decided outcome (never one of a check): saves the clock,

@@ -19,6 +19,7 @@
 #include <git2.h>
 
 #include "repo.h"
+#include "fault.h"
 
 struct repo {
 	git_repository *git;
@@ -878,6 +879,7 @@ int repo_commit_publish(struct repo *r, const char *expected,
 		free(pending);
 		return gitfail("cannot move %s in '%s'", REPO_BRANCH, r->gitdir);
 	}
+	fault_point("ref-moved");
 
 	if (pending) {	/* a work tree */
 		if (!full && !(r->n_prepared_paths && git_oid_equal(&r->prepared, &new_id)))

@@ -7,6 +7,8 @@
 #include "game.h"
 #include "hostmail.h"
 #include "mail.h"
+#include "peer.h"
+#include "repo.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -62,6 +64,77 @@ static int game_by_sender(const char *root, const struct mail_message *m,
 	return 1;
 }
 
+/* The id in the game.yaml of the repository dir (at its head), malloc'd,
+ * or NULL when dir is no game. */
+static char *folder_game_id(const char *dir)
+{
+	struct strbuf why = STRBUF_INIT, text = STRBUF_INIT;
+	struct repo *r = NULL;
+	struct game g;
+	char *id = NULL;
+
+	memset(&g, 0, sizeof(g));
+	if (repo_open_why(dir, &r, &why) == 0 &&
+	    repo_read(r, NULL, "game.yaml", &text) == 0 &&
+	    game_parse_yaml(&g, text.buf, text.len, &why) == 0 && g.id)
+		id = xstrdup(g.id);
+	game_close(&g);
+	repo_free(r);
+	strbuf_release(&why);
+	strbuf_release(&text);
+	return id;
+}
+
+/*
+ * The folder of root that holds game id: root/ID (a host's games, as
+ * `new --games` names them), else the one folder whose game.yaml has that
+ * id (a player's copies of games without a host, named as he likes).
+ * Returns 0 with *dir set (malloc'd); -1 when there is none or more than
+ * one (why says so).
+ */
+static int game_folder(const char *root, const char *id, char **dir,
+		       struct strbuf *why)
+{
+	struct dirent *e;
+	char *found = NULL;
+	int n = 0;
+	DIR *d;
+
+	*dir = xstrfmt("%s/%s", root, id);
+	if (access(*dir, F_OK) == 0)
+		return 0;
+	free(*dir);
+	*dir = NULL;
+	if ((d = opendir(root))) {
+		while ((e = readdir(d))) {
+			char *sub, *gid;
+			if (e->d_name[0] == '.')
+				continue;
+			sub = xstrfmt("%s/%s", root, e->d_name);
+			gid = folder_game_id(sub);
+			if (gid && !strcmp(gid, id) && n++ == 0) {
+				found = sub;
+				sub = NULL;
+			}
+			free(gid);
+			free(sub);
+		}
+		closedir(d);
+	}
+	if (n == 1) {
+		*dir = found;
+		return 0;
+	}
+	if (n > 1)
+		strbuf_addf(why, "rejected: %d folders of '%s' hold game %s (one is '%s'): keep one; no reply sent",
+			    n, root, id, found);
+	else
+		strbuf_addf(why, "rejected: there is no game %s in '%s' (no folder of that name, none whose game.yaml has that id); no reply sent",
+			    id, root);
+	free(found);
+	return -1;
+}
+
 /* No game: the host's mailbox, if there is one. */
 static int for_the_host(const struct mail_config *cfg, const char *raw,
 			size_t len, struct strbuf *why, int none)
@@ -100,7 +173,9 @@ int route_message(const char *root, const struct mail_config *cfg,
 	if (mail_parse(raw, len, &m, &err) < 0) {
 		strbuf_addf(why, "rejected: the message cannot be read: %s", err.buf);
 		ret = for_the_host(cfg, raw, len, why, -1);
-	} else if (m.automatic) {
+	} else if (m.automatic && !peer_mail_is_peer(raw, len)) {
+		/* (a mail between two postriders of a game without a host is
+		 * automatic too, and is for the game) */
 		strbuf_addf(why, "ignored: an automatic message (%s); no reply sent, nothing changed",
 			    m.automatic);
 		ret = for_the_host(cfg, raw, len, why, 1);
@@ -108,16 +183,24 @@ int route_message(const char *root, const struct mail_config *cfg,
 		   !game_by_sender(root, &m, id, sizeof(id))) {
 		strbuf_addstr(why, "rejected: the message names no game (no [ww-...] in the subject); no reply sent");
 		ret = for_the_host(cfg, raw, len, why, -1);
-	} else {
-		*dir = xstrfmt("%s/%s", root, id);
-		if (access(*dir, F_OK) < 0) {
-			strbuf_addf(why, "rejected: there is no game %s in '%s'; no reply sent", id, root);
-			free(*dir);
-			*dir = NULL;
-			ret = for_the_host(cfg, raw, len, why, -1);
-		} else {
-			ret = 0;
+	} else if (game_folder(root, id, dir, why) < 0) {
+		/* a mail between postriders is never dropped: without a
+		 * mailbox to take it, the mail system keeps it (75) until the
+		 * player mends his set-up */
+		bool peer = peer_mail_is_peer(raw, len);
+		ret = for_the_host(cfg, raw, len, why, peer ? -2 : -1);
+		if (ret == -2 && peer && !cfg->host_mail) {
+			char *said = xstrdup(why->buf + (strncmp(why->buf, "rejected: ", 10) ? 0 : 10));
+			char *cut = strstr(said, "; no reply sent");
+			if (cut)
+				*cut = '\0';
+			strbuf_reset(why);
+			strbuf_addf(why, "error: %s, and no host_mail is set to take the mail (your mailbox): set it, or put the game's copy there; the mail system keeps it until then",
+				    said);
+			free(said);
 		}
+	} else {
+		ret = 0;
 	}
 	mail_message_release(&m);
 	strbuf_release(&err);

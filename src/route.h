@@ -4,7 +4,10 @@
  * none: it goes to the host's own mailbox (hostmail.h).
  *
  * The game is named by the message (X-Postrider-Game, "[ww-...]" in the
- * subject, or one of our Message-IDs it replies to); a new message that
+ * subject, or one of our Message-IDs it replies to), and is the folder
+ * ROOT/ID, else the one folder of ROOT whose game.yaml has that id (a
+ * player's copies of games without a host, named as he likes: a mail
+ * between two postriders, automatic as it is, goes to its copy); a new message that
  * names none is found by its reply token (the `token:` line or the
  * host+TOKEN address), checked against each game's current tokens for
  * its sender; else, if it carries a token and its sender plays exactly
@@ -28,7 +31,9 @@
  * the message is for no game and was dealt with (ignored, or handed to
  * the host's mailbox: what in why, exit 0); -1 when it is for no game and
  * could not be handed on (rejected: no game; why says so); -2 when the
- * host's mailbox could not take it (try again later: why says why).
+ * host's mailbox could not take it, or when it is a mail between two
+ * postriders for no copy and there is no host_mail to take it (try again
+ * later: why says why).
  */
 int route_message(const char *root, const struct mail_config *cfg,
 		  const char *raw, size_t len, char **dir, struct strbuf *why);

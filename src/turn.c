@@ -2,6 +2,7 @@
  * turn.c - one accepted order becomes one commit and its mail.
  */
 #include "turn.h"
+#include "fault.h"
 #include "trace.h"
 
 #include <stdio.h>
@@ -12,6 +13,33 @@ void turn_happened(struct strbuf *out, const struct state *before,
 {
 	strbuf_addf(out, "\n-- %d, order %u (%s) --\n%s", before->year, seq,
 		    side_title(side), engine_log);
+}
+
+int turn_publish(struct repo *r, const char *parent, const char *commit,
+		 struct notify *n, struct strbuf *err)
+{
+	int pr;
+
+	fault_point("mail-staged");
+	pr = repo_commit_publish(r, parent, commit);
+
+	if (pr == REPO_STALE) {
+		notify_discard(n);
+		strbuf_addstr(err, "the game moved on while this order was adjudicated");
+		return TURN_STALE;
+	}
+	if (pr < 0) {
+		notify_discard(n);
+		strbuf_addstr(err, "cannot publish the commit");
+		return -1;
+	}
+	trace_perf("commit published");
+	fault_point("branch-moved");
+	if (notify_publish(n) < 0)
+		warning("commit %.12s is made but its mail stays in '%s/tmp'; "
+			"the next run releases it", commit, n->outbox);
+	fault_point("mail-released");
+	return 0;
 }
 
 int turn_commit(struct game *g, const struct turn *t, struct notify *n,
@@ -83,6 +111,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		goto out;
 	}
 	trace_perf("commit written");
+	fault_point("commit-prepared");
 	/* the first commit's component data as deflated binary patches:
 	 * its patch weighs a third as much (repo.h) */
 	if ((first ? repo_format_patch_packed(g->repo, commit, "data/", &patch) :
@@ -94,22 +123,11 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	if (notify_turn(n, g, t->next, commit, patch.buf, log.buf, err) < 0)
 		goto out;
 	trace_perf("reports staged");
-	r = repo_commit_publish(g->repo, first ? NULL : g->head, commit);
-	if (r == REPO_STALE) {
-		notify_discard(n);
-		strbuf_addstr(err, "the game moved on while this order was adjudicated");
-		ret = TURN_STALE;
+	r = turn_publish(g->repo, first ? NULL : g->head, commit, n, err);
+	if (r != 0) {
+		ret = r;
 		goto out;
 	}
-	if (r < 0) {
-		notify_discard(n);
-		strbuf_addstr(err, "cannot publish the commit");
-		goto out;
-	}
-	trace_perf("commit published");
-	if (notify_publish(n) < 0)
-		warning("the turn is committed but its mail stays in '%s/tmp'; "
-			"the next run releases it", n->outbox);
 	ret = 0;
 out:
 	strbuf_release(&state_yaml);

@@ -42,6 +42,19 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		char commit[41], struct strbuf *err);
 
 /*
+ * The crash-safe end of every commit that mails, in both modes (a turn
+ * here, a peer copy's commit in peer.c): `commit` is prepared on parent
+ * (NULL: the root) and not yet on the branch, and its mail is staged in
+ * n (the outbox's tmp/). Moves the branch from parent to commit, then
+ * releases the staged mail to new/. A crash between the two leaves the
+ * mail in tmp/, released by notify_recover() on the next run. Returns 0,
+ * TURN_STALE if the branch moved (the staged mail deleted, nothing
+ * changed), or -1 with the reason in err (likewise).
+ */
+int turn_publish(struct repo *r, const char *parent, const char *commit,
+		 struct notify *n, struct strbuf *err);
+
+/*
  * A commit of the host that plays no order (an address change, the
  * reveal): game.yaml rewritten (yaml), g->state committed as it is, and
  * the log line happened; mailed through n like a turn. As turn_commit().

@@ -275,23 +275,102 @@ expect_exit() {
 # (a private Postfix, sshd, lighttpd) needs root and the Debian packages of
 # contrib/install-deps; it installs them and checks each PROGRAM is there,
 # or dies saying why (never a silent skip).
+#
+# The one thing such a script shares with every other on the machine is
+# the package manager (apt-get and dpkg take a lock of their own and
+# refuse a second caller; install-deps writes /usr/sbin/policy-rc.d while
+# it installs): contrib/install-deps runs under the machine-wide lock
+# $INSTALL_LOCK, held a few milliseconds when nothing is missing (it
+# exits at once). Everything else is the run's own: users (add_user),
+# ports (free_port), and the daemons' configuration, queues and logs
+# under $TRASH.
+INSTALL_LOCK=/run/lock/postrider-install-deps.lock
+[ -d /run/lock ] || INSTALL_LOCK=/tmp/postrider-install-deps.lock
 need_root_and_tools() {
 	_why=$1
 	shift
 	[ "$(id -u)" -eq 0 ] ||
 		die "$(basename "$0" .sh) needs root: $_why (run make check as root)"
-	sh contrib/install-deps >"$TRASH/deps.log" 2>&1 ||
+	command -v flock >/dev/null 2>&1 || die "flock (util-linux) is missing"
+	flock "$INSTALL_LOCK" sh contrib/install-deps >"$TRASH/deps.log" 2>&1 ||
 		die "contrib/install-deps failed: $(cat "$TRASH/deps.log")"
 	for _p in "$@"; do
 		[ -e "$_p" ] || die "$_p is missing after contrib/install-deps"
 	done
 }
 
+# RUN: this run's own suffix, 8 hex digits, for the names a script makes
+# on the machine (Unix users): two suites at once never share one.
+RUN=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+[ ${#RUN} -eq 8 ] || die "cannot read /dev/urandom for the run's suffix"
+
+# add_user NAME HOME: a Unix user NAME (and its group) with the home HOME
+# (not made), removed when the script ends, failed or not: its processes
+# first (each by its id: only this user's), then the user, its group and
+# its /var/mail file. NAME must be this run's own (end it with -$RUN): a
+# user of that name that exists already is never taken over (die).
+# useradd waits for /etc/passwd's lock, which another suite's useradd may
+# hold for a moment: a failure is tried again, up to 20 times.
+_users=
+add_user() {
+	if id -u "$1" >/dev/null 2>&1; then
+		die "a user $1 exists already: not this run's"
+	fi
+	_try=0
+	until useradd -M -d "$2" -s /bin/sh -U "$1" 2>"$TRASH/useradd.err"; do
+		_try=$((_try + 1))
+		id -u "$1" >/dev/null 2>&1 && die "a user $1 appeared meanwhile: not this run's"
+		[ $_try -lt 20 ] || die "useradd $1: $(cat "$TRASH/useradd.err")"
+		sleep 0.5
+	done
+	[ -n "$_users" ] || at_exit remove_users
+	_users="$_users $1"
+}
+# remove_users: what add_user made, undone (at_exit runs it)
+remove_users() {
+	for _u in $_users; do
+		if id -u "$_u" >/dev/null 2>&1; then
+			# (a process may start another meanwhile: a few passes)
+			for _pass in 1 2 3 4 5; do
+				for _pid in $(ps -o pid= -u "$_u"); do
+					kill -KILL "$_pid" 2>/dev/null
+				done
+			done
+			_try=0
+			until userdel "$_u" 2>/dev/null || ! id -u "$_u" >/dev/null 2>&1; do
+				_try=$((_try + 1))
+				[ $_try -lt 20 ] || { echo "# userdel $_u failed" >&2; break; }
+				sleep 0.5
+			done
+		fi
+		getent group "$_u" >/dev/null 2>&1 && groupdel "$_u" 2>/dev/null
+		rm -f "/var/mail/$_u"
+	done
+	_users=
+}
+
+# free_port: a TCP port of 127.0.0.1 that nothing listens on now (the
+# kernel's choice). A daemon given it may still find it taken by the time
+# it binds: start it with a new port when it says so (postfix_private_start)
+free_port() {
+	"$PY" -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+
 # postfix_private_conf: writes main.cf and master.cf of a private Postfix
 # instance into $PF/conf (queue and data under $PF, smtpd on
 # 127.0.0.1:$PORT, local delivery to Maildir/ for $DOMAIN, its log in
-# $PF/maillog, a deferred message tried again within seconds)
+# $PF/maillog, a deferred message tried again within seconds).
+# $PF_ALIASES, if set: "NAME=USER ..." pairs, mail to NAME@$DOMAIN going
+# to the local USER (this run's own, add_user): the addresses in the games
+# are the same every run (and so are the commit ids), the users are not.
 postfix_private_conf() {
+_valias=
+for _a in ${PF_ALIASES:-}; do
+	_valias="${_valias:+$_valias, }${_a%%=*}@$DOMAIN=${_a#*=}@$DOMAIN"
+done
 cat >"$PF/conf/main.cf" <<EOF
 compatibility_level = 3.6
 config_directory = $PF/conf
@@ -319,6 +398,7 @@ queue_run_delay = 1s
 minimal_backoff_time = 1s
 maximal_backoff_time = 2s
 EOF
+[ -z "$_valias" ] || echo "virtual_alias_maps = inline:{ $_valias }" >>"$PF/conf/main.cf"
 cat >"$PF/conf/master.cf" <<EOF
 127.0.0.1:$PORT inet n - n - - smtpd
 pickup    unix  n       -       n       60      1       pickup
@@ -346,12 +426,22 @@ EOF
 
 # postfix_private_start: checks and starts the instance of $PF/conf (and
 # stops it when the test ends), points MAIL_CONFIG at it and waits until
-# it listens
+# it listens. `postfix start` waits for its master to bind its ports and
+# fails when $PORT was taken meanwhile (by another suite): then the
+# instance is started again on a new free port ($PORT changes: give it to
+# clients only after this).
 postfix_private_start() {
 	postfix -c "$PF/conf" check >"$TRASH/pf.log" 2>&1 ||
 		die "postfix check: $(cat "$TRASH/pf.log")"
-	postfix -c "$PF/conf" start >"$TRASH/pf.log" 2>&1 ||
-		die "the private Postfix starts: $(cat "$TRASH/pf.log"; cat "$PF/maillog" 2>/dev/null)"
+	_try=0
+	until postfix -c "$PF/conf" start >"$TRASH/pf.log" 2>&1; do
+		_try=$((_try + 1))
+		grep -q "already in use" "$TRASH/pf.log" "$PF/maillog" 2>/dev/null && [ $_try -lt 5 ] ||
+			die "the private Postfix starts: $(cat "$TRASH/pf.log"; cat "$PF/maillog" 2>/dev/null)"
+		echo "# port $PORT was taken meanwhile: another one"
+		PORT=$(free_port)
+		sed -i "1s/^127\.0\.0\.1:[0-9]* /127.0.0.1:$PORT /" "$PF/conf/master.cf"
+	done
 	at_exit 'postfix -c "$PF/conf" stop >/dev/null 2>&1'
 	MAIL_CONFIG=$PF/conf	# for sendmail and mutt's sendmail, to this instance
 	export MAIL_CONFIG
@@ -364,6 +454,19 @@ _pf_listening() {
 s = socket.socket()
 s.settimeout(1)
 sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))))' "$PORT"
+}
+
+# postfix_quiet: the private instance holds no message (none waiting,
+# being delivered or deferred): every delivery it took is over, the
+# commands it ran (procmail, postrider-deliver) have exited, and what
+# they sent is delivered too. Twice, 0.2 s apart, not to take the moment
+# between two queue files for quiet.
+postfix_quiet() {
+	_pf_empty && sleep 0.2 && _pf_empty
+}
+_pf_empty() {
+	[ -z "$(find "$PF/queue/maildrop" "$PF/queue/incoming" "$PF/queue/active" \
+		"$PF/queue/deferred" "$PF/queue/hold" -type f 2>/dev/null | head -n 1)" ]
 }
 
 # wait_for SECONDS CMD...: CMD until it succeeds, every 0.2 s; 1 on timeout

@@ -141,37 +141,9 @@ expect_eq "busy: the message is one line" 1 "$(grep -c . "$TRASH/err")"
 expect_grep "busy: ... saying what to do" "^postrider: play: the game is busy: .*; try again later" "$TRASH/err"
 
 # --- a 550 refusal says the server's reason ---------------------------------------
-PORT=$("$PY" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
-cat >"$TRASH/refuse.py" <<'PY'
-import sys, time
-from aiosmtpd.controller import Controller
-class Refuse:
-    async def handle_RCPT(self, server, session, envelope, address, options):
-        if address.startswith("bob@"):
-            return "550 5.1.1 <bob@example.org>: Recipient address rejected: User unknown in local recipient table"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-    async def handle_DATA(self, server, session, envelope):
-        return "250 OK"
-c = Controller(Refuse(), hostname="127.0.0.1", port=int(sys.argv[1]))
-c.start()
-while True:
-    time.sleep(1)
-PY
-"$PY" "$TRASH/refuse.py" "$PORT" >"$TRASH/server.log" 2>&1 &
-server=$!
-at_exit "kill $server 2>/dev/null"
-i=0
-while ! "$PY" -c 'import socket, sys
-s = socket.socket()
-sys.exit(s.connect_ex(("127.0.0.1", int(sys.argv[1]))))' "$PORT"; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || die "the refusing SMTP server: $(cat "$TRASH/server.log")"
-	sleep 0.1
-done
+SMTP_SERVER=refuse-bob
+. tests/e2e/smtp-lib.sh
+start_server
 printf 'smtp_url: smtp://127.0.0.1:%s\nstarttls: false\nfrom: %s\n' "$PORT" "$HOST" >"$TRASH/smtp.yaml"
 expect_exit 3 postrider new "$TRASH/g550" --config "$TRASH/smtp.yaml" --american "$AMERICAN" \
 	--british "$BRITISH" --host "$HOST" --seed "$SEED"

@@ -20,7 +20,12 @@
 #    (so in the American's hand in one and in the deck in the other, or
 #    in both hands...), `check` of a play of it as an event and as OPS,
 #    and the rejection of such a play: "you do not hold it" must not say
-#    where it is.
+#    where it is;
+#  - at his first card play (issue 38): his postrider's report, the
+#    host's report (templates/turn.txt), with the parts that show his own
+#    hand left out (his hand, the orders it allows): the story, the
+#    board, the prompt, the map (its PNG's bytes); and the answers to
+#    'board', 'discards' and 'log' mailed to his own copy.
 # The two games must really differ: the American hands (opened here with
 # the American secrets and the British shares, docs/peer.md 4.6) are not
 # the same.
@@ -185,6 +190,8 @@ def norm(text):
     text = re.sub(r"ww-[0-9a-f]{8}", "GAME", text)
     text = re.sub(r"\b[0-9a-f]{40}\b", "OID", text)
     text = re.sub(r"\b[0-9a-f]{12}\b", "OID", text)
+    # a reply token is keyed by the game's id too (docs/fairness.md 8)
+    text = re.sub(r"\b[a-z0-9]{4}-[a-z0-9]{4}-[a-z0-9]{4}\b", "TOKEN", text)
     # a rejection's list of the legal orders shows the player's own hand
     return re.sub(r"Your orders now.*", "(his legal orders)", text, flags=re.S)
 
@@ -199,6 +206,45 @@ if pair.deciding() != "british":
     raise SystemExit("the British does not play the first card")
 rc, out, err = pair.options("british")
 print(norm("the british prompt: " + (err or out.splitlines()[0])))
+
+# his report at this decision, and his questions by mail to his own copy
+import email, hashlib
+from email import policy
+
+def newest(kind):
+    folder = pair.outbox("british")
+    names = [n for n in os.listdir(folder) if "-%s-" % kind in n]
+    if not names:
+        raise SystemExit("no %s in the British outbox" % kind)
+    return os.path.join(folder, max(names, key=lambda n: os.stat(os.path.join(folder, n)).st_mtime_ns))
+
+def parts(path):
+    with open(path, "rb") as f:
+        m = email.message_from_binary_file(f, policy=policy.default)
+    text = m.get_body(("plain",)).get_content()
+    png = [p.get_content() for p in m.walk() if p.get_content_type() == "image/png"]
+    return m, text, png
+
+report = newest("report")
+m, text, png = parts(report)
+if "Your hand" not in text or not png:
+    raise SystemExit("the British report has no hand or no map: " + report)
+# his own hand, and the orders and numbers it gives, are his alone
+public = re.sub(r"Your orders now.*?\(Every order one a line[^\n]*\n", "(his legal orders)\n", text, flags=re.S)
+public = re.sub(r"\nYour hand \(.*?\n\nThe board:", "\n(his hand)\n\nThe board:", public, flags=re.S)
+print(norm("british report subject: " + str(m["Subject"])))
+print(norm("british report, without his hand:\n" + public))
+print("british report map: %d bytes, sha256 %s" % (len(png[0]), hashlib.sha256(png[0]).hexdigest()))
+for n, question in enumerate(("board", "discards", "log 30"), 1):
+    mail = os.path.join(top, "ask%d.eml" % n)
+    with open(mail, "w") as f:
+        f.write("From: %s\nTo: %s\nSubject: Re: %s\nMessage-ID: <ask.%d@example.org>\n\n%s\n"
+                % (british, british, m["Subject"], n, question))
+    rc, out, err = peer_local.postrider("play", pair.dir["british"], mail)
+    if rc != 0:
+        raise SystemExit("the question %r: exit %d: %s" % (question, rc, err))
+    am, answer, _ = parts(newest("answer"))
+    print(norm("answer to %s: %s\n%s" % (question, am["Subject"], answer)))
 
 probes = 0
 head = pair.head("british")
@@ -227,6 +273,10 @@ expect_grep "run 1: every card of neither British hand was tried" "^PROBES $(( (
 expect_grep "run 1: the British saw the mails of the deal" '^mail to the british postrider [0-9]* \[GAME\] peer [0-9]* american answer' "$TRASH/seen1"
 expect_grep "run 1: the British set-up was tried with a bad line" '^british check with a bad line 1' "$TRASH/seen1"
 expect_grep "run 1: the probes ran at the British card play" '^the british prompt: british' "$TRASH/seen1"
+expect_grep "run 1: the British report carries the board" '^The board:' "$TRASH/seen1"
+expect_grep "run 1: ... and the map" '^british report map: [1-9][0-9]* bytes' "$TRASH/seen1"
+expect_grep "run 1: 'board' by mail to his own copy is answered" '^answer to board: \[GAME\] board' "$TRASH/seen1"
+expect_grep "run 1: 'discards' too" '^answer to discards: ' "$TRASH/seen1"
 expect_grep "run 1: a card of the American hand is refused as not his" \
 	"^check pc $(echo "$am1" | cut -d' ' -f1): exit 1" "$TRASH/seen1"
 if cmp -s "$TRASH/control1" "$TRASH/control2"; then

@@ -124,7 +124,11 @@ expect_grep "status: the British copy" "this copy is the british's" "$TRASH/out"
 REPORT=$(ls "$(outbox "$A")/new/"*-report-* 2>/dev/null | tail -n 1)
 expect_ne "the American's postrider reports his decision to him" "" "$REPORT"
 expect_grep "the report goes to its own player" "^To: .*alice@example.org" "$REPORT"
-expect_grep "the report lists his legal orders" "place Falmouth MA" "$REPORT"
+expect_grep "the report lists his legal orders, grouped as host mode's" "^  place SPACE " "$REPORT"
+expect_grep "... with every space he may name" "MA: Falmouth MA," "$REPORT"
+expect_grep "the report carries the map (a PNG)" "^Content-Type: image/png" "$REPORT"
+expect_grep "the report carries the board" "^The board:" "$REPORT"
+expect_grep "the report carries the patch of the head" "^Content-Type: text/x-patch" "$REPORT"
 # an order with no decision (an empty mail, comments only): refused, as
 # the other copy would refuse an order commit with no line
 _head=$(git -C "$A" rev-parse HEAD)
@@ -136,7 +140,7 @@ expect_exit 1 postrider play "$A" --as american "$TRASH/empty.txt"
 expect_eq "an order with no decision changes nothing" "$_head" "$(git -C "$A" rev-parse HEAD)"
 reply_mail "$REPORT" "$AMERICAN" "place Falmouth MA" >"$TRASH/order1.eml"
 expect_exit 0 postrider play "$A" "$TRASH/order1.eml"
-expect_grep "a mailed order is played" "accepted: order 1 of the american" "$TRASH/err"
+expect_grep "a mailed order is played" "accepted: order 1 of the american" "$TRASH/out"
 expect_exit 1 postrider play "$A" "$TRASH/order1.eml"
 expect_grep "its token does not serve twice" "stale" "$TRASH/err"
 reply_mail "$REPORT" "$BRITISH" "place Falmouth MA" >"$TRASH/order-bob.eml"
@@ -158,6 +162,14 @@ expect_eq "both copies end with the same tree" \
 	"$(git -C "$A" rev-parse HEAD^{tree})" "$(git -C "$B" rev-parse HEAD^{tree})"
 expect_eq "both work trees are their commits" "" \
 	"$(git -C "$A" status --porcelain; git -C "$B" status --porcelain)"
+# the end, told to each player once by his own postrider (the host's
+# report of a game over)
+for _c in "$A" "$B"; do
+	_last=$(ls -t "$(outbox "$_c")/new/"*-report-* | head -n 1)
+	expect_grep "the end is reported to the player of $(basename "$_c")" \
+		"^Subject: \[ww-[0-9a-f]*\] [0-9]*: game over" "$_last"
+	expect_eq "... once" 1 "$(grep -l "^Subject: .*: game over" "$(outbox "$_c")/new/"*-report-* | wc -l)"
+done
 AUTO=$(sed -n 's/^orders [0-9]* automatic \([0-9]*\) end .*/\1/p' "$TRASH/game.out")
 ORDERS=$(sed -n 's/^orders \([0-9]*\) automatic.*/\1/p' "$TRASH/game.out")
 echo "# automatic mails: $AUTO in a game of $ORDERS orders"

@@ -45,10 +45,7 @@ DOMAIN=postrider.test
 mkdir -p "$PF/conf" "$PF/queue" "$PF/data" "$U"
 chmod 755 "$PF" "$U"
 chown postfix "$PF/data"
-PORT=$("$PY" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
+PORT=$(free_port)
 
 # --- make install, and the wrapper beside the binary (contrib/README.md) ---
 cp -a "$BUILD_DIR" "$TRASH/build" || die "copy $BUILD_DIR"
@@ -63,18 +60,17 @@ else
 fi
 
 # --- users ---
-USERS="prt-ref prt-pm prt-alice prt-bob"
-remove_users() {
-	for _u in $USERS; do
-		userdel "$_u" 2>/dev/null
-		rm -f "/var/mail/$_u"
-	done
-}
-remove_users
-at_exit remove_users
+# this run's own (lib.sh's add_user: removed at the end, failed or not;
+# the suffix keeps them apart from another suite's); the addresses in the
+# games are the same every run: prt-alice@ (and prt-bob@, prt-pm@,
+# prt-ref@) is rewritten to prt-alice-$RUN@ (the instance's
+# virtual_alias_maps), the address of the user; prt-ref-$RUN@ is routed
+# to the pipe transport, which runs as prt-ref-$RUN
+REF_U=prt-ref-$RUN PM_U=prt-pm-$RUN ALICE_U=prt-alice-$RUN BOB_U=prt-bob-$RUN
+PF_ALIASES="prt-ref=$REF_U prt-alice=$ALICE_U prt-bob=$BOB_U prt-pm=$PM_U"
+USERS="$REF_U $PM_U $ALICE_U $BOB_U"
 for _u in $USERS; do
-	useradd -M -d "$U/$_u" -s /bin/sh -U "$_u" ||
-		die "useradd $_u"
+	add_user "$_u" "$U/$_u"
 	mkdir -p "$U/$_u"
 	chown "$_u:" "$U/$_u"
 done
@@ -84,11 +80,11 @@ BOB="Bob <prt-bob@$DOMAIN>"
 # --- the private Postfix ---
 postfix_private_conf
 # contrib/README.md, step 4: contrib's transport, in this instance's paths
-sed -e "s|/usr/local/bin/|$PREFIX/bin/|g" -e "s|/home/referee|$U/prt-ref|g" \
-	-e "s|user=referee|user=prt-ref|" contrib/postfix-master.cf \
+sed -e "s|/usr/local/bin/|$PREFIX/bin/|g" -e "s|/home/referee|$U/$REF_U|g" \
+	-e "s|user=referee|user=$REF_U|" contrib/postfix-master.cf \
 	>>"$PF/conf/master.cf"
 # contrib/README.md, step 4
-echo "prt-ref@$DOMAIN postrider:" >>"$PF/conf/transport"
+echo "$REF_U@$DOMAIN postrider:" >>"$PF/conf/transport"
 postmap -c "$PF/conf" "hash:$PF/conf/transport" ||
 	die "postmap the transport map"
 postconf -c "$PF/conf" -e "transport_maps = hash:$PF/conf/transport" \
@@ -132,8 +128,8 @@ options() {
 	SIDE=$(sed -n 1p "$TRASH/options")
 	ORDER=$(sed -n 2p "$TRASH/options")
 	case $SIDE in
-	american) PLAYER=prt-alice ;;
-	british) PLAYER=prt-bob ;;
+	american) PLAYER=$ALICE_U ;;
+	british) PLAYER=$BOB_U ;;
 	*) die "options of $2: no side to move: $(cat "$TRASH/options")" ;;
 	esac
 }
@@ -152,8 +148,8 @@ set charset=utf-8
 set send_charset=utf-8
 EOF
 }
-muttrc "$ALICE" >"$U/prt-alice/.muttrc"
-muttrc "$BOB" >"$U/prt-bob/.muttrc"
+muttrc "$ALICE" >"$U/$ALICE_U/.muttrc"
+muttrc "$BOB" >"$U/$BOB_U/.muttrc"
 muttrc "Mallory <mallory@elsewhere.test>" >"$TRASH/mallory.muttrc"
 
 # reply MUTTRC REPORT ORDER [TO [SUBJECT]]: mutt in batch mode sends the
@@ -199,9 +195,9 @@ $ORDER" "$_ref@$DOMAIN" "Re: my move"
 	else
 		reply "$U/$PLAYER/.muttrc" "$_r" "$ORDER"
 	fi
-	if wait_for 20 commits_are "$U/$_ref/games/$_g" $((_tn + 1)) &&
-		wait_for 20 has_report prt-alice "$_g" "$_tn" american &&
-		wait_for 20 has_report prt-bob "$_g" "$_tn" british; then
+	if wait_for 120 commits_are "$U/$_ref/games/$_g" $((_tn + 1)) &&
+		wait_for 120 has_report $ALICE_U "$_g" "$_tn" american &&
+		wait_for 120 has_report $BOB_U "$_g" "$_tn" british; then
 		ok "$_g turn $_tn ($SIDE: $ORDER${4:+, $4}): played by mail, both reports delivered"
 	else
 		fail "$_g turn $_tn ($SIDE: $ORDER${4:+, $4}): played by mail, both reports delivered" \
@@ -219,15 +215,17 @@ busy_turn() {
 	_ref=$1 _g=$2 _tn=$3
 	_lock=$U/$_ref/games/$_g/.git/postrider.lock
 	_deferred=$(grep -c "status=deferred" "$PF/maillog")
-	flock -o "$_lock" sh -c 'echo $$ >"$1"; exec sleep 60' sh "$TRASH/holder.pid" &
+	flock -o "$_lock" sh -c 'echo $$ >"$1"; exec sleep 600' sh "$TRASH/holder.pid" &
 	_holder=$!
-	wait_for 10 test -s "$TRASH/holder.pid" || die "holding the lock of $_g"
+	# (a script that stops early ends the holder too)
+	at_exit '[ -s "$TRASH/holder.pid" ] && kill "$(cat "$TRASH/holder.pid")" 2>/dev/null'
+	wait_for 60 test -s "$TRASH/holder.pid" || die "holding the lock of $_g"
 	options "$_ref" "$U/$_ref/games/$_g"
 	reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$_g" $((_tn - 1)) "$SIDE")" "$ORDER"
 	_more_deferred() {
 		[ "$(grep -c "status=deferred" "$PF/maillog")" -gt "$_deferred" ]
 	}
-	if wait_for 30 _more_deferred; then
+	if wait_for 120 _more_deferred; then
 		ok "$_g busy: Postfix defers the order ($(grep "status=deferred" "$PF/maillog" | tail -n 1 | sed 's/.*status=deferred //'))"
 	else
 		fail "$_g busy: Postfix defers the order" "$(tail -n 10 "$PF/maillog")"
@@ -236,9 +234,9 @@ busy_turn() {
 	kill "$(cat "$TRASH/holder.pid")" "$_holder" 2>/dev/null
 	wait "$_holder" 2>/dev/null
 	rm -f "$TRASH/holder.pid"
-	if wait_for 30 commits_are "$U/$_ref/games/$_g" $((_tn + 1)) &&
-		wait_for 20 has_report prt-alice "$_g" "$_tn" american &&
-		wait_for 20 has_report prt-bob "$_g" "$_tn" british; then
+	if wait_for 120 commits_are "$U/$_ref/games/$_g" $((_tn + 1)) &&
+		wait_for 120 has_report $ALICE_U "$_g" "$_tn" american &&
+		wait_for 120 has_report $BOB_U "$_g" "$_tn" british; then
 		ok "$_g busy: Postfix delivers it again, the turn is played and mailed"
 	else
 		fail "$_g busy: Postfix delivers it again, the turn is played and mailed" \
@@ -248,8 +246,8 @@ busy_turn() {
 
 # ============ the Postfix pipe transport (contrib/postfix-master.cf) ============
 
-REF=$U/prt-ref
-runuser -u prt-ref -- mkdir -p "$REF/games" "$REF/.config/postrider"
+REF=$U/$REF_U
+runuser -u $REF_U -- mkdir -p "$REF/games" "$REF/.config/postrider"
 cat >"$REF/.config/postrider/config.yaml" <<EOF
 transport: smtp
 smtp_url: smtp://127.0.0.1:$PORT
@@ -257,17 +255,17 @@ starttls: false
 from: Referee <prt-ref@$DOMAIN>
 host_mail: $REF/Maildir/
 EOF
-chown prt-ref "$REF/.config/postrider/config.yaml"
+chown $REF_U "$REF/.config/postrider/config.yaml"
 # contrib/README.md: the referee creates the game in a login shell
-su - prt-ref -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-ref@$DOMAIN>' --seed $SEED" \
+su - $REF_U -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-ref@$DOMAIN>' --seed $SEED" \
 	>"$TRASH/out" 2>"$TRASH/err"
 _rc=$?
 [ "$_rc" -eq 0 ] && ok "new --games (SMTP configured): exit 0" ||
 	fail "new --games (SMTP configured): exit 0" "exit $_rc" "$(cat "$TRASH/err")"
 G1=$(sed -n 's/^created game \(ww-[a-z0-9]*\) .*/\1/p' "$TRASH/out")
 [ -n "$G1" ] || die "new: $(cat "$TRASH/out" "$TRASH/err")"
-if wait_for 20 has_report prt-alice "$G1" 0 american &&
-	wait_for 20 has_report prt-bob "$G1" 0 british; then
+if wait_for 120 has_report $ALICE_U "$G1" 0 american &&
+	wait_for 120 has_report $BOB_U "$G1" 0 british; then
 	ok "new mails the first reports itself: both players have them"
 else
 	fail "new mails the first reports itself: both players have them" "$(tail "$PF/maillog")"
@@ -277,18 +275,18 @@ git config --global --add safe.directory '*'
 git clone -q "$REF/games/$G1" "$TRASH/alice-clone" ||
 	die "the player's clone"
 
-play_turn prt-ref "$G1" 1
-play_turn prt-ref "$G1" 2 token-line
-play_turn prt-ref "$G1" 3 new-mail
+play_turn $REF_U "$G1" 1
+play_turn $REF_U "$G1" 2 token-line
+play_turn $REF_U "$G1" 3 new-mail
 
 # a rejection: answered by the same run, nothing played
-options prt-ref "$REF/games/$G1"
+options $REF_U "$REF/games/$G1"
 before=$(mails "$PLAYER")
 reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$G1" 3 "$SIDE")" "fly to the moon"
 rejected() {
 	grep -l "^Subject: .*order not accepted" "$U/$PLAYER"/Maildir/new/* >/dev/null 2>&1
 }
-if wait_for 20 rejected; then
+if wait_for 120 rejected; then
 	ok "an illegal order: the rejection arrives, sent by the run that refused it"
 else
 	fail "an illegal order: the rejection arrives" "$(tail -n 10 "$REF/games/.deliver.log")"
@@ -297,35 +295,41 @@ expect_eq "an illegal order: nothing played" 4 "$(commits "$REF/games/$G1")"
 expect_eq "an illegal order: one mail, the rejection" $((before + 1)) "$(mails "$PLAYER")"
 
 # a stranger: no reply, nothing played
-a_before=$(mails prt-alice) b_before=$(mails prt-bob)
+a_before=$(mails $ALICE_U) b_before=$(mails $BOB_U)
 reply "$TRASH/mallory.muttrc" "$(report "$PLAYER" "$G1" 3 "$SIDE")" "$ORDER"
 stranger_seen() {
 	grep -q "is not a player" "$REF/games/.deliver.log"
 }
-if wait_for 20 stranger_seen; then
+if wait_for 120 stranger_seen; then
 	ok "a stranger's order reaches postrider and is refused"
 else
 	fail "a stranger's order reaches postrider and is refused" "$(tail "$REF/games/.deliver.log")"
 fi
-sleep 1
+# what did not happen is looked at once the mail system is quiet: the run
+# is over and anything it sent delivered
+wait_for 120 postfix_quiet || fail "the private Postfix is quiet" "$(tail -n 5 "$PF/maillog")"
 expect_eq "a stranger: nothing played" 4 "$(commits "$REF/games/$G1")"
 expect_eq "a stranger: no mail to the players" "$a_before $b_before" \
-	"$(mails prt-alice) $(mails prt-bob)"
+	"$(mails $ALICE_U) $(mails $BOB_U)"
 
-busy_turn prt-ref "$G1" 4
+busy_turn $REF_U "$G1" 4
 
 # a turn played while mail cannot go (the server's port is wrong): the
 # order is played, and the host is told loudly; `postrider send` later
 cp "$REF/.config/postrider/config.yaml" "$TRASH/config.good"
 sed -i "s|^smtp_url: .*|smtp_url: smtp://127.0.0.1:1|" "$REF/.config/postrider/config.yaml"
-options prt-ref "$REF/games/$G1"
+options $REF_U "$REF/games/$G1"
 reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$G1" 4 "$SIDE")" "$ORDER"
-if wait_for 20 commits_are "$REF/games/$G1" 6; then
+if wait_for 120 commits_are "$REF/games/$G1" 6; then
 	ok "mail down: the turn is played all the same"
 else
 	fail "mail down: the turn is played all the same" "$(tail "$REF/games/.deliver.log")"
 fi
-sleep 0.5
+# the wrapper says so after postrider exits, later than the commit
+not_sent_said() {
+	grep -qF "a turn was played but its mail was NOT SENT" "$REF/games/.deliver.log"
+}
+wait_for 120 not_sent_said
 expect_fixed "mail down: the wrapper says MAIL NOT SENT in .deliver.log" \
 	"MAIL NOT SENT" "$REF/games/.deliver.log"
 expect_fixed "mail down: ... and that a turn was played but its mail NOT SENT" \
@@ -333,18 +337,20 @@ expect_fixed "mail down: ... and that a turn was played but its mail NOT SENT" \
 expect_eq "mail down: the two reports wait in the outbox" 2 \
 	"$(ls "$REF/games/$G1/.git/postrider/outbox/new" | grep -c .)"
 cp "$TRASH/config.good" "$REF/.config/postrider/config.yaml"
-host prt-ref send "$REF/games/$G1" >"$TRASH/out" 2>&1
+host $REF_U send "$REF/games/$G1" >"$TRASH/out" 2>&1
 expect_eq "mail back: postrider send exits 0" 0 $?
-if wait_for 20 has_report prt-alice "$G1" 5 american &&
-	wait_for 20 has_report prt-bob "$G1" 5 british; then
+if wait_for 120 has_report $ALICE_U "$G1" 5 american &&
+	wait_for 120 has_report $BOB_U "$G1" 5 british; then
 	ok "mail back: send delivers both reports"
 else
 	fail "mail back: send delivers both reports" "$(cat "$TRASH/out")"
 fi
 # what follows checks a clean log
 mv "$REF/games/.deliver.log" "$TRASH/deliver.log.1"
-play_turn prt-ref "$G1" 6
+play_turn $REF_U "$G1" 6
 
+# the pipe's own lines are logged once postrider-deliver exits
+wait_for 120 postfix_quiet || fail "the private Postfix is quiet" "$(tail -n 5 "$PF/maillog")"
 grep "relay=postrider" "$PF/maillog" >"$TRASH/pipe.log"
 expect_grep "the pipe transport delivered (status=sent)" "status=sent" "$TRASH/pipe.log"
 expect_no_fixed "the wrapper found postrider" "postrider not found" \
@@ -353,14 +359,14 @@ expect_no_fixed "no mail left unsent" "NOT SENT" "$REF/games/.deliver.log"
 # the reports arrive before the wrapper has finished (it removes its copy
 # of the order once postrider exits, which takes a while under ASan)
 failed_empty() { [ -z "$(ls "$REF/games/.failed")" ]; }
-wait_for 20 failed_empty
+wait_for 120 failed_empty
 expect_eq "nothing kept in .failed/" "" "$(ls "$REF/games/.failed")"
 expect_eq "the outbox new/ is empty" "" "$(ls "$REF/games/$G1/.git/postrider/outbox/new")"
 
 # git am: the player's clone follows the game by the .patch attachments
 n=1
 while [ $n -le 6 ]; do
-	r=$(report prt-alice "$G1" $n american)
+	r=$(report $ALICE_U "$G1" $n american)
 	mail_part "$r" text/x-patch >"$TRASH/patch" 2>"$TRASH/patch.err" ||
 		{ fail "report $n has a .patch attachment" "$(cat "$TRASH/patch.err")"; break; }
 	c=$(git -c safe.directory='*' -C "$REF/games/$G1" rev-list --reverse HEAD | sed -n "$((n + 1))p")
@@ -376,12 +382,12 @@ expect_eq "the player's clone, after git am of each .patch, is the game" \
 	"$(git -C "$TRASH/alice-clone" rev-parse HEAD)"
 
 # mail for the host (cron's, root's): into host_mail, not dropped (issue 30)
-printf 'From: Cron Daemon <root@%s>\nTo: prt-ref\nSubject: Cron <prt-ref@mx> /usr/local/bin/postrider remind ~/games\nAuto-Submitted: auto-generated\n\nsomething went wrong\n' \
-	"$DOMAIN" | /usr/sbin/sendmail -oi -f "root@$DOMAIN" prt-ref
+printf 'From: Cron Daemon <root@%s>\nTo: %s\nSubject: Cron <%s@mx> /usr/local/bin/postrider remind ~/games\nAuto-Submitted: auto-generated\n\nsomething went wrong\n' \
+	"$DOMAIN" "prt-ref@$DOMAIN" "$REF_U" | /usr/sbin/sendmail -oi -f "root@$DOMAIN" "prt-ref@$DOMAIN"
 host_got_it() {
-	grep -l "^Subject: Cron <prt-ref@mx>" "$REF"/Maildir/new/* >/dev/null 2>&1
+	grep -l "^Subject: Cron <$REF_U@mx>" "$REF"/Maildir/new/* >/dev/null 2>&1
 }
-if wait_for 20 host_got_it; then
+if wait_for 120 host_got_it; then
 	ok "cron's mail to the referee reaches the host's mailbox (host_mail)"
 else
 	fail "cron's mail to the referee reaches the host's mailbox (host_mail)" \
@@ -392,13 +398,13 @@ fi
 # bounced to its sender, who learns it was not played (issue 30)
 cp "$REF/.config/postrider/config.yaml" "$TRASH/config.good"
 echo "no_such_key: 1" >>"$REF/.config/postrider/config.yaml"
-options prt-ref "$REF/games/$G1"
+options $REF_U "$REF/games/$G1"
 before=$(mails "$PLAYER")
 reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$G1" 6 "$SIDE")" "$ORDER"
 bounced() {
 	grep -l "This message was NOT played" "$U/$PLAYER"/Maildir/new/* >/dev/null 2>&1
 }
-if wait_for 30 bounced; then
+if wait_for 120 bounced; then
 	ok "78: the sender gets a bounce saying the order was not played, and why"
 else
 	fail "78: the sender gets a bounce saying the order was not played, and why" \
@@ -408,9 +414,9 @@ expect_eq "78: nothing played" 7 "$(commits "$REF/games/$G1")"
 expect_eq "78: the message is kept in .failed/" 1 "$(ls "$REF/games/.failed" | grep -c .)"
 cp "$TRASH/config.good" "$REF/.config/postrider/config.yaml"
 # mended: fed again as contrib/README.md says
-su - prt-ref -c "for f in ~/games/.failed/incoming.*; do
+su - $REF_U -c "for f in ~/games/.failed/incoming.*; do
 	$PREFIX/bin/postrider-deliver ~/games < \"\$f\" && rm \"\$f\"; done" >"$TRASH/refeed.out" 2>&1
-if wait_for 20 commits_are "$REF/games/$G1" 8; then
+if wait_for 120 commits_are "$REF/games/$G1" 8; then
 	ok "78 mended: the kept message is fed again and played"
 else
 	fail "78 mended: the kept message is fed again and played" "$(cat "$TRASH/refeed.out")" \
@@ -428,49 +434,51 @@ expect_eq "root on the referee's game: the error is said once, on one line" 1 \
 
 # ============ procmail (contrib/procmailrc) ============
 
-PM=$U/prt-pm
-runuser -u prt-pm -- mkdir -p "$PM/games" "$PM/.config/postrider"
+PM=$U/$PM_U
+runuser -u $PM_U -- mkdir -p "$PM/games" "$PM/.config/postrider"
 sed "s|/home/referee|$PM|g; s|$REF/|$PM/|g; s|^from: .*|from: Referee <prt-pm@$DOMAIN>|" \
 	"$REF/.config/postrider/config.yaml" >"$PM/.config/postrider/config.yaml"
 sed "s|/usr/local/bin/|$PREFIX/bin/|g" contrib/procmailrc >"$PM/.procmailrc"
 echo '"|exec /usr/bin/procmail"' >"$PM/.forward"
-chown prt-pm "$PM/.config/postrider/config.yaml" "$PM/.procmailrc" "$PM/.forward"
+chown $PM_U "$PM/.config/postrider/config.yaml" "$PM/.procmailrc" "$PM/.forward"
 chmod 644 "$PM/.procmailrc" "$PM/.forward"
-su - prt-pm -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-pm@$DOMAIN>' --seed ${SEED%??}aa" \
+su - $PM_U -c "$PREFIX/bin/postrider new --games ~/games --american '$ALICE' --british '$BOB' --host 'Referee <prt-pm@$DOMAIN>' --seed ${SEED%??}aa" \
 	>"$TRASH/out" 2>"$TRASH/err"
 expect_eq "procmail: new exits 0" 0 $?
 G2=$(sed -n 's/^created game \(ww-[a-z0-9]*\) .*/\1/p' "$TRASH/out")
 [ -n "$G2" ] || die "new: $(cat "$TRASH/out" "$TRASH/err")"
-wait_for 20 has_report prt-alice "$G2" 0 american ||
+wait_for 120 has_report $ALICE_U "$G2" 0 american ||
 	fail "procmail: the first report arrives"
-play_turn prt-pm "$G2" 1
-busy_turn prt-pm "$G2" 2
-play_turn prt-pm "$G2" 3
+play_turn $PM_U "$G2" 1
+busy_turn $PM_U "$G2" 2
+play_turn $PM_U "$G2" 3
 # 78 through procmail: postrider's status goes out as procmail's, so the
 # sender gets Postfix's bounce at once (procmail passes no text: the
 # reason is in .deliver.log) and the message is kept once in .failed/ (a
 # 75 would have Postfix deliver it again and again, each a new copy)
 cp "$PM/.config/postrider/config.yaml" "$TRASH/pm-config.good"
 echo "no_such_key: 1" >>"$PM/.config/postrider/config.yaml"
-options prt-pm "$PM/games/$G2"
+options $PM_U "$PM/games/$G2"
 reply "$U/$PLAYER/.muttrc" "$(report "$PLAYER" "$G2" 3 "$SIDE")" "$ORDER"
 pm_bounced() {
 	grep -l "^Subject: Undelivered Mail Returned to Sender" "$U/$PLAYER"/Maildir/new/* 2>/dev/null |
 		xargs grep -l "$G2" >/dev/null 2>&1
 }
-if wait_for 30 pm_bounced; then
+if wait_for 120 pm_bounced; then
 	ok "procmail 78: the sender gets the bounce"
 else
 	fail "procmail 78: the sender gets the bounce" \
 		"$(tail -n 5 "$PM/games/.deliver.log" 2>/dev/null)" "$(tail -n 5 "$PF/maillog")"
 fi
-sleep 5
+# the bounce ends the message's delivery: no retry can come after it
+# once the queue is empty
+wait_for 120 postfix_quiet || fail "the private Postfix is quiet" "$(tail -n 5 "$PF/maillog")"
 expect_eq "procmail 78: the message is kept once, not once per retry" 1 \
 	"$(ls "$PM/games/.failed" 2>/dev/null | grep -c .)"
 expect_eq "procmail 78: nothing played" 4 "$(commits "$PM/games/$G2")"
 cp "$TRASH/pm-config.good" "$PM/.config/postrider/config.yaml"
 expect_eq "procmail: nothing fell through to the referee's mailbox" "" \
-	"$(cat "/var/mail/prt-pm" "$PM"/Maildir/new/* 2>/dev/null)"
+	"$(cat "/var/mail/$PM_U" "$PM"/Maildir/new/* 2>/dev/null)"
 
 # ============ the transports ============
 
@@ -483,8 +491,8 @@ EOF
 expect_exit 0 env POSTRIDER_CONFIG="$TRASH/sendmail.yaml" postrider new "$TRASH/hostgames/sm" \
 	--american "$ALICE" --british "$BOB" --host "Referee <referee@$DOMAIN>" --seed "${SEED%??}bb"
 G3=$(sed -n 's/^created game \(ww-[a-z0-9]*\) .*/\1/p' "$TRASH/out")
-if wait_for 20 has_report prt-alice "$G3" 0 american &&
-	wait_for 20 has_report prt-bob "$G3" 0 british; then
+if wait_for 120 has_report $ALICE_U "$G3" 0 american &&
+	wait_for 120 has_report $BOB_U "$G3" 0 british; then
 	ok "transport: sendmail delivers both reports"
 else
 	fail "transport: sendmail delivers both reports" "$(cat "$TRASH/err")" "$(tail "$PF/maillog")"
@@ -523,9 +531,9 @@ wait $s2
 r2=$?
 expect_eq "two senders: both exit 0" "0 0" "$r1 $r2"
 expect_eq "two senders: two messages sent in all" 2 "$(cat "$TRASH/send1" "$TRASH/send2" | grep -c "^sent ")"
-wait_for 20 has_report prt-bob "$G4" 0 british || fail "two senders: the reports arrive"
-sleep 1
+wait_for 120 has_report $BOB_U "$G4" 0 british || fail "two senders: the reports arrive"
+wait_for 120 postfix_quiet || fail "the private Postfix is quiet" "$(tail -n 5 "$PF/maillog")"
 expect_eq "two senders: the American got one copy" 1 \
-	"$(grep -il "^message-id: <postrider\.$G4\.0\.american@" "$U/prt-alice"/Maildir/new/* | grep -c .)"
+	"$(grep -il "^message-id: <postrider\.$G4\.0\.american@" "$U/$ALICE_U"/Maildir/new/* | grep -c .)"
 
 test_done

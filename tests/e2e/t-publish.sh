@@ -28,18 +28,11 @@ need_root_and_tools "it runs a private sshd" \
 	/usr/sbin/lighttpd /usr/sbin/sshd /usr/bin/ssh-keygen /usr/bin/openssl \
 	/usr/lib/git-core/git-http-backend /usr/lib/lighttpd/mod_openssl.so
 
-free_port() {
-	"$PY" -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
-
-# wait_port PORT: until something listens there (10 s at most)
+# wait_port PORT: until something listens there (60 s at most)
 wait_port() {
 	"$PY" - "$1" <<'EOF'
 import socket, sys, time
-for _ in range(100):
+for _ in range(600):
     try:
         socket.create_connection(("127.0.0.1", int(sys.argv[1])), 0.2).close()
         sys.exit(0)
@@ -114,22 +107,30 @@ alias.url = ( "/gitpush" => "/usr/lib/git-core/git-http-backend",
 	}
 }
 EOF
+# start_https [first]: lighttpd on $HPORT; the first time, a port taken
+# meanwhile (by another suite: lighttpd binds before it forks, and fails)
+# is given up for another free one
 start_https() {
-	/usr/sbin/lighttpd -f "$H/lighttpd.conf" >"$H/start.log" 2>&1 ||
-		die "lighttpd: $(cat "$H/start.log" "$H/error.log" 2>/dev/null)"
+	_try=0
+	until /usr/sbin/lighttpd -f "$H/lighttpd.conf" >"$H/start.log" 2>&1; do
+		_try=$((_try + 1))
+		[ "${1:-}" = first ] && [ $_try -lt 5 ] &&
+			grep -q "in use" "$H/start.log" "$H/error.log" 2>/dev/null ||
+			die "lighttpd: $(cat "$H/start.log" "$H/error.log" 2>/dev/null)"
+		HPORT=$(free_port)
+		sed -i "s/^server.port = .*/server.port = $HPORT/" "$H/lighttpd.conf"
+	done
 	wait_port "$HPORT" || die "lighttpd does not listen on $HPORT: $(cat "$H/error.log")"
 }
+# stop_https: lighttpd ends (it removes its pid file as it exits)
+_https_gone() { [ ! -f "$H/lighttpd.pid" ]; }
 stop_https() {
 	[ -f "$H/lighttpd.pid" ] && kill "$(cat "$H/lighttpd.pid")" 2>/dev/null
-	_i=0
-	while [ -f "$H/lighttpd.pid" ] && [ $_i -lt 50 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	wait_for 60 _https_gone || echo "# lighttpd did not end within 60 s"
 	rm -f "$H/lighttpd.pid"
 }
 at_exit stop_https
-start_https
+start_https first
 ok "lighttpd serves git over HTTPS on 127.0.0.1:$HPORT"
 
 # --- sshd on a loopback port --------------------------------------------------
@@ -157,7 +158,15 @@ UsePAM no
 StrictModes no
 LogLevel VERBOSE
 EOF
-/usr/sbin/sshd -f "$S/sshd_config" -E "$S/sshd.log" || die "sshd: $(cat "$S/sshd.log")"
+# sshd binds before it forks, and fails on a port taken meanwhile (by
+# another suite): then another free one
+_try=0
+until /usr/sbin/sshd -f "$S/sshd_config" -E "$S/sshd.log"; do
+	_try=$((_try + 1))
+	[ $_try -lt 5 ] && grep -q "in use" "$S/sshd.log" || die "sshd: $(cat "$S/sshd.log")"
+	SPORT=$(free_port)
+	sed -i "s/^Port .*/Port $SPORT/" "$S/sshd_config"
+done
 at_exit '[ -f "$S/sshd.pid" ] && kill "$(cat "$S/sshd.pid")" 2>/dev/null'
 wait_port "$SPORT" || die "sshd does not listen on $SPORT: $(cat "$S/sshd.log")"
 ok "sshd listens on 127.0.0.1:$SPORT"

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cmd.h"
 #include "config.h"
 #include "engine/engine.h"
+#include "peer.h"
 #include "play.h"
 #include "replies.h"
 #include "game_fixture.h"
@@ -430,6 +432,285 @@ static void options_where_refused(void **state)
 	free(am);
 }
 
+/* --- the same policy in a game without a host (docs/peer.md 8.4) ---------- */
+
+#define PEER_SA "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+#define PEER_SB "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+
+static char *peer_a, *peer_b;
+
+/* Runs the command entry e with argv, its output to /dev/null. */
+static int quiet(const struct cmd_entry *e, int argc, char **argv)
+{
+	int saved1 = dup(1), saved2 = dup(2), ret;
+
+	fflush(stdout);
+	fflush(stderr);
+	if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		BUG("cannot silence the command");
+	ret = e->exec(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved1, 1);
+	dup2(saved2, 2);
+	close(saved1);
+	close(saved2);
+	return ret;
+}
+
+/* The one mail between the postriders in dir's outbox. */
+static char *peer_mail_of(const char *dir)
+{
+	char *pattern = xstrfmt("%s/.git/postrider/outbox/new/*-peer-*", dir), *path;
+	glob_t gl;
+
+	if (glob(pattern, 0, NULL, &gl) != 0 || gl.gl_pathc < 1)
+		fail_msg("no mail of a commit in %s", pattern);
+	path = xstrdup(gl.gl_pathv[gl.gl_pathc - 1]);
+	globfree(&gl);
+	free(pattern);
+	return path;
+}
+
+/* Two copies: the American's (peer_a) has accepted the British's join,
+ * and its player decides (the Committees of Correspondence). */
+static int peer_setup(void **state)
+{
+	(void)state;
+	fixture_begin("test_play_peer");
+	peer_a = xstrfmt("%s/alice", fixture_root);
+	peer_b = xstrfmt("%s/bob", fixture_root);
+	char *new_argv[] = {
+		(char[]){ "peer" }, (char[]){ "new" }, peer_a, (char[]){ "--me" },
+		(char[]){ "american" }, (char[]){ "--american" }, (char[]){ AMERICAN },
+		(char[]){ "--british" }, (char[]){ BRITISH }, (char[]){ "--secret" },
+		(char[]){ PEER_SA }, NULL
+	};
+	assert_int_equal(quiet(&cmd_peer_entry, 11, new_argv), 0);
+	char *invite = peer_mail_of(peer_a);
+	char *join_argv[] = {
+		(char[]){ "peer" }, (char[]){ "join" }, peer_b, (char[]){ "--secret" },
+		(char[]){ PEER_SB }, (char[]){ "--address" }, (char[]){ BRITISH }, invite, NULL
+	};
+	assert_int_equal(quiet(&cmd_peer_entry, 8, join_argv), 0);
+	char *join = peer_mail_of(peer_b);
+	char *play_argv[] = { (char[]){ "play" }, peer_a, join, NULL };
+	assert_int_equal(quiet(&cmd_play_entry, 3, play_argv), 0);
+	free(invite);
+	free(join);
+	return 0;
+}
+
+static int peer_teardown(void **state)
+{
+	free(peer_a);
+	free(peer_b);
+	return teardown(state);
+}
+
+/* The American copy's game id and its player's token now. */
+static void peer_token(char **id, char **token)
+{
+	struct peer_copy pc;
+	struct strbuf err = STRBUF_INIT;
+	char t[FAIR_TOKEN_SIZE];
+
+	if (peer_copy_open(peer_a, &pc, 0, &err) != 0)
+		fail_msg("cannot open the peer copy: %s", err.buf);
+	game_token(&pc.g, SIDE_AMERICAN, t);
+	*id = xstrdup(pc.g.id);
+	*token = xstrdup(t);
+	peer_copy_close(&pc);
+	strbuf_release(&err);
+}
+
+static char *peer_input(const char *from, bool with_token, const char *headers,
+			const char *body)
+{
+	static int n;
+	char *id, *token, *m;
+
+	peer_token(&id, &token);
+	m = xstrfmt("From: %s\nTo: %s\nSubject: Re: [%s] 1775: your move, American%s%s%s\n"
+		    "Message-ID: <peer.%d@example.org>\n%s\n%s\n", from, AMERICAN, id,
+		    with_token ? " (token " : "", with_token ? token : "", with_token ? ")" : "",
+		    ++n, headers ? headers : "", body);
+	free(id);
+	free(token);
+	return m;
+}
+
+/* Decides (and unless check carries out) input on the American's copy, as
+ * `postrider play` (or check) does. */
+static void peer_decide(const char *input, int as, bool check, struct play_outcome *out)
+{
+	struct game g;
+	struct mail_config cfg = { 0 };
+	struct notify n = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct play_request rq = { .input = input, .len = strlen(input), .as = as,
+				   .check = check };
+
+	assert_int_equal(game_open(peer_a, &g, GAME_NEED_SECRET | (check ? 0 : GAME_LOCK), &err), 0);
+	assert_true(g.peer);
+	assert_int_equal(config_load(NULL, &cfg, &err), 0);
+	play_outcome_init(out);
+	peer_play_game(&g, &cfg, &n, &rq, out);
+	notify_release(&n);
+	config_release(&cfg);
+	game_close(&g);
+	strbuf_release(&err);
+}
+
+static void peer_policy(void **state)
+{
+	struct play_outcome out;
+	struct game host = { 0 }, peer = { .peer = true };
+	char *m;
+	(void)state;
+
+	/* the rows of the table: what a game without a host does not do */
+	assert_null(play_policy_of(&host)->no_undo);
+	assert_null(play_policy_of(&host)->no_vacation);
+	assert_non_null(play_policy_of(&peer)->no_undo);
+	assert_non_null(play_policy_of(&peer)->no_vacation);
+
+	m = peer_input(AMERICAN, true, "Auto-Submitted: auto-replied\n", "place Falmouth\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: an auto-reply", PLAY_IGNORED, 0, 0, 0, 0, "ignored: " }, &out);
+	free(m);
+
+	m = peer_input(BRITISH, true, NULL, "place Falmouth\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: the opponent, to the other's copy", PLAY_REJECTED, 1, 0, 0, 0,
+			      "rejected: 'banastre@example.org' is not this copy's player" }, &out);
+	free(m);
+
+	m = peer_input("Mallory <mallory@example.com>", true, NULL, "hand\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: a stranger", PLAY_REJECTED, 1, 0, 0, 0, "rejected: " }, &out);
+	free(m);
+
+	m = peer_input(AMERICAN, false, NULL, "place Falmouth\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: no token", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+			      SIDE_AMERICAN, "rejected: the message carries no order token" }, &out);
+	free(m);
+
+	m = peer_input(AMERICAN, true, NULL, "hand\n");
+	peer_decide(m, -1, false, &out);
+	assert_non_null(strstr(out.mail[0].text, "The American hand:"));
+	expect(&(struct row){ "peer: a question", PLAY_ANSWERED, 0, 1, PLAY_MAIL_ANSWER,
+			      SIDE_AMERICAN, "answered 'hand'" }, &out);
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: the same question again", PLAY_IGNORED, 0, 0, 0, 0,
+			      "ignored: this message was answered already" }, &out);
+	free(m);
+
+	m = peer_input(AMERICAN, true, NULL, "neighbours Boston\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: neighbours", PLAY_ANSWERED, 0, 1, PLAY_MAIL_ANSWER,
+			      SIDE_AMERICAN, "answered 'neighbours'" }, &out);
+	free(m);
+
+	m = peer_input(AMERICAN, true, NULL, "vacation 3d\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: a vacation", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+			      SIDE_AMERICAN, "rejected: a game without a host has no deadline" }, &out);
+	free(m);
+
+	m = peer_input(AMERICAN, true, NULL, "undo\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: an undo", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT, SIDE_AMERICAN,
+			      "rejected: the last order cannot be taken back: a game without a host has no undo" },
+	       &out);
+	free(m);
+
+	m = peer_input(AMERICAN, true, NULL, "place Boston\n");
+	peer_decide(m, -1, true, &out);
+	expect(&(struct row){ "peer: an illegal order, checked", PLAY_REJECTED, 1, 1,
+			      PLAY_MAIL_REJECT, SIDE_AMERICAN, "rejected: " }, &out);
+	free(m);
+
+	m = peer_input(AMERICAN, true, NULL, "# only a comment\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: an order with no decision", PLAY_REJECTED, 1, 1,
+			      PLAY_MAIL_REJECT, SIDE_AMERICAN,
+			      "rejected: the order holds no decision" }, &out);
+	free(m);
+
+	peer_decide("place Falmouth\n", SIDE_BRITISH, true, &out);
+	expect(&(struct row){ "peer: typed for the other side", PLAY_REJECTED, 1, 0, 0, 0,
+			      "rejected: this copy is the american's" }, &out);
+
+	peer_decide("place Falmouth\n", SIDE_AMERICAN, true, &out);
+	assert_non_null(strstr(out.out.buf, "the order is valid"));
+	expect(&(struct row){ "peer: a legal order, checked", PLAY_ACCEPTED, 0, 0, 0, 0, "" }, &out);
+
+	m = peer_input(AMERICAN, true, NULL, "place Falmouth\n");
+	peer_decide(m, -1, false, &out);
+	assert_non_null(strstr(out.out.buf, "accepted: order 1 of the american, mailed to the british"));
+	expect(&(struct row){ "peer: a legal order by mail", PLAY_ACCEPTED, 0, 0, 0, 0,
+			      "accepted: order 1 of the american" }, &out);
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: the same order again", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+			      SIDE_AMERICAN, "rejected: the token in this message is not valid" }, &out);
+	free(m);
+}
+
+/* A peer commit takes the host's crash-safe path (turn_publish()): its
+ * mail is named by its commit, so that a run that died after moving the
+ * branch and before releasing the mail is finished by the next run. */
+static void peer_crash_safe(void **state)
+{
+	struct play_outcome out;
+	struct game g;
+	struct strbuf err = STRBUF_INIT;
+	char head[41], *m, *mail, *staged, *stray, *released;
+	(void)state;
+
+	m = peer_input(AMERICAN, true, NULL, "place Falmouth\n");
+	peer_decide(m, -1, false, &out);
+	assert_int_equal(out.verdict, PLAY_ACCEPTED);
+	play_outcome_release(&out);
+	free(m);
+	assert_int_equal(game_open(peer_a, &g, 0, &err), 0);
+	memcpy(head, g.head, sizeof(head));
+	game_close(&g);
+	{
+		/* the order's mail, named by its commit */
+		char *pattern = xstrfmt("%s/.git/postrider/outbox/new/%s-peer-3-american.*",
+					peer_a, head);
+		glob_t gl;
+		assert_int_equal(glob(pattern, 0, NULL, &gl), 0);
+		assert_int_equal(gl.gl_pathc, 1);
+		mail = xstrdup(gl.gl_pathv[0]);
+		globfree(&gl);
+		free(pattern);
+	}
+
+	/* the crash: the branch moved, the mail still in tmp/; and a mail
+	 * of a commit that never was */
+	staged = xstrfmt("%s/.git/postrider/outbox/tmp/%s-peer-3-american.1", peer_a, head);
+	stray = xstrfmt("%s/.git/postrider/outbox/tmp/%040d-peer-9-american.1", peer_a, 7);
+	released = xstrfmt("%s/.git/postrider/outbox/new/%s-peer-3-american.1", peer_a, head);
+	assert_int_equal(rename(mail, staged), 0);
+	assert_int_equal(write_file_atomic(stray, "x\n", 2), 0);
+	m = peer_input(AMERICAN, true, NULL, "board\n");
+	peer_decide(m, -1, false, &out);
+	expect(&(struct row){ "peer: a question after a crash", PLAY_ANSWERED, 0, 1,
+			      PLAY_MAIL_ANSWER, SIDE_AMERICAN, "answered 'board'" }, &out);
+	assert_int_equal(access(released, F_OK), 0);	/* released */
+	assert_int_not_equal(access(staged, F_OK), 0);
+	assert_int_not_equal(access(stray, F_OK), 0);	/* deleted */
+	free(m);
+	free(mail);
+	free(staged);
+	free(stray);
+	free(released);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -438,6 +719,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(reflection, setup, teardown),
 		cmocka_unit_test_setup_teardown(say_and_the_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(options_where_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(peer_policy, peer_setup, peer_teardown),
+		cmocka_unit_test_setup_teardown(peer_crash_safe, peer_setup, peer_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
