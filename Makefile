@@ -73,7 +73,7 @@ $(BUILD)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libpostride
 # so a reference from the engine to libyaml, libgit2 or libcurl fails the
 # build of the check (make check runs it).
 ENGINE_SRC = $(sort $(wildcard src/engine/*.c)) src/util.c src/effects.c \
-	src/rng.c src/vrf.c src/codec.c src/state-names.c
+	src/rng.c src/vrf.c src/codec.c src/state.c
 ENGINE_OBJ = $(ENGINE_SRC:%.c=$(BUILD)/%.o)
 
 # One relocatable object whose only global names are the API's

@@ -12,6 +12,7 @@
 
 #include "audit.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "game.h"
 #include "mail.h"
 #include "order.h"
@@ -99,24 +100,35 @@ static int check_state(struct auditor *a, const struct state *s,
 	return ret;
 }
 
+/* The value of trailer key in a commit message (repo_trailer_get()),
+ * malloc'd, or NULL when it has none. */
+static char *trailer(const char *msg, const char *key)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	if (repo_trailer_get(msg, key, 0, &v) < 0)
+		return NULL;
+	return strbuf_detach(&v, NULL);
+}
+
 /* Test-only fixed dice, from the commit's trailer. */
 static void forced_dice(struct auditor *a, struct rng *r, bool *fixed)
 {
 	struct strbuf msg = STRBUF_INIT;
-	const char *p;
+	char *dice;
 
 	r->n_forced = 0;
 	if (repo_commit_info(a->g->repo, a->history[a->at], &msg, NULL, NULL, NULL) < 0)
 		return;
-	if ((p = strstr(msg.buf, "\nPostrider-Fixed-Dice: "))) {
-		p += strlen("\nPostrider-Fixed-Dice: ");
-		while (*p >= '1' && *p <= '6' && r->n_forced < RNG_MAX_FORCED) {
+	if ((dice = trailer(msg.buf, "Postrider-Fixed-Dice"))) {
+		for (const char *p = dice; *p >= '1' && *p <= '6' && r->n_forced < RNG_MAX_FORCED;) {
 			r->forced[r->n_forced++] = *p - '0';
 			p++;
 			if (*p == ',')
 				p++;
 		}
 		*fixed = true;
+		free(dice);
 	}
 	strbuf_release(&msg);
 }
@@ -417,20 +429,6 @@ static int draw_line(const char *p, const char *end, struct draw *d)
 	return 1;
 }
 
-/* A trailer's value in a commit message ("Key: value"), or NULL. */
-static const char *trailer(const char *msg, const char *key, size_t *len)
-{
-	size_t k = strlen(key);
-
-	for (const char *p = msg; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (!strncmp(p, key, k) && p[k] == ':' && p[k + 1] == ' ') {
-			*len = strcspn(p + k + 2, "\n");
-			return p + k + 2;
-		}
-	}
-	return NULL;
-}
-
 /* The public record of one commit. */
 struct record {
 	struct state s;
@@ -683,9 +681,7 @@ static bool order_headings(const char *p, const char *end)
 static int draw_order_of(struct auditor *a, const struct record *prev,
 			 const struct record *cur, struct draw_order *o)
 {
-	const char *t;
-	size_t tlen;
-	char *heading;
+	char *t, *heading;
 	int ret = 0;
 
 	memset(o, 0, sizeof(*o));
@@ -701,10 +697,11 @@ static int draw_order_of(struct auditor *a, const struct record *prev,
 			return fail(a, "log.txt: an order heading in a commit without an order");
 		return 0;
 	}
-	t = trailer(cur->msg.buf, "Postrider-Side", &tlen);
+	t = trailer(cur->msg.buf, "Postrider-Side");
 	for (enum side k = SIDE_AMERICAN; t && k <= SIDE_BRITISH; k++)
-		if (tlen == strlen(side_name(k)) && !memcmp(t, side_name(k), tlen))
+		if (!strcmp(t, side_name(k)))
 			o->side = (int)k;
+	free(t);
 	if (!o->side)
 		return fail(a, "the commit names no side in a Postrider-Side trailer (american or british)");
 	o->n = prev->s.orders[o->side];
@@ -796,12 +793,12 @@ static int check_draws(struct auditor *a, const struct record *prev,
 {
 	unsigned long long at = a->at ? prev->s.draws : 0;
 	const char *p = cur->log.buf + (a->at ? prev->log.len : 0);
-	const char *end = cur->log.buf + cur->log.len, *t;
+	const char *end = cur->log.buf + cur->log.len;
 	const bool vrf = game_proves(a->g);
 	const char *pp = cur->proofs.buf, *pend = cur->proofs.buf + cur->proofs.len;
 	unsigned char words[64] = { 0 };
 	int line = 1;
-	size_t tlen;
+	char *t;
 	struct draw d;
 	struct draw_order o;
 
@@ -851,15 +848,19 @@ static int check_draws(struct auditor *a, const struct record *prev,
 		return fail(a, "state.yaml says draws: %llu, but the log's draws end at %llu%s",
 			    (unsigned long long)cur->s.draws, at,
 			    cur->s.draws < at ? " (the draw counter was lowered)" : "");
-	t = trailer(cur->msg.buf, "Postrider-Draws", &tlen);
+	t = trailer(cur->msg.buf, "Postrider-Draws");
 	if (t || at > (a->at ? prev->s.draws : 0)) {
 		char want[64];
 		snprintf(want, sizeof(want), "%llu-%llu",
 			 a->at ? (unsigned long long)prev->s.draws : 0ULL, at);
-		if (!t || tlen != strlen(want) || memcmp(t, want, tlen))
-			return fail(a, "the commit's Postrider-Draws trailer is '%.*s', its draws are %s",
-				    t ? (int)tlen : 6, t ? t : "absent", want);
+		if (!t || strcmp(t, want)) {
+			int r = fail(a, "the commit's Postrider-Draws trailer is '%s', its draws are %s",
+				     t ? t : "absent", want);
+			free(t);
+			return r;
+		}
 	}
+	free(t);
 	return 0;
 }
 
@@ -924,10 +925,9 @@ static int explain_turn(struct auditor *a, unsigned long seq,
 	if (read_record(a, &rec[1]) < 0)
 		goto out;
 	{
-		size_t tlen;
-		const char *side = trailer(rec[1].msg.buf, "Postrider-Side", &tlen);
+		char *side = trailer(rec[1].msg.buf, "Postrider-Side");
 		t->at = at;
-		t->side = side ? xstrndup(side, tlen) : xstrdup("none");
+		t->side = side ? side : xstrdup("none");
 		snprintf(t->order_path, sizeof(t->order_path), "orders/%04lu-%s.txt",
 			 seq, t->side);
 		t->has_order = repo_read(a->g->repo, a->history[at], t->order_path,
@@ -1006,18 +1006,21 @@ static int public_checks(struct auditor *a)
 	for (a->at = 0; a->at < a->n && !ret; a->at++) {
 		struct record *cur = &rec[a->at % 2], *prev = &rec[(a->at + 1) % 2];
 		char order_path[64] = "";
-		const char *t;
-		size_t tlen;
-		bool fixed;
+		char *t;
+		bool fixed, game_named;
 
 		if ((ret = read_record(a, cur)) < 0)
 			break;
-		t = trailer(cur->msg.buf, "Postrider-Game", &tlen);
-		if (!t || tlen != strlen(a->g->id) || memcmp(t, a->g->id, tlen)) {
+		t = trailer(cur->msg.buf, "Postrider-Game");
+		game_named = t && !strcmp(t, a->g->id);
+		free(t);
+		if (!game_named) {
 			ret = fail(a, "the commit does not name game %s in its Postrider-Game trailer", a->g->id);
 			break;
 		}
-		fixed = trailer(cur->msg.buf, "Postrider-Fixed-Dice", &tlen) != NULL;
+		t = trailer(cur->msg.buf, "Postrider-Fixed-Dice");
+		fixed = t != NULL;
+		free(t);
 		if (a->at) {
 			if (prev->log.len > cur->log.len ||
 			    memcmp(cur->log.buf, prev->log.buf, prev->log.len)) {
@@ -1026,9 +1029,10 @@ static int public_checks(struct auditor *a)
 			}
 			if (cur->s.seq == prev->s.seq + 1) {
 				/* an order: the side whose order it is names the file */
-				const char *side = trailer(cur->msg.buf, "Postrider-Side", &tlen);
-				snprintf(order_path, sizeof(order_path), "orders/%04u-%.*s.txt",
-					 cur->s.seq, side ? (int)tlen : 4, side ? side : "none");
+				char *side = trailer(cur->msg.buf, "Postrider-Side");
+				snprintf(order_path, sizeof(order_path), "orders/%04u-%s.txt",
+					 cur->s.seq, side ? side : "none");
+				free(side);
 			} else if (cur->s.seq != prev->s.seq) {
 				ret = fail(a, "the order number jumps from %u to %u", prev->s.seq, cur->s.seq);
 				break;
@@ -1115,7 +1119,7 @@ static int check_mail_file(struct mail_check *mc, const char *path, bool mbox)
 		const char *p = text.buf, *end = text.buf + text.len;
 		int n = 0;
 		while (p < end && !ret) {
-			const char *start = p, *next = p;
+			const char *start = p, *next;
 			char where[64];
 			if (!strncmp(p, "From ", 5))
 				start = strchr(p, '\n') ? strchr(p, '\n') + 1 : end;

@@ -5,6 +5,7 @@
 #include "game.h"
 #include "mail.h"
 #include "paths.h"
+#include "state-yaml.h"
 #include "ytree.h"
 #include "trace.h"
 

@@ -554,10 +554,10 @@ int publish_after_commit(struct repo *r, const struct mail_config *cfg)
 
 	if (ret == 0)
 		printf("%s\n", what.buf);
-	else if (ret < 0)
-		error("PUSH FAILED: %s\n"
-		      "postrider: the turn is committed; `postrider send` or "
-		      "`postrider publish` pushes it later", err.buf);
+	else if (ret < 0) {
+		error("PUSH FAILED: %s", err.buf);
+		hint("the turn is committed; `postrider send` or `postrider publish` pushes it later");
+	}
 	fflush(stdout);
 	strbuf_release(&what);
 	strbuf_release(&err);

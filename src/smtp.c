@@ -1,6 +1,6 @@
 /*
  * smtp.c - the SMTP transport: one message through libcurl's SMTP
- * client (transport.h).
+ * client (smtp.h, transport.h).
  *
  * libcurl is loaded when a message is sent or the server probed, not
  * when postrider starts: with the libraries it needs (TLS, HTTP/2, IDN,
@@ -10,7 +10,7 @@
  * Its header still gives the types and the options' numbers; the few
  * functions used here are looked up once, in struct curl_fns.
  */
-#include "transport.h"
+#include "smtp.h"
 #include "mail.h"
 
 #include <curl/curl.h>
@@ -218,7 +218,7 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 	}
 	if (curl_ready(err) < 0)
 		return -1;
-	if (transport_recipients(env, msg, len, &list, &count, err) < 0) {
+	if (mail_envelope_recipients(env, msg, len, &list, &count, err) < 0) {
 		ret = -2;
 		goto out;
 	}
@@ -235,7 +235,7 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 			BUG("curl_slist_append failed");
 		rcpts = l;
 	}
-	from = transport_sender(cfg, env, msg, len);
+	from = mail_envelope_sender(env, cfg->from, msg, len);
 	if (!from) {
 		strbuf_addstr(err, "no sender address: set 'from' in the "
 			      "configuration");

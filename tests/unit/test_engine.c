@@ -2214,6 +2214,27 @@ static void test_prompt_descriptors_complete(void **state)
 	}
 }
 
+/* A card that needs code is one row of card_handler_descs with all its
+ * functions, named in effects.c, and used by a card of the data. */
+static void test_card_handlers_complete(void **state)
+{
+	(void)state;
+	assert_null(card_handlers[HANDLER_NONE]);
+	for (int h = HANDLER_NONE + 1; h < HANDLER__COUNT; h++) {
+		const struct card_handler_desc *r = &card_handler_descs[h];
+		bool used = false;
+		if (!r->play || !r->check || !r->apply || !r->legal || !r->describe)
+			fail_msg("handler %d lacks a play, check, apply, legal or describe", h);
+		assert_non_null(card_handlers[h]);
+		assert_int_equal(card_handler_lookup(card_handlers[h]), h);
+		for (int n = 1; n <= D->n_cards; n++)
+			used |= D->cards[n].handler == (enum card_handler)h;
+		if (!used)
+			fail_msg("handler %s: no card of the data names it", card_handlers[h]);
+	}
+	assert_int_equal(card_handler_lookup("no-such-handler"), HANDLER_NONE);
+}
+
 static void test_first_turn_card_accounting_and_1776(void **state)
 {
 	(void)state;
@@ -5073,6 +5094,7 @@ int main(void)
 		T(test_alternation_when_a_hand_runs_out),
 		T(test_british_first_alternation),
 		T(test_prompt_descriptors_complete),
+		T(test_card_handlers_complete),
 		T(test_first_turn_card_accounting_and_1776),
 		T(test_deal_reshuffles_when_asked),
 		T(test_deal_reshuffles_when_deck_runs_out),

@@ -908,6 +908,126 @@ static void test_private_path(void **state)
 	free(dir);
 }
 
+/*
+ * Trailers, as a table: a message, a key, which of its trailers of that
+ * key (0 the first), and the value read, or NULL for none. Every row is
+ * also put to git itself (interpret-trailers --parse), which must read
+ * the same: "what a trailer is" has git's one meaning.
+ */
+static const struct {
+	const char *msg, *key;
+	unsigned nth;
+	const char *want;
+} trailer_rows[] = {
+	/* the host's commit: subject, the actions, the trailers */
+	{ "1775 American: place Savannah GA\n\nplace Savannah GA\n\n"
+	  "Postrider-Game: ww-1\nPostrider-Seq: 1\nPostrider-Side: american\n",
+	  "Postrider-Seq", 0, "1" },
+	/* the same key in the body, or in the subject, is no trailer */
+	{ "Postrider-Seq: 9\n\nPostrider-Seq: 8 said the body\n\n"
+	  "Postrider-Game: ww-1\nPostrider-Seq: 2\n", "Postrider-Seq", 0, "2" },
+	{ "Postrider-Seq: 9\n\nPostrider-Seq: 8 said the body\n\n"
+	  "Postrider-Game: ww-1\nPostrider-Seq: 2\n", "Postrider-Seq", 1, NULL },
+	/* a subject alone has none, however it looks */
+	{ "Postrider-Seq: 9\n", "Postrider-Seq", 0, NULL },
+	{ "Postrider-Seq: 9\nPostrider-Side: british\n", "Postrider-Side", 0, NULL },
+	/* a last paragraph with one line that is no trailer has none */
+	{ "subject\n\nPostrider-Seq: 3\nthe order was long\n", "Postrider-Seq", 0, NULL },
+	/* a key only at the start of a line, and only before its ':' */
+	{ "subject\n\nX-Postrider-Seq: 3\n", "Postrider-Seq", 0, NULL },
+	{ "subject\n\nPostrider-Seq-Old: 3\n", "Postrider-Seq", 0, NULL },
+	/* several of one key (a peer commit's waits lines), in order */
+	{ "s\n\nPostrider-Kind: order\nPostrider-Waits: british answer s1.2\n"
+	  "Postrider-Waits: american shuffle 2\n", "Postrider-Waits", 1,
+	  "american shuffle 2" },
+	{ "s\n\nPostrider-Kind: order\nPostrider-Waits: british answer s1.2\n"
+	  "Postrider-Waits: american shuffle 2\n", "Postrider-Waits", 2, NULL },
+	/* blank lines at the end, blanks around the value, any case */
+	{ "s\n\nPostrider-Seq:   7  \n\n\n", "postrider-seq", 0, "7" },
+	{ "s\n\nPostrider-Seq : 7\n", "Postrider-Seq", 0, "7" },
+	{ "s\n\nPostrider-Seq:7", "Postrider-Seq", 0, "7" },
+	/* a continuation line joins the value */
+	{ "s\n\nPostrider-Via: host (play --as\n  american)\nPostrider-Seq: 4\n",
+	  "Postrider-Via", 0, "host (play --as american)" },
+	/* a block that starts with a continuation is none */
+	{ "s\n\n  more\nPostrider-Seq: 4\n", "Postrider-Seq", 0, NULL },
+	/* an empty value is a value */
+	{ "s\n\nPostrider-Fixed-Dice:\n", "Postrider-Fixed-Dice", 0, "" },
+	{ "", "Postrider-Seq", 0, NULL },
+	{ "s\n\n\n", "Postrider-Seq", 0, NULL },
+};
+
+static void test_trailers(void **state)
+{
+	char *dir = tpath("trailer-msg");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(trailer_rows) / sizeof(trailer_rows[0]); i++) {
+		struct strbuf v = STRBUF_INIT;
+		const char *want = trailer_rows[i].want;
+		int r = repo_trailer_get(trailer_rows[i].msg, trailer_rows[i].key,
+					 trailer_rows[i].nth, &v);
+		char *git;
+
+		print_message("row %zu: %s\n", i, trailer_rows[i].key);
+		if (!want) {
+			assert_int_equal(r, -1);
+			assert_int_equal(v.len, 0);
+		} else {
+			assert_int_equal(r, 0);
+			assert_string_equal(strbuf_str(&v), want);
+		}
+		/* git reads the same */
+		assert_int_equal(write_file_atomic(dir, trailer_rows[i].msg,
+						   strlen(trailer_rows[i].msg)), 0);
+		git = capture_line("git interpret-trailers --parse <'%s' | "
+				   "grep -i '^%s: ' | sed -n '%up' | cut -d: -f2- | "
+				   "sed 's/^ //'", dir, trailer_rows[i].key,
+				   trailer_rows[i].nth + 1);
+		if (!want)
+			assert_string_equal(git, "");
+		else
+			assert_string_equal(git, want);
+		free(git);
+		strbuf_release(&v);
+	}
+	/* what comes before stays: the value is appended */
+	{
+		struct strbuf v = STRBUF_INIT;
+		strbuf_addstr(&v, "seq ");
+		assert_int_equal(repo_trailer_get("s\n\nSeq: 5 \n", "Seq", 0, &v), 0);
+		assert_string_equal(strbuf_str(&v), "seq 5");
+		strbuf_release(&v);
+	}
+	free(dir);
+}
+
+/* A commit's trailer, read from the repository. */
+static void test_commit_trailer(void **state)
+{
+	char *dir = tpath("game");
+	struct repo *r = NULL;
+	struct strbuf v = STRBUF_INIT;
+	char c1[41], c2[41];
+
+	(void)state;
+	assert_int_equal(repo_create(dir, &r), 0);
+	make_two(r, c1, c2);
+	assert_int_equal(repo_trailer(r, c2, "Side", &v), 0);
+	assert_string_equal(strbuf_str(&v), "american");
+	strbuf_reset(&v);
+	assert_int_equal(repo_trailer(r, c1, "Seq", &v), 0);
+	assert_string_equal(strbuf_str(&v), "0");
+	strbuf_reset(&v);
+	assert_int_equal(repo_trailer(r, c1, "Side", &v), -1);
+	assert_int_equal(repo_trailer(r, "0123456789012345678901234567890123456789",
+				      "Seq", &v), -1);
+	assert_int_equal(v.len, 0);
+	repo_free(r);
+	strbuf_release(&v);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -923,6 +1043,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checkout_repair, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_private_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trailers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_commit_trailer, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("repo", tests, group_setup,

@@ -27,6 +27,7 @@
 #include "config.h"
 #include "mail.h"
 #include "outbox.h"
+#include "smtp.h"
 #include "transport.h"
 
 #define PYTHON "/usr/bin/python3"

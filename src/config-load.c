@@ -1,3 +1,9 @@
+/*
+ * config-load.c - reading the host's configuration file into struct
+ * mail_config (config.h): the file found, its keys checked, the
+ * transport named checked against the table of transports (transport.h),
+ * which itself stands on config.h's types alone.
+ */
 #include "config.h"
 #include "mail.h"
 #include "transport.h"
@@ -413,7 +419,7 @@ int config_load(const char *path, struct mail_config *cfg, struct strbuf *err)
 		}
 	}
 	if (r != 0) {
-		strbuf_addf(err, "cannot read '%s': %s\n", file,
+		strbuf_addf(err, "cannot read '%s': %s", file,
 			    r == 1 ? strerror(ENOENT) :
 			    errno == EFBIG ? "file too large" : strerror(errno));
 		free(file);
