@@ -26,7 +26,7 @@ struct auditor {
 	struct strbuf why;
 	unsigned long dice;	/* version 2: public draws whose proofs verified */
 	unsigned long shuffles;	/* shuffles, checked only with the seed */
-	bool padded;		/* a sealed state of format v3 was seen */
+	int seal_fmt;		/* the newest sealed format seen (FAIR_SEAL_V*) */
 };
 
 /* Records the first difference; returns -1 so callers can `return fail()`. */
@@ -74,19 +74,20 @@ static int check_state(struct auditor *a, const struct state *s,
 		       const char *log, size_t log_len)
 {
 	struct strbuf yaml = STRBUF_INIT, sealed = STRBUF_INIT, got = STRBUF_INIT;
-	int ret, fmt = FAIR_SEAL_V3;
+	int ret, fmt = FAIR_SEAL_V4;
 
-	/* A game begun before the padding holds sealed states of format v2
-	 * up to its first commit of this version: the replay reproduces
-	 * each in its own format, and a v2 after a v3 is an error. */
+	/* A game begun before the padding holds sealed states of format v2,
+	 * one begun before the sides' own rooms of v3, up to its first
+	 * commit of a newer version: the replay reproduces each in its own
+	 * format, and a step back to an older format is an error. */
 	if (repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &got) == 0 &&
-	    fair_seal_format(got.buf, got.len) == FAIR_SEAL_V2)
-		fmt = FAIR_SEAL_V2;
+	    fair_seal_format(got.buf, got.len) >= FAIR_SEAL_V2)
+		fmt = fair_seal_format(got.buf, got.len);
 	strbuf_release(&got);
-	if (fmt == FAIR_SEAL_V2 && a->padded)
-		return fail(a, "private/state.sealed is in the unpadded format v2 "
-			    "after a padded one (v3)");
-	a->padded = a->padded || fmt == FAIR_SEAL_V3;
+	if (fmt < a->seal_fmt)
+		return fail(a, "private/state.sealed is in the %s format v%d after one of format v%d",
+			    fmt == FAIR_SEAL_V2 ? "unpadded" : "older", fmt, a->seal_fmt);
+	a->seal_fmt = fmt;
 	if (game_state_files_as(a->g, s, fmt, &yaml, &sealed) < 0)
 		return fail(a, "cannot seal the replayed state");
 	ret = same_file(a, "state.yaml", yaml.buf, yaml.len);

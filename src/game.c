@@ -616,7 +616,7 @@ void game_hand_salt(const struct game *g, const struct state *s, enum side side,
 int game_state_files(const struct game *g, const struct state *s,
 		     struct strbuf *state_yaml, struct strbuf *sealed)
 {
-	return game_state_files_as(g, s, FAIR_SEAL_V3, state_yaml, sealed);
+	return game_state_files_as(g, s, FAIR_SEAL_V4, state_yaml, sealed);
 }
 
 int game_state_files_as(const struct game *g, const struct state *s,
@@ -635,7 +635,8 @@ int game_state_files_as(const struct game *g, const struct state *s,
 	state_write_public(s, g->data, commit, state_yaml);
 	state_write_private(s, g->data, &priv);
 	ret = fair_seal_as(g->seed, s->seq, seal_fmt, priv.buf, priv.len,
-			   state_private_padded_size(s, g->data), sealed);
+			   state_private_padded_size(s, g->data, seal_fmt >= FAIR_SEAL_V4),
+			   sealed);
 	strbuf_release(&priv);
 	return ret;
 }

@@ -170,8 +170,8 @@ void game_write_yaml(const struct game *g, struct strbuf *out);
  * private/state.sealed. Appends them to files (paths and contents owned by
  * the caller's bufs). Needs the seed. Returns 0 or -1 (error printed).
  * The private state is sealed in the current format (fair_seal(), padded);
- * game_state_files_as() seals it in format seal_fmt (FAIR_SEAL_V2 for the
- * audit of a commit made before the padding).
+ * game_state_files_as() seals it in format seal_fmt (FAIR_SEAL_V3 or _V2
+ * for the audit of a commit made before the sides' rooms or the padding).
  */
 int game_state_files(const struct game *g, const struct state *s,
 		     struct strbuf *state_yaml, struct strbuf *sealed);
