@@ -589,6 +589,8 @@ static void decide(struct game *g, const struct play_request *rq,
 		}
 	}
 	out->side = side;
+	if (rq->as >= 0 && !rq->check)
+		turn_mark_host(&out->log, side, rq->default_order);
 	if (order_text_is(text, "undo")) {
 		/* a new commit that restores the state before the side's
 		 * last order (history is never rewritten) */
