@@ -332,6 +332,36 @@ static void reflection(void **state)
 	free(am);
 }
 
+/* Issue 39, item 3: mail that proves no sender (no token) cannot spend a
+ * player's replies: one reply a day to the address from a budget of its
+ * own, and his own refused orders are still answered. */
+static void forged_mail(void **state)
+{
+	struct play_outcome out;
+	char *am = token_of(SIDE_AMERICAN), *forged, *m;
+	(void)state;
+
+	forged = mail(AMERICAN, NULL, NULL, "place Boston\n");
+	play_mail(forged, &out);
+	expect(&(struct row){ "a forgery", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+			      SIDE_AMERICAN, "rejected: the message carries no order token" }, &out);
+	for (int i = 0; i < 2 * REPLIES_SHORT_MAX; i++) {
+		play_mail(forged, &out);
+		assert_non_null(strstr(out.said.buf, "no reply sent: a mail that proves no sender"));
+		expect(&(struct row){ "more forgeries", PLAY_REJECTED, 1, 0, 0, 0,
+				      "rejected: the message carries no order token" }, &out);
+	}
+	m = mail(AMERICAN, am, NULL, "place Boston\n");
+	for (int i = 0; i < REPLIES_SHORT_MAX; i++) {
+		play_mail(m, &out);
+		expect(&(struct row){ "his own bad orders, answered", PLAY_REJECTED, 1, 1,
+				      PLAY_MAIL_REJECT, SIDE_AMERICAN, "rejected: line 1" }, &out);
+	}
+	free(m);
+	free(forged);
+	free(am);
+}
+
 static void say_and_the_end(void **state)
 {
 	struct play_outcome out;
@@ -436,6 +466,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(mail_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(host_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(reflection, setup, teardown),
+		cmocka_unit_test_setup_teardown(forged_mail, setup, teardown),
 		cmocka_unit_test_setup_teardown(say_and_the_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(options_where_refused, setup, teardown),
 	};
