@@ -310,14 +310,16 @@ static void drop_rest(struct run *run, int lineno, const char *t, const char *p,
 	order_seal_line(s, run->side, lineno, t);
 	n++;
 	while (*p) {
-		/* a comment of its own line leaves the public file too */
+		/* a comment of its own line leaves the public file too, and
+		 * so does every line after the order (a sign-off): issue 39 */
 		bool comment = p[strspn(p, " \t\r")] == '#';
 		char *u, *line = next_line(&p, &u);
+		bool beyond = run->first && lineno + 1 > run->last;
 		lineno++;
-		if (*u && !(run->first && lineno > run->last)) {
+		if (*u && !beyond) {
 			order_seal_line(s, run->side, lineno, u);
 			n++;
-		} else if (comment && !*u && !(run->first && lineno > run->last)) {
+		} else if (comment || *u) {
 			order_seal_line(s, run->side, lineno, "#");
 		}
 		free(line);
@@ -591,17 +593,36 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	if (words_first(&run, text) < 0)
 		go = -1;
 	while (*p && go > 0) {
+		/* from the first sealed line on, what the sender writes around
+		 * his orders is sealed too (issue 39): a comment, a sign-off */
+		bool sealed = s->sealed_lines[side][0] != '\0';
+		const char *raw = p;
+		size_t rawlen = strcspn(p, "\n"), had = strlen(s->sealed_lines[side]);
 		char *t, *line = next_line(&p, &t);
 		lineno++;
 		if (!*t) {
 			/* a blank line or a comment */
+			if (sealed && raw[strspn(raw, " \t\r")] != '\n' && raw[strspn(raw, " \t\r")])
+				order_seal_line(s, side, lineno, "#");
 		} else if (run.first && (lineno < run.first || lineno > run.last)) {
 			/* prose before or after the order: set aside */
-			strbuf_addf(&res->set_aside, "%s\n", t);
+			if (sealed)
+				order_seal_line(s, side, lineno, "#");
+			else
+				strbuf_addf(&res->set_aside, "%s\n", t);
 		} else {
 			go = run_line(&run, lineno, line, t, p);
-			if (go == 0)
+			if (go == 0 || (go > 0 && strlen(s->sealed_lines[side]) > had))
+				/* held, dropped or a standing order: the
+				 * comments before it may speak of it */
 				seal_comments(&run, text, after, lineno);
+			else if (go > 0 && sealed && strlen(line) < rawlen &&
+				 memchr(raw + strlen(line), '#', rawlen - strlen(line))) {
+				/* a line that ran, with a comment: sealed whole */
+				char *whole = xstrndup(raw, rawlen - (raw[rawlen - 1] == '\r'));
+				order_seal_line(s, side, lineno, whole);
+				free(whole);
+			}
 			after = lineno + 1;
 		}
 		free(line);

@@ -101,6 +101,34 @@ expect_exit 0 postrider play "$TRASH/B" --as american "$TRASH/stand"
 expect_exit 4 postrider audit "$TRASH/B"
 expect_grep "the replay puts the sealed comment back" '^verified: ' "$TRASH/out"
 
+# 1c. issue 39, item 4: everything after the first sealed line is sealed:
+# a comment and a sign-off written after a held-over line (after the last
+# order line, where they used to stay in clear in the order file and the
+# patch) show neither their text nor their length
+# seen_by DIR SIDE: what SIDE receives and can fetch of the last commit, as
+# text: the commit with its files, his mail's text and its patch
+seen_by() {
+	git -C "$1" show HEAD
+	git -C "$1" show HEAD:log.txt
+	mail_part "$(report_for "$1" "$2")" text/plain
+	mail_part "$(report_for "$1" "$2")" text/x-patch
+}
+fresh_pair
+play_both "$(printf 'move 23 Howe\nto Lexington\ndiscard 80\n# x\n\nBest,\nB.')" \
+	"$(printf 'move 23 Howe\nto Lexington\ndiscard 80\n# Paul Revere rides for this one\n\nYours ever, and thanks for the game\nBanastre')" \
+	british american
+seen_by "$TRASH/B" american >"$TRASH/seen-b"
+expect_no_fixed "the comment after the held line reaches the American nowhere" 'Revere rides' "$TRASH/seen-b"
+expect_no_fixed "nor the sign-off" 'thanks for the game' "$TRASH/seen-b"
+expect_no_fixed "nor the name under it" 'Banastre' "$TRASH/seen-b"
+expect_eq "the order file marks the held line, the comment and the two lines of the sign-off" 4 \
+	"$(git -C "$TRASH/B" show HEAD:orders/0005-british.txt | grep -c '^# (a line sealed until it runs')"
+expect_file_eq "a comment and a sign-off after the held line: every size the American sees is the same" \
+	"$TRASH/sizes.A" "$TRASH/sizes.B"
+expect_exit 0 postrider play "$TRASH/B" --as american "$TRASH/stand"
+expect_exit 4 postrider audit "$TRASH/B"
+expect_grep "the replay puts the sealed notes back" '^verified: ' "$TRASH/out"
+
 # 2. standing orders of different lengths: the British sees the same sizes
 fresh_pair
 play_both "$(printf 'if attacked at lexington: stand\nif battle: none')" \
@@ -112,6 +140,24 @@ expect_grep "the American's own report lists game A's order" '^  if battle: none
 expect_grep "and game B's" '^  if battle: discard 107' "$(report_for "$TRASH/B" american)"
 expect_grep "the British is mailed" '^mails [1-9]' "$TRASH/sizes.A"
 expect_file_eq "standing orders: every size the British sees is the same" \
+	"$TRASH/sizes.A" "$TRASH/sizes.B"
+
+# 2b. the same around a standing order (a sealed line): the comment before
+# it, a comment after it (of its own line, or at the end of a line that
+# runs) and the sign-off are sealed, and the sign-off is not quoted in the
+# log's "Set aside" line either
+fresh_pair
+play_both "$(printf '# x\nif attacked at lexington: stand\nif battle: none\nnever intercept # y\n# x\nAl')" \
+	"$(printf '# I hold Morris back\nif attacked at lexington: stand\nif battle: discard robert morris\nnever intercept # keep Morris\n# Morris pays for this battle\nAll the best, Abigail')" \
+	american british
+seen_by "$TRASH/B" british >"$TRASH/seen-b"
+expect_no_fixed "the comment before a standing order reaches the British nowhere" 'hold Morris' "$TRASH/seen-b"
+expect_no_fixed "nor one at the end of a line after it, which ran" 'keep Morris' "$TRASH/seen-b"
+expect_fixed "while what that line did is in the log" 'American standing reaction: never intercept' "$TRASH/B/log.txt"
+expect_no_fixed "the comment after a standing order reaches the British nowhere" 'Morris pays' "$TRASH/seen-b"
+expect_no_fixed "nor the sign-off" 'All the best' "$TRASH/seen-b"
+expect_no_fixed "the log quotes no sealed sign-off" 'Set aside' "$TRASH/B/log.txt"
+expect_file_eq "a comment and a sign-off after a standing order: every size the British sees is the same" \
 	"$TRASH/sizes.A" "$TRASH/sizes.B"
 
 # 3. the audit still replays both (the padding is reproduced byte for byte)
