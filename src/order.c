@@ -644,9 +644,12 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 		char *t, *line = next_line(&p, &t);
 		lineno++;
 		if (!*t) {
-			/* a blank line or a comment */
-			if (sealed && raw[strspn(raw, " \t\r")] != '\n' && raw[strspn(raw, " \t\r")])
+			/* a blank line or a comment (sealed once, not again
+			 * by seal_comments(): after moves past it) */
+			if (sealed && raw[strspn(raw, " \t\r")] != '\n' && raw[strspn(raw, " \t\r")]) {
 				order_seal_line(s, side, lineno, "#");
+				after = lineno + 1;
+			}
 		} else if (run.first && (lineno < run.first || lineno > run.last)) {
 			/* prose before or after the order: set aside */
 			if (sealed)
