@@ -27,7 +27,7 @@ struct auditor {
 	struct strbuf why;
 	unsigned long dice;	/* version 2: public draws whose proofs verified */
 	unsigned long shuffles;	/* shuffles, checked only with the seed */
-	bool padded;		/* a sealed state of format v3 was seen */
+	int seal_fmt;		/* the newest sealed format seen (FAIR_SEAL_V*) */
 };
 
 /* Records the first difference; returns -1 so callers can `return fail()`. */
@@ -75,19 +75,20 @@ static int check_state(struct auditor *a, const struct state *s,
 		       const char *log, size_t log_len)
 {
 	struct strbuf yaml = STRBUF_INIT, sealed = STRBUF_INIT, got = STRBUF_INIT;
-	int ret, fmt = FAIR_SEAL_V3;
+	int ret, fmt = FAIR_SEAL_V4;
 
-	/* A game begun before the padding holds sealed states of format v2
-	 * up to its first commit of this version: the replay reproduces
-	 * each in its own format, and a v2 after a v3 is an error. */
+	/* A game begun before the padding holds sealed states of format v2,
+	 * one begun before the sides' own rooms of v3, up to its first
+	 * commit of a newer version: the replay reproduces each in its own
+	 * format, and a step back to an older format is an error. */
 	if (repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &got) == 0 &&
-	    fair_seal_format(got.buf, got.len) == FAIR_SEAL_V2)
-		fmt = FAIR_SEAL_V2;
+	    fair_seal_format(got.buf, got.len) >= FAIR_SEAL_V2)
+		fmt = fair_seal_format(got.buf, got.len);
 	strbuf_release(&got);
-	if (fmt == FAIR_SEAL_V2 && a->padded)
-		return fail(a, "private/state.sealed is in the unpadded format v2 "
-			    "after a padded one (v3)");
-	a->padded = a->padded || fmt == FAIR_SEAL_V3;
+	if (fmt < a->seal_fmt)
+		return fail(a, "private/state.sealed is in the %s format v%d after one of format v%d",
+			    fmt == FAIR_SEAL_V2 ? "unpadded" : "older", fmt, a->seal_fmt);
+	a->seal_fmt = fmt;
 	if (game_state_files_as(a->g, s, fmt, &yaml, &sealed) < 0)
 		return fail(a, "cannot seal the replayed state");
 	ret = same_file(a, "state.yaml", yaml.buf, yaml.len);
@@ -131,6 +132,30 @@ static void forced_dice(struct auditor *a, struct rng *r, bool *fixed)
 		free(dice);
 	}
 	strbuf_release(&msg);
+}
+
+/*
+ * The mark of an order the host typed (turn_mark_host()) that the current
+ * commit's log must hold under its heading, appended to mark: when its
+ * trailer says `Postrider-Via: host (play --as SIDE[ --default...])` and
+ * it was written by a postrider that marks, which sealed it in format v4
+ * or later (both came with issue 39). Nothing for an order by mail or an
+ * older commit.
+ */
+static void host_mark(struct auditor *a, enum side side, struct strbuf *mark)
+{
+	struct strbuf msg = STRBUF_INIT, sealed = STRBUF_INIT;
+	char *via = NULL, *as = xstrfmt("host (play --as %s", side_name(side));
+
+	if (repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &sealed) == 0 &&
+	    fair_seal_format(sealed.buf, sealed.len) >= FAIR_SEAL_V4 &&
+	    repo_commit_info(a->g->repo, a->history[a->at], &msg, NULL, NULL, NULL) == 0 &&
+	    (via = trailer(msg.buf, "Postrider-Via")) && !strncmp(via, as, strlen(as)))
+		turn_mark_host(mark, side, !strncmp(via + strlen(as), " --default", 10));
+	free(via);
+	free(as);
+	strbuf_release(&msg);
+	strbuf_release(&sealed);
 }
 
 /* The seq committed in state.yaml at the current commit. */
@@ -246,6 +271,7 @@ static int replay(struct auditor *a, bool *fixed)
 				strbuf_release(&why);
 				goto out;
 			}
+			host_mark(a, side, &msg);
 			strbuf_addf(&msg, "The %s takes back order %u: the game is as it was before it.\n",
 				    side_title(side), s.seq);
 			turn_happened(&log, &s, seq, side, msg.buf);
@@ -276,7 +302,7 @@ static int replay(struct auditor *a, bool *fixed)
 		struct order_result res;
 		struct state next = s;
 		order_result_init(&res);
-		game_rng_order(a->g, &s, side, &r);
+		game_rng_order_after(a->g, &s, side, proofs.buf, &r);
 		forced_dice(a, &r, fixed);
 		r.log = &res.log;
 		r.proofs = &proofs;
@@ -289,7 +315,13 @@ static int replay(struct auditor *a, bool *fixed)
 		next.draws = r.next;
 		next.seq = seq;
 		next.orders[side]++;
-		turn_happened(&log, &s, seq, side, res.log.buf);
+		{
+			struct strbuf happened = STRBUF_INIT;
+			host_mark(a, side, &happened);
+			strbuf_addbuf(&happened, &res.log);
+			turn_happened(&log, &s, seq, side, happened.buf);
+			strbuf_release(&happened);
+		}
 		order_result_release(&res);
 		have_prev[OTHER_SIDE(side)] = have_prev[OTHER_SIDE(side)] &&
 					      engine_decided_nothing(&s, &next, side);
@@ -645,15 +677,28 @@ static int mix_line(const char *p, const char *end, unsigned char words[64])
 }
 
 /*
- * Version 3: the order a commit's public draws belong to (docs/fairness.md
- * section 19): side 0 for the new game, else the side of the order and
- * its count of accepted orders before it; place is the next draw's.
+ * Versions 3 and 4: the order a commit's public draws belong to
+ * (docs/fairness.md section 19): side 0 for the new game, else the side of
+ * the order and its count of accepted orders before it (version 3's
+ * input); place is the next draw's, in version 3 within the order, in
+ * version 4 among the game's public draws (section 19b).
  */
 struct draw_order {
-	bool bound;		/* version 3 */
+	bool bound;		/* version 3 or 4: a draw needs an order */
+	bool counted;		/* version 4: place counts the game's draws */
 	int side;		/* 0 the new game, 1, 2; -1 a commit without an order */
 	unsigned long long n, place;
 };
+
+/* The lines of a proofs.txt: the public draws it proves. */
+static unsigned long long proof_lines(const struct strbuf *proofs)
+{
+	unsigned long long n = 0;
+
+	for (size_t i = 0; i < proofs->len; i++)
+		n += proofs->buf[i] == '\n';
+	return n;
+}
 
 /* Whether a line of [p, end) that follows a '\n' at p or later is an
  * order heading "-- YEAR, order N (" (section 19.4). */
@@ -673,7 +718,7 @@ static bool order_headings(const char *p, const char *end)
 }
 
 /*
- * The order of the current commit, in version 3, and what names it: the
+ * The order of the current commit, in versions 3 and 4, and what names it: the
  * Postrider-Side trailer, the counts of `orders:` (the side's one more,
  * the other's unchanged; neither in a commit without an order) and the
  * order's heading in log.txt. 0, or -1 with the reason.
@@ -685,7 +730,10 @@ static int draw_order_of(struct auditor *a, const struct record *prev,
 	int ret = 0;
 
 	memset(o, 0, sizeof(*o));
-	o->bound = a->g->fairness == 3;
+	o->bound = a->g->fairness == 3 || a->g->fairness == 4;
+	o->counted = a->g->fairness == 4;
+	if (o->counted && a->at)
+		o->place = proof_lines(&prev->proofs);
 	if (!o->bound || !a->at)
 		return 0;
 	if (cur->s.seq != prev->s.seq + 1) {
@@ -766,9 +814,12 @@ static int check_proof(struct auditor *a, const struct draw *d, int line,
 		return fail(a, "log.txt line %d: draw %llu has no proof in proofs.txt (the next proof is of draw %llu)",
 			    line, d->first, n);
 	if (o->bound && o->side < 0)
-		return fail(a, "log.txt line %d: draw %llu in a commit without an order (version 3 binds every die to its order)",
-			    line, d->first);
-	if (o->bound) {
+		return fail(a, "log.txt line %d: draw %llu in a commit without an order (version %d binds every die to an order)",
+			    line, d->first, a->g->fairness);
+	if (o->counted) {
+		at = o->place++;
+		len = rng_vrf_alpha4(a->g->id, words, at, alpha);
+	} else if (o->bound) {
 		at = o->place++;
 		len = rng_vrf_alpha3(a->g->id, words, o->side, o->n, at, alpha);
 	} else {
@@ -776,7 +827,8 @@ static int check_proof(struct auditor *a, const struct draw *d, int line,
 	}
 	if (vrf_verify(a->g->vrf_pk, pi, alpha, len, beta) < 0)
 		return fail(a, "log.txt line %d: the proof of draw %llu in proofs.txt does not verify under the game's public key%s",
-			    line, d->first, o->bound ? " for its order and place" : "");
+			    line, d->first, o->counted ? " for its place among the game's dice" :
+			    o->bound ? " for its order and place" : "");
 	unsigned long long got = rng_vrf_value(beta, at, d->n) + (d->die ? 1 : 0);
 	unsigned long long shown = d->forced ? d->stream : d->v;
 	if (got != shown)
@@ -928,6 +980,8 @@ static int explain_turn(struct auditor *a, unsigned long seq,
 		char *side = trailer(rec[1].msg.buf, "Postrider-Side");
 		t->at = at;
 		t->side = side ? side : xstrdup("none");
+		t->via = trailer(rec[1].msg.buf, "Postrider-Via");
+		t->message_id = trailer(rec[1].msg.buf, "Postrider-Message-Id");
 		snprintf(t->order_path, sizeof(t->order_path), "orders/%04lu-%s.txt",
 			 seq, t->side);
 		t->has_order = repo_read(a->g->repo, a->history[at], t->order_path,
@@ -996,6 +1050,51 @@ out:
 	return ret;
 }
 
+/*
+ * An order's log marks it as typed by the host exactly when its trailer
+ * says so (host_mark(); commits sealed in v4 or later): the line right
+ * under its heading. 0, or -1 with the reason.
+ */
+static int check_host_mark(struct auditor *a, const struct record *prev,
+			   const struct record *cur)
+{
+	static const char typed[] = "Typed by the host (";
+	struct strbuf want = STRBUF_INIT, sealed = STRBUF_INIT;
+	const char *p, *end = cur->log.buf + cur->log.len, *nl;
+	char *t = NULL;
+	enum side side = SIDE_NONE;
+	int ret = 0;
+
+	if (a->at)
+		t = trailer(cur->msg.buf, "Postrider-Side");
+	for (enum side k = SIDE_AMERICAN; t && k <= SIDE_BRITISH; k++)
+		if (!strcmp(t, side_name(k)))
+			side = k;
+	free(t);
+	if (side == SIDE_NONE ||
+	    repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &sealed) != 0 ||
+	    fair_seal_format(sealed.buf, sealed.len) < FAIR_SEAL_V4)
+		goto out;
+	host_mark(a, side, &want);
+	/* the heading "\n-- YEAR, order N (Side) --\n" begins the order's lines */
+	p = cur->log.buf + prev->log.len;
+	nl = p + 1 < end ? memchr(p + 1, '\n', (size_t)(end - p - 1)) : NULL;
+	if (!nl || *p != '\n') {
+		ret = fail(a, "log.txt: the order's lines do not begin with its heading");
+		goto out;
+	}
+	p = nl + 1;
+	if (want.len && ((size_t)(end - p) < want.len || memcmp(p, want.buf, want.len)))
+		ret = fail(a, "log.txt: the order the host typed (its Postrider-Via trailer) is not marked so under its heading ('%.*s')",
+			   (int)want.len - 1, want.buf);
+	else if (!want.len && (size_t)(end - p) >= strlen(typed) && !memcmp(p, typed, strlen(typed)))
+		ret = fail(a, "log.txt: the order is marked as typed by the host, but its Postrider-Via trailer says it came by mail");
+out:
+	strbuf_release(&want);
+	strbuf_release(&sealed);
+	return ret;
+}
+
 static int public_checks(struct auditor *a)
 {
 	struct record rec[2];
@@ -1046,7 +1145,8 @@ static int public_checks(struct auditor *a)
 		}
 		if ((ret = check_changes(a, cur, *order_path ? order_path : NULL)) < 0 ||
 		    (a->at && (ret = check_game_yaml(a, prev, cur, *order_path, fixed)) < 0) ||
-		    (ret = check_draws(a, prev, cur, fixed)) < 0)
+		    (ret = check_draws(a, prev, cur, fixed)) < 0 ||
+		    (*order_path && (ret = check_host_mark(a, prev, cur)) < 0))
 			break;
 	}
 	if (ret < 0 && a->at >= a->n)
@@ -1308,6 +1408,8 @@ void audit_turn_release(struct audit_turn *t)
 		free(t->draws[i].rule);
 	free(t->draws);
 	free(t->side);
+	free(t->via);
+	free(t->message_id);
 	strbuf_release(&t->order);
 	strbuf_release(&t->log);
 	audit_turn_init(t);

@@ -188,6 +188,32 @@ static char *next_line(const char **p, char **t)
 }
 
 /*
+ * A "say" line t: the number of characters (UTF-8) of its talk, after
+ * "say" and the blanks that follow; *ctl is the offset in t of its first
+ * control character (below 0x20 but a tab, or DEL), or -1. Such a byte
+ * would go raw into log.txt and the other side's report (a CR overwrites
+ * a line on a terminal), so the line is refused (docs/orders.md, "Table
+ * talk").
+ */
+static size_t say_chars(const char *t, int *ctl)
+{
+	const char *talk = t + 3;
+	size_t n = 0;
+
+	*ctl = -1;
+	for (const char *p = t; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f) {
+			*ctl = (int)(p - t);
+			break;
+		}
+	while (*talk == ' ' || *talk == '\t')
+		talk++;
+	for (const char *p = talk; *p; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;	/* not a continuation byte */
+	return n;
+}
+
+/*
  * The words of every line of the order, read as no state could make them
  * right (order_parse() without a state): the first line that does not
  * read, with its reason, goes into run->unreadable. This depends on
@@ -208,10 +234,16 @@ static void read_words(struct run *run, const char *text)
 		lineno++;
 		if (*t && !(run->first && (lineno < run->first || lineno > run->last)) &&
 		    !line_is(t, "words")) {
-			int bad;
-			size_t talk = line_is(t, "say") ? strlen(t) - 3 : 0;
+			int bad, ctl = -1;
+			size_t talk = line_is(t, "say") ? say_chars(t, &ctl) : 0;
 			said += talk;
-			if (talk > ORDER_SAY_MAX)
+			if (ctl >= 0)
+				bad = (column += ctl,
+				       strbuf_addf(why, "a 'say' line may hold no control character (this one "
+						   "has byte 0x%02x at column %d): the log and the other side's "
+						   "report would show it as it is; send the line without it",
+						   (unsigned char)t[ctl], column), 1);
+			else if (talk > ORDER_SAY_MAX)
 				bad = (strbuf_addf(why, "a 'say' line holds at most %d characters (this one %zu)",
 						   ORDER_SAY_MAX, talk), 1);
 			else if (said > ORDER_SAY_TOTAL_MAX)
@@ -283,14 +315,16 @@ static void drop_rest(struct run *run, int lineno, const char *t, const char *p,
 	order_seal_line(s, run->side, lineno, t);
 	n++;
 	while (*p) {
-		/* a comment of its own line leaves the public file too */
+		/* a comment of its own line leaves the public file too, and
+		 * so does every line after the order (a sign-off): issue 39 */
 		bool comment = p[strspn(p, " \t\r")] == '#';
 		char *u, *line = next_line(&p, &u);
+		bool beyond = run->first && lineno + 1 > run->last;
 		lineno++;
-		if (*u && !(run->first && lineno > run->last)) {
+		if (*u && !beyond) {
 			order_seal_line(s, run->side, lineno, u);
 			n++;
-		} else if (comment && !*u && !(run->first && lineno > run->last)) {
+		} else if (comment || *u) {
 			order_seal_line(s, run->side, lineno, "#");
 		}
 		free(line);
@@ -451,11 +485,22 @@ static void say_set_aside(struct order_result *res)
 		return;
 	strbuf_addstr(&res->log, "Set aside, not orders:");
 	for (const char *q = res->set_aside.buf; *q; n++) {
-		size_t len = strcspn(q, "\n");
-		if (n < ORDER_ASIDE_SHOWN)
-			strbuf_addf(&res->log, " '%.*s%s'",
-				    (int)(len > ORDER_ASIDE_WIDTH ? ORDER_ASIDE_WIDTH : len), q,
-				    len > ORDER_ASIDE_WIDTH ? "..." : "");
+		size_t len = strcspn(q, "\n"), i = 0, chars = 0;
+		if (n < ORDER_ASIDE_SHOWN) {
+			/* ORDER_ASIDE_WIDTH characters (whole UTF-8 ones), a
+			 * control character as a space: nothing raw goes into
+			 * the log and the other side's report (issue 39) */
+			strbuf_addstr(&res->log, " '");
+			for (; i < len; i++) {
+				unsigned char c = (unsigned char)q[i];
+				bool starts = (c & 0xc0) != 0x80;	/* a character */
+				if (starts && chars == ORDER_ASIDE_WIDTH)
+					break;
+				chars += starts;
+				strbuf_addch(&res->log, c < 0x20 || c == 0x7f ? ' ' : (char)c);
+			}
+			strbuf_addf(&res->log, "%s'", i < len ? "..." : "");
+		}
 		q += len + (q[len] == '\n');
 	}
 	if (n > ORDER_ASIDE_SHOWN)
@@ -564,17 +609,39 @@ void order_run(const struct data *d, struct state *s, struct rng *r,
 	if (words_first(&run, text) < 0)
 		go = -1;
 	while (*p && go > 0) {
+		/* from the first sealed line on, what the sender writes around
+		 * his orders is sealed too (issue 39): a comment, a sign-off */
+		bool sealed = s->sealed_lines[side][0] != '\0';
+		const char *raw = p;
+		size_t rawlen = strcspn(p, "\n"), had = strlen(s->sealed_lines[side]);
 		char *t, *line = next_line(&p, &t);
 		lineno++;
 		if (!*t) {
-			/* a blank line or a comment */
+			/* a blank line or a comment (sealed once, not again
+			 * by seal_comments(): after moves past it) */
+			if (sealed && raw[strspn(raw, " \t\r")] != '\n' && raw[strspn(raw, " \t\r")]) {
+				order_seal_line(s, side, lineno, "#");
+				after = lineno + 1;
+			}
 		} else if (run.first && (lineno < run.first || lineno > run.last)) {
 			/* prose before or after the order: set aside */
-			strbuf_addf(&res->set_aside, "%s\n", t);
+			if (sealed)
+				order_seal_line(s, side, lineno, "#");
+			else
+				strbuf_addf(&res->set_aside, "%s\n", t);
 		} else {
 			go = run_line(&run, lineno, line, t, p);
-			if (go == 0)
+			if (go == 0 || (go > 0 && strlen(s->sealed_lines[side]) > had))
+				/* held, dropped or a standing order: the
+				 * comments before it may speak of it */
 				seal_comments(&run, text, after, lineno);
+			else if (go > 0 && sealed && strlen(line) < rawlen &&
+				 memchr(raw + strlen(line), '#', rawlen - strlen(line))) {
+				/* a line that ran, with a comment: sealed whole */
+				char *whole = xstrndup(raw, rawlen - (raw[rawlen - 1] == '\r'));
+				order_seal_line(s, side, lineno, whole);
+				free(whole);
+			}
 			after = lineno + 1;
 		}
 		free(line);

@@ -49,6 +49,10 @@ void repo_global_init(void)
 {
 	if (global_ready)
 		return;
+	/* what postrider creates, others may not write, whatever the
+	 * host's umask (issue 39: under umask 000 .git/config, the refs and
+	 * the hooks were world-writable): as core.sharedRepository = 0644 */
+	umask(umask(0) | 022);
 	if (git_libgit2_init() < 0)
 		BUG("cannot initialise libgit2");
 	global_ready = true;
@@ -165,6 +169,18 @@ static int check_new_dir(const char *dir)
 	return 1;
 }
 
+/* core.sharedRepository = 0644 in git's configuration of the repository. */
+static int set_shared_0644(git_repository *git)
+{
+	git_config *cfg = NULL;
+	int e = git_repository_config(&cfg, git);
+
+	if (e == 0)
+		e = git_config_set_string(cfg, "core.sharedRepository", "0644");
+	git_config_free(cfg);
+	return e;
+}
+
 int repo_create(const char *dir, struct repo **out)
 {
 	git_repository_init_options opts;
@@ -179,6 +195,12 @@ int repo_create(const char *dir, struct repo **out)
 	opts.initial_head = "main";
 	if (git_repository_init_ext(&git, dir, &opts) < 0)
 		return gitfail("cannot create a repository in '%s'", dir);
+	/* and the git commands the host runs on the game (git gc) keep to
+	 * it too: files 0644, folders 0755, whatever their umask */
+	if (set_shared_0644(git) < 0) {
+		git_repository_free(git);
+		return gitfail("cannot set core.sharedRepository in '%s'", dir);
+	}
 	return wrap(git, dir, out);
 }
 

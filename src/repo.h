@@ -55,8 +55,12 @@ struct repo;
 
 /*
  * Initialises libgit2 and sets the options postrider relies on (fsync of
- * objects and refs, see repo_set_durable()). Called lazily by
- * repo_create() and repo_open(); calling it again does nothing.
+ * objects and refs, see repo_set_durable()), and the process's umask to
+ * at least 022: nothing postrider creates is writable by others, whatever
+ * the host's umask (as git's core.sharedRepository = 0644 would; a new
+ * repository says so in its configuration, for the git commands the host
+ * runs on it). Called lazily by repo_create() and repo_open(); calling it
+ * again does nothing.
  */
 void repo_global_init(void);
 /* Releases libgit2's global state; call once at exit, after repo_free(). */

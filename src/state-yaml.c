@@ -520,22 +520,50 @@ static size_t digits_short(const int *cards, int n)
 	return k;
 }
 
-size_t state_private_padded_size(const struct state *s, const struct data *d)
+/* The smallest room of the classes of state_private_padded_size() that
+ * holds n bytes: first, then first times a power of two. */
+static size_t room_for(size_t n, size_t first)
+{
+	size_t room = first;
+
+	while (room < n)
+		room *= 2;
+	return room;
+}
+
+size_t state_private_padded_size(const struct state *s, const struct data *d,
+				 bool each_side)
 {
 	struct strbuf full = STRBUF_INIT, bare = STRBUF_INIT;
 	struct state *b = xmalloc(sizeof(*b));
-	size_t room = STATE_SEALED_ROOM, secret, size;
+	size_t rooms = 0, size;
 
 	*b = *s;
 	for (size_t k = 0; k < ARRAY_SIZE(private_texts); k++)
 		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++)
 			private_text_mut(b, k, side)[0] = '\0';
-	state_write_private(s, d, &full);
 	state_write_private(b, d, &bare);
-	secret = full.len - bare.len;
-	while (room < secret)
-		room *= 2;
-	size = 4 + bare.len + room + digits_short(s->deck, s->n_deck) +
+	if (each_side) {
+		/* each side's texts alone, keys included: what one side
+		 * writes never moves the class of the other's room (the
+		 * keys they share are counted in both, so the rooms hold
+		 * the two together) */
+		for (enum side side = SIDE_AMERICAN; side <= SIDE_BRITISH; side++) {
+			struct state *one = xmalloc(sizeof(*one));
+			*one = *b;
+			for (size_t k = 0; k < ARRAY_SIZE(private_texts); k++)
+				memcpy(private_text_mut(one, k, side), private_text(s, k, side),
+				       private_texts[k].size);
+			strbuf_reset(&full);
+			state_write_private(one, d, &full);
+			rooms += room_for(full.len - bare.len, STATE_SEALED_ROOM_SIDE);
+			free(one);
+		}
+	} else {
+		state_write_private(s, d, &full);
+		rooms = room_for(full.len - bare.len, STATE_SEALED_ROOM);
+	}
+	size = 4 + bare.len + rooms + digits_short(s->deck, s->n_deck) +
 	       digits_short(s->hand[SIDE_AMERICAN], s->n_hand[SIDE_AMERICAN]) +
 	       digits_short(s->hand[SIDE_BRITISH], s->n_hand[SIDE_BRITISH]);
 	for (int i = 0; i < s->n_shuffles; i++)

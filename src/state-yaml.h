@@ -26,14 +26,20 @@ void state_write_public(const struct state *s, const struct data *d,
  * The size the private part of s is padded to before it is sealed
  * (docs/fairness.md section 9b), a function of public facts only: the
  * length prefix (4), plus the length of the private text without the
- * side's sealed texts (held, held_notes, standing, sealed_lines) as if
+ * sides' sealed texts (held, held_notes, standing, sealed_lines) as if
  * every card number had STATE_CARD_DIGITS digits, plus the room for those
- * texts: STATE_SEALED_ROOM bytes, or the smallest power of two above that
- * holds them (so only which of these classes they need can show).
+ * texts. With each_side (sealed format v4), each side has a room of its
+ * own, STATE_SEALED_ROOM_SIDE bytes or that times the smallest power of
+ * two that holds his texts (their keys included), so that nothing one
+ * side writes moves the class of the other's; without it (format v3),
+ * one room of STATE_SEALED_ROOM bytes or more holds both sides' texts.
+ * Only which of these classes a room needs can show.
  */
 #define STATE_CARD_DIGITS 3
 #define STATE_SEALED_ROOM 1024
-size_t state_private_padded_size(const struct state *s, const struct data *d);
+#define STATE_SEALED_ROOM_SIDE 512
+size_t state_private_padded_size(const struct state *s, const struct data *d,
+				 bool each_side);
 
 /* Appends the private part (deck order, hands) as YAML. */
 void state_write_private(const struct state *s, const struct data *d,

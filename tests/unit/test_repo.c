@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "publish.h"
 #include "repo.h"
 
 /* The identities and times of the fixture commits. */
@@ -1028,6 +1029,85 @@ static void test_commit_trailer(void **state)
 	free(dir);
 }
 
+/*
+ * Issue 39, item 6: a push's credentials belong to the origin of the
+ * game's remote (scheme, host, port); a redirect to any other gets none.
+ */
+static void test_url_origin(void **state)
+{
+	static const char *const same[][2] = {
+		{ "https://git.example.org/club.git", "https://GIT.example.org:443/club.git/info/refs" },
+		{ "https://localhost:8443/git/club.git", "https://localhost:8443/git/club.git" },
+		{ "ssh://root@127.0.0.1:2222/srv/club.git", "ssh://127.0.0.1:2222/srv/club.git" },
+		{ "git@example.org:club.git", "ssh://git@example.org/club.git" },
+		{ "https://[::1]:8443/club.git", "https://[::1]:8443/x" },
+	};
+	static const char *const other[][2] = {
+		{ "https://git.example.org/club.git", "https://evil.example.org/club.git" },
+		{ "https://localhost:8443/git/club.git", "https://localhost:9443/git/club.git" },
+		{ "https://git.example.org/club.git", "http://git.example.org/club.git" },
+		{ "https://git.example.org/club.git", "https://git.example.org.evil.example/club.git" },
+		{ "ssh://git@example.org/club.git", "ssh://git@example.org:2222/club.git" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		publish_url_origin(same[i][0], &a);
+		publish_url_origin(same[i][1], &b);
+		assert_string_equal(a.buf, b.buf);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		publish_url_origin(other[i][0], &a);
+		publish_url_origin(other[i][1], &b);
+		if (!strcmp(a.buf, b.buf))
+			fail_msg("'%s' and '%s' have one origin, %s", other[i][0], other[i][1], a.buf);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	struct strbuf o = STRBUF_INIT;
+	publish_url_origin("https://Referee@Git.Example.org/club.git", &o);
+	assert_string_equal(o.buf, "https://git.example.org:443");
+	strbuf_release(&o);
+}
+
+/*
+ * Issue 39, item 6: under umask 000 a new repository holds nothing the
+ * group or others may write, and says core.sharedRepository = 0644.
+ */
+static void test_umask_000(void **state)
+{
+	struct repo *r;
+	mode_t old = umask(0);
+	struct stat st;
+	char *dir = tpath("g0");
+	struct strbuf text = STRBUF_INIT;
+	static const char *const paths[] = { "", "/.git", "/.git/config", "/.git/HEAD",
+					     "/.git/objects", "/.git/refs" };
+
+	(void)state;
+	repo_global_shutdown();	/* its umask is set when it starts */
+	umask(0);
+	assert_int_equal(repo_create(dir, &r), 0);
+	repo_free(r);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		char *p = xstrfmt("%s%s", dir, paths[i]);
+		assert_int_equal(stat(p, &st), 0);
+		if (st.st_mode & 022)
+			fail_msg("'%s' has mode %03o", p, (unsigned)(st.st_mode & 0777));
+		free(p);
+	}
+	char *cfg = xstrfmt("%s/.git/config", dir);
+	assert_int_equal(read_file(cfg, &text, 1 << 20), 0);
+	assert_non_null(strstr(text.buf, "sharedRepository = 0644"));
+	free(cfg);
+	free(dir);
+	strbuf_release(&text);
+	umask(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1045,6 +1125,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_private_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trailers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_commit_trailer, setup, teardown),
+		cmocka_unit_test(test_url_origin),
+		cmocka_unit_test_setup_teardown(test_umask_000, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("repo", tests, group_setup,
