@@ -34,15 +34,18 @@ int main(int argc, char **argv)
 		double scale;
 		struct map_png_how how;
 	} ways[] = {
-		{ "rgb-fastest", MAP_PNG_SCALE, { 0, Z_BEST_SPEED, false } },
-		{ "rgb-best", MAP_PNG_SCALE, { 0, Z_BEST_COMPRESSION, false } },
-		{ "palette-64", MAP_PNG_SCALE, { 64, Z_BEST_COMPRESSION, true } },
-		{ "palette-32", MAP_PNG_SCALE, { 32, Z_BEST_COMPRESSION, true } },
-		{ "palette-16-default-level", MAP_PNG_SCALE, { 16, Z_DEFAULT_COMPRESSION, false } },
-		{ "palette-16-best-level", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, false } },
-		{ "palette-16", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, true } },
-		{ "palette-16-scale-0.7", 0.7, { 16, Z_BEST_COMPRESSION, true } },
-		{ "palette-16-scale-0.65", 0.65, { 16, Z_BEST_COMPRESSION, true } },
+		{ "rgb-fastest", MAP_PNG_SCALE, { 0, Z_BEST_SPEED, 0, false, false } },
+		{ "rgb-best", MAP_PNG_SCALE, { 0, Z_BEST_COMPRESSION, 0, false, false } },
+		{ "palette-64", MAP_PNG_SCALE, { 64, Z_BEST_COMPRESSION, 64, false, false } },
+		{ "palette-32", MAP_PNG_SCALE, { 32, Z_BEST_COMPRESSION, 64, false, false } },
+		{ "palette-16-default-level", MAP_PNG_SCALE, { 16, Z_DEFAULT_COMPRESSION, 0, false, false } },
+		{ "palette-16-best-level", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, 0, false, false } },
+		{ "palette-16-chains-512", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, 512, false, false } },
+		{ "palette-16-chains-128", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, 128, false, false } },
+		{ "palette-16-chains-64-as-mailed", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, 64, false, false } },
+		{ "palette-16-scale-0.7", 0.7, { 16, Z_BEST_COMPRESSION, 64, false, false } },
+		{ "palette-16-scale-0.65", 0.65, { 16, Z_BEST_COMPRESSION, 64, false, false } },
+		{ "as-mailed-before-issue-41", MAP_PNG_SCALE, { 16, Z_BEST_COMPRESSION, 512, true, true } },
 	};
 	struct game g;
 	struct strbuf err = STRBUF_INIT;

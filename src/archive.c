@@ -50,7 +50,7 @@ int archive_replay(struct game *g, const char *out_dir, struct strbuf *err)
 	int ret = -1;
 
 	if (repo_history(g->repo, &history, &n) < 0 || !n) {
-		strbuf_addstr(err, "cannot read the history\n");
+		strbuf_addstr(err, "cannot read the history");
 		goto out;
 	}
 	strbuf_addch(&steps, '[');
@@ -150,7 +150,7 @@ step_out:
 		char *path = xstrfmt("%s/replay.html", out_dir);
 		ret = write_file_atomic(path, page.buf, page.len);
 		if (ret < 0)
-			strbuf_addf(err, "cannot write '%s'\n", path);
+			strbuf_addf(err, "cannot write '%s'", path);
 		free(path);
 	}
 out:

@@ -13,6 +13,7 @@
 #include "audit.h"
 #include "dkim-audit.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "game.h"
 #include "mail.h"
 #include "order.h"
@@ -27,7 +28,7 @@ struct auditor {
 	struct strbuf why;
 	unsigned long dice;	/* version 2: public draws whose proofs verified */
 	unsigned long shuffles;	/* shuffles, checked only with the seed */
-	bool padded;		/* a sealed state of format v3 was seen */
+	int seal_fmt;		/* the newest sealed format seen (FAIR_SEAL_V*) */
 };
 
 /* Records the first difference; returns -1 so callers can `return fail()`. */
@@ -75,19 +76,20 @@ static int check_state(struct auditor *a, const struct state *s,
 		       const char *log, size_t log_len)
 {
 	struct strbuf yaml = STRBUF_INIT, sealed = STRBUF_INIT, got = STRBUF_INIT;
-	int ret, fmt = FAIR_SEAL_V3;
+	int ret, fmt = FAIR_SEAL_V4;
 
-	/* A game begun before the padding holds sealed states of format v2
-	 * up to its first commit of this version: the replay reproduces
-	 * each in its own format, and a v2 after a v3 is an error. */
+	/* A game begun before the padding holds sealed states of format v2,
+	 * one begun before the sides' own rooms of v3, up to its first
+	 * commit of a newer version: the replay reproduces each in its own
+	 * format, and a step back to an older format is an error. */
 	if (repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &got) == 0 &&
-	    fair_seal_format(got.buf, got.len) == FAIR_SEAL_V2)
-		fmt = FAIR_SEAL_V2;
+	    fair_seal_format(got.buf, got.len) >= FAIR_SEAL_V2)
+		fmt = fair_seal_format(got.buf, got.len);
 	strbuf_release(&got);
-	if (fmt == FAIR_SEAL_V2 && a->padded)
-		return fail(a, "private/state.sealed is in the unpadded format v2 "
-			    "after a padded one (v3)");
-	a->padded = a->padded || fmt == FAIR_SEAL_V3;
+	if (fmt < a->seal_fmt)
+		return fail(a, "private/state.sealed is in the %s format v%d after one of format v%d",
+			    fmt == FAIR_SEAL_V2 ? "unpadded" : "older", fmt, a->seal_fmt);
+	a->seal_fmt = fmt;
 	if (game_state_files_as(a->g, s, fmt, &yaml, &sealed) < 0)
 		return fail(a, "cannot seal the replayed state");
 	ret = same_file(a, "state.yaml", yaml.buf, yaml.len);
@@ -100,26 +102,61 @@ static int check_state(struct auditor *a, const struct state *s,
 	return ret;
 }
 
+/* The value of trailer key in a commit message (repo_trailer_get()),
+ * malloc'd, or NULL when it has none. */
+static char *trailer(const char *msg, const char *key)
+{
+	struct strbuf v = STRBUF_INIT;
+
+	if (repo_trailer_get(msg, key, 0, &v) < 0)
+		return NULL;
+	return strbuf_detach(&v, NULL);
+}
+
 /* Test-only fixed dice, from the commit's trailer. */
 static void forced_dice(struct auditor *a, struct rng *r, bool *fixed)
 {
 	struct strbuf msg = STRBUF_INIT;
-	const char *p;
+	char *dice;
 
 	r->n_forced = 0;
 	if (repo_commit_info(a->g->repo, a->history[a->at], &msg, NULL, NULL, NULL) < 0)
 		return;
-	if ((p = strstr(msg.buf, "\nPostrider-Fixed-Dice: "))) {
-		p += strlen("\nPostrider-Fixed-Dice: ");
-		while (*p >= '1' && *p <= '6' && r->n_forced < RNG_MAX_FORCED) {
+	if ((dice = trailer(msg.buf, "Postrider-Fixed-Dice"))) {
+		for (const char *p = dice; *p >= '1' && *p <= '6' && r->n_forced < RNG_MAX_FORCED;) {
 			r->forced[r->n_forced++] = *p - '0';
 			p++;
 			if (*p == ',')
 				p++;
 		}
 		*fixed = true;
+		free(dice);
 	}
 	strbuf_release(&msg);
+}
+
+/*
+ * The mark of an order the host typed (turn_mark_host()) that the current
+ * commit's log must hold under its heading, appended to mark: when its
+ * trailer says `Postrider-Via: host (play --as SIDE[ --default...])` and
+ * it was written by a postrider that marks, which sealed it in format v4
+ * or later (both came with issue 39). Nothing for an order by mail or an
+ * older commit.
+ */
+static void host_mark(struct auditor *a, enum side side, struct strbuf *mark)
+{
+	struct strbuf msg = STRBUF_INIT, sealed = STRBUF_INIT;
+	char *via = NULL, *as = xstrfmt("host (play --as %s", side_name(side));
+
+	if (repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &sealed) == 0 &&
+	    fair_seal_format(sealed.buf, sealed.len) >= FAIR_SEAL_V4 &&
+	    repo_commit_info(a->g->repo, a->history[a->at], &msg, NULL, NULL, NULL) == 0 &&
+	    (via = trailer(msg.buf, "Postrider-Via")) && !strncmp(via, as, strlen(as)))
+		turn_mark_host(mark, side, !strncmp(via + strlen(as), " --default", 10));
+	free(via);
+	free(as);
+	strbuf_release(&msg);
+	strbuf_release(&sealed);
 }
 
 /* The seq committed in state.yaml at the current commit. */
@@ -235,6 +272,7 @@ static int replay(struct auditor *a, bool *fixed)
 				strbuf_release(&why);
 				goto out;
 			}
+			host_mark(a, side, &msg);
 			strbuf_addf(&msg, "The %s takes back order %u: the game is as it was before it.\n",
 				    side_title(side), s.seq);
 			turn_happened(&log, &s, seq, side, msg.buf);
@@ -265,7 +303,7 @@ static int replay(struct auditor *a, bool *fixed)
 		struct order_result res;
 		struct state next = s;
 		order_result_init(&res);
-		game_rng_order(a->g, &s, side, &r);
+		game_rng_order_after(a->g, &s, side, proofs.buf, &r);
 		forced_dice(a, &r, fixed);
 		r.log = &res.log;
 		r.proofs = &proofs;
@@ -278,7 +316,13 @@ static int replay(struct auditor *a, bool *fixed)
 		next.draws = r.next;
 		next.seq = seq;
 		next.orders[side]++;
-		turn_happened(&log, &s, seq, side, res.log.buf);
+		{
+			struct strbuf happened = STRBUF_INIT;
+			host_mark(a, side, &happened);
+			strbuf_addbuf(&happened, &res.log);
+			turn_happened(&log, &s, seq, side, happened.buf);
+			strbuf_release(&happened);
+		}
 		order_result_release(&res);
 		have_prev[OTHER_SIDE(side)] = have_prev[OTHER_SIDE(side)] &&
 					      engine_decided_nothing(&s, &next, side);
@@ -416,20 +460,6 @@ static int draw_line(const char *p, const char *end, struct draw *d)
 	d->purpose = p;
 	d->purpose_len = (int)(end - p);
 	return 1;
-}
-
-/* A trailer's value in a commit message ("Key: value"), or NULL. */
-static const char *trailer(const char *msg, const char *key, size_t *len)
-{
-	size_t k = strlen(key);
-
-	for (const char *p = msg; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
-		if (!strncmp(p, key, k) && p[k] == ':' && p[k + 1] == ' ') {
-			*len = strcspn(p + k + 2, "\n");
-			return p + k + 2;
-		}
-	}
-	return NULL;
 }
 
 /* The public record of one commit. */
@@ -651,15 +681,28 @@ static int mix_line(const char *p, const char *end, unsigned char words[64])
 }
 
 /*
- * Version 3: the order a commit's public draws belong to (docs/fairness.md
- * section 19): side 0 for the new game, else the side of the order and
- * its count of accepted orders before it; place is the next draw's.
+ * Versions 3 and 4: the order a commit's public draws belong to
+ * (docs/fairness.md section 19): side 0 for the new game, else the side of
+ * the order and its count of accepted orders before it (version 3's
+ * input); place is the next draw's, in version 3 within the order, in
+ * version 4 among the game's public draws (section 19b).
  */
 struct draw_order {
-	bool bound;		/* version 3 */
+	bool bound;		/* version 3 or 4: a draw needs an order */
+	bool counted;		/* version 4: place counts the game's draws */
 	int side;		/* 0 the new game, 1, 2; -1 a commit without an order */
 	unsigned long long n, place;
 };
+
+/* The lines of a proofs.txt: the public draws it proves. */
+static unsigned long long proof_lines(const struct strbuf *proofs)
+{
+	unsigned long long n = 0;
+
+	for (size_t i = 0; i < proofs->len; i++)
+		n += proofs->buf[i] == '\n';
+	return n;
+}
 
 /* Whether a line of [p, end) that follows a '\n' at p or later is an
  * order heading "-- YEAR, order N (" (section 19.4). */
@@ -679,7 +722,7 @@ static bool order_headings(const char *p, const char *end)
 }
 
 /*
- * The order of the current commit, in version 3, and what names it: the
+ * The order of the current commit, in versions 3 and 4, and what names it: the
  * Postrider-Side trailer, the counts of `orders:` (the side's one more,
  * the other's unchanged; neither in a commit without an order) and the
  * order's heading in log.txt. 0, or -1 with the reason.
@@ -687,13 +730,14 @@ static bool order_headings(const char *p, const char *end)
 static int draw_order_of(struct auditor *a, const struct record *prev,
 			 const struct record *cur, struct draw_order *o)
 {
-	const char *t;
-	size_t tlen;
-	char *heading;
+	char *t, *heading;
 	int ret = 0;
 
 	memset(o, 0, sizeof(*o));
-	o->bound = a->g->fairness == 3;
+	o->bound = a->g->fairness == 3 || a->g->fairness == 4;
+	o->counted = a->g->fairness == 4;
+	if (o->counted && a->at)
+		o->place = proof_lines(&prev->proofs);
 	if (!o->bound || !a->at)
 		return 0;
 	if (cur->s.seq != prev->s.seq + 1) {
@@ -705,10 +749,11 @@ static int draw_order_of(struct auditor *a, const struct record *prev,
 			return fail(a, "log.txt: an order heading in a commit without an order");
 		return 0;
 	}
-	t = trailer(cur->msg.buf, "Postrider-Side", &tlen);
+	t = trailer(cur->msg.buf, "Postrider-Side");
 	for (enum side k = SIDE_AMERICAN; t && k <= SIDE_BRITISH; k++)
-		if (tlen == strlen(side_name(k)) && !memcmp(t, side_name(k), tlen))
+		if (!strcmp(t, side_name(k)))
 			o->side = (int)k;
+	free(t);
 	if (!o->side)
 		return fail(a, "the commit names no side in a Postrider-Side trailer (american or british)");
 	o->n = prev->s.orders[o->side];
@@ -773,9 +818,12 @@ static int check_proof(struct auditor *a, const struct draw *d, int line,
 		return fail(a, "log.txt line %d: draw %llu has no proof in proofs.txt (the next proof is of draw %llu)",
 			    line, d->first, n);
 	if (o->bound && o->side < 0)
-		return fail(a, "log.txt line %d: draw %llu in a commit without an order (version 3 binds every die to its order)",
-			    line, d->first);
-	if (o->bound) {
+		return fail(a, "log.txt line %d: draw %llu in a commit without an order (version %d binds every die to an order)",
+			    line, d->first, a->g->fairness);
+	if (o->counted) {
+		at = o->place++;
+		len = rng_vrf_alpha4(a->g->id, words, at, alpha);
+	} else if (o->bound) {
 		at = o->place++;
 		len = rng_vrf_alpha3(a->g->id, words, o->side, o->n, at, alpha);
 	} else {
@@ -783,7 +831,8 @@ static int check_proof(struct auditor *a, const struct draw *d, int line,
 	}
 	if (vrf_verify(a->g->vrf_pk, pi, alpha, len, beta) < 0)
 		return fail(a, "log.txt line %d: the proof of draw %llu in proofs.txt does not verify under the game's public key%s",
-			    line, d->first, o->bound ? " for its order and place" : "");
+			    line, d->first, o->counted ? " for its place among the game's dice" :
+			    o->bound ? " for its order and place" : "");
 	unsigned long long got = rng_vrf_value(beta, at, d->n) + (d->die ? 1 : 0);
 	unsigned long long shown = d->forced ? d->stream : d->v;
 	if (got != shown)
@@ -800,12 +849,12 @@ static int check_draws(struct auditor *a, const struct record *prev,
 {
 	unsigned long long at = a->at ? prev->s.draws : 0;
 	const char *p = cur->log.buf + (a->at ? prev->log.len : 0);
-	const char *end = cur->log.buf + cur->log.len, *t;
+	const char *end = cur->log.buf + cur->log.len;
 	const bool vrf = game_proves(a->g);
 	const char *pp = cur->proofs.buf, *pend = cur->proofs.buf + cur->proofs.len;
 	unsigned char words[64] = { 0 };
 	int line = 1;
-	size_t tlen;
+	char *t;
 	struct draw d;
 	struct draw_order o;
 
@@ -855,15 +904,19 @@ static int check_draws(struct auditor *a, const struct record *prev,
 		return fail(a, "state.yaml says draws: %llu, but the log's draws end at %llu%s",
 			    (unsigned long long)cur->s.draws, at,
 			    cur->s.draws < at ? " (the draw counter was lowered)" : "");
-	t = trailer(cur->msg.buf, "Postrider-Draws", &tlen);
+	t = trailer(cur->msg.buf, "Postrider-Draws");
 	if (t || at > (a->at ? prev->s.draws : 0)) {
 		char want[64];
 		snprintf(want, sizeof(want), "%llu-%llu",
 			 a->at ? (unsigned long long)prev->s.draws : 0ULL, at);
-		if (!t || tlen != strlen(want) || memcmp(t, want, tlen))
-			return fail(a, "the commit's Postrider-Draws trailer is '%.*s', its draws are %s",
-				    t ? (int)tlen : 6, t ? t : "absent", want);
+		if (!t || strcmp(t, want)) {
+			int r = fail(a, "the commit's Postrider-Draws trailer is '%s', its draws are %s",
+				     t ? t : "absent", want);
+			free(t);
+			return r;
+		}
 	}
+	free(t);
 	return 0;
 }
 
@@ -928,10 +981,11 @@ static int explain_turn(struct auditor *a, unsigned long seq,
 	if (read_record(a, &rec[1]) < 0)
 		goto out;
 	{
-		size_t tlen;
-		const char *side = trailer(rec[1].msg.buf, "Postrider-Side", &tlen);
+		char *side = trailer(rec[1].msg.buf, "Postrider-Side");
 		t->at = at;
-		t->side = side ? xstrndup(side, tlen) : xstrdup("none");
+		t->side = side ? side : xstrdup("none");
+		t->via = trailer(rec[1].msg.buf, "Postrider-Via");
+		t->message_id = trailer(rec[1].msg.buf, "Postrider-Message-Id");
 		snprintf(t->order_path, sizeof(t->order_path), "orders/%04lu-%s.txt",
 			 seq, t->side);
 		t->has_order = repo_read(a->g->repo, a->history[at], t->order_path,
@@ -1000,6 +1054,51 @@ out:
 	return ret;
 }
 
+/*
+ * An order's log marks it as typed by the host exactly when its trailer
+ * says so (host_mark(); commits sealed in v4 or later): the line right
+ * under its heading. 0, or -1 with the reason.
+ */
+static int check_host_mark(struct auditor *a, const struct record *prev,
+			   const struct record *cur)
+{
+	static const char typed[] = "Typed by the host (";
+	struct strbuf want = STRBUF_INIT, sealed = STRBUF_INIT;
+	const char *p, *end = cur->log.buf + cur->log.len, *nl;
+	char *t = NULL;
+	enum side side = SIDE_NONE;
+	int ret = 0;
+
+	if (a->at)
+		t = trailer(cur->msg.buf, "Postrider-Side");
+	for (enum side k = SIDE_AMERICAN; t && k <= SIDE_BRITISH; k++)
+		if (!strcmp(t, side_name(k)))
+			side = k;
+	free(t);
+	if (side == SIDE_NONE ||
+	    repo_read(a->g->repo, a->history[a->at], "private/state.sealed", &sealed) != 0 ||
+	    fair_seal_format(sealed.buf, sealed.len) < FAIR_SEAL_V4)
+		goto out;
+	host_mark(a, side, &want);
+	/* the heading "\n-- YEAR, order N (Side) --\n" begins the order's lines */
+	p = cur->log.buf + prev->log.len;
+	nl = p + 1 < end ? memchr(p + 1, '\n', (size_t)(end - p - 1)) : NULL;
+	if (!nl || *p != '\n') {
+		ret = fail(a, "log.txt: the order's lines do not begin with its heading");
+		goto out;
+	}
+	p = nl + 1;
+	if (want.len && ((size_t)(end - p) < want.len || memcmp(p, want.buf, want.len)))
+		ret = fail(a, "log.txt: the order the host typed (its Postrider-Via trailer) is not marked so under its heading ('%.*s')",
+			   (int)want.len - 1, want.buf);
+	else if (!want.len && (size_t)(end - p) >= strlen(typed) && !memcmp(p, typed, strlen(typed)))
+		ret = fail(a, "log.txt: the order is marked as typed by the host, but its Postrider-Via trailer says it came by mail");
+out:
+	strbuf_release(&want);
+	strbuf_release(&sealed);
+	return ret;
+}
+
 static int public_checks(struct auditor *a)
 {
 	struct record rec[2];
@@ -1010,18 +1109,21 @@ static int public_checks(struct auditor *a)
 	for (a->at = 0; a->at < a->n && !ret; a->at++) {
 		struct record *cur = &rec[a->at % 2], *prev = &rec[(a->at + 1) % 2];
 		char order_path[64] = "";
-		const char *t;
-		size_t tlen;
-		bool fixed;
+		char *t;
+		bool fixed, game_named;
 
 		if ((ret = read_record(a, cur)) < 0)
 			break;
-		t = trailer(cur->msg.buf, "Postrider-Game", &tlen);
-		if (!t || tlen != strlen(a->g->id) || memcmp(t, a->g->id, tlen)) {
+		t = trailer(cur->msg.buf, "Postrider-Game");
+		game_named = t && !strcmp(t, a->g->id);
+		free(t);
+		if (!game_named) {
 			ret = fail(a, "the commit does not name game %s in its Postrider-Game trailer", a->g->id);
 			break;
 		}
-		fixed = trailer(cur->msg.buf, "Postrider-Fixed-Dice", &tlen) != NULL;
+		t = trailer(cur->msg.buf, "Postrider-Fixed-Dice");
+		fixed = t != NULL;
+		free(t);
 		if (a->at) {
 			if (prev->log.len > cur->log.len ||
 			    memcmp(cur->log.buf, prev->log.buf, prev->log.len)) {
@@ -1030,9 +1132,10 @@ static int public_checks(struct auditor *a)
 			}
 			if (cur->s.seq == prev->s.seq + 1) {
 				/* an order: the side whose order it is names the file */
-				const char *side = trailer(cur->msg.buf, "Postrider-Side", &tlen);
-				snprintf(order_path, sizeof(order_path), "orders/%04u-%.*s.txt",
-					 cur->s.seq, side ? (int)tlen : 4, side ? side : "none");
+				char *side = trailer(cur->msg.buf, "Postrider-Side");
+				snprintf(order_path, sizeof(order_path), "orders/%04u-%s.txt",
+					 cur->s.seq, side ? side : "none");
+				free(side);
 			} else if (cur->s.seq != prev->s.seq) {
 				ret = fail(a, "the order number jumps from %u to %u", prev->s.seq, cur->s.seq);
 				break;
@@ -1046,7 +1149,8 @@ static int public_checks(struct auditor *a)
 		}
 		if ((ret = check_changes(a, cur, *order_path ? order_path : NULL)) < 0 ||
 		    (a->at && (ret = check_game_yaml(a, prev, cur, *order_path, fixed)) < 0) ||
-		    (ret = check_draws(a, prev, cur, fixed)) < 0)
+		    (ret = check_draws(a, prev, cur, fixed)) < 0 ||
+		    (*order_path && (ret = check_host_mark(a, prev, cur)) < 0))
 			break;
 	}
 	if (ret < 0 && a->at >= a->n)
@@ -1119,7 +1223,7 @@ static int check_mail_file(struct mail_check *mc, const char *path, bool mbox)
 		const char *p = text.buf, *end = text.buf + text.len;
 		int n = 0;
 		while (p < end && !ret) {
-			const char *start = p, *next = p;
+			const char *start = p, *next;
 			char where[64];
 			if (!strncmp(p, "From ", 5))
 				start = strchr(p, '\n') ? strchr(p, '\n') + 1 : end;
@@ -1308,6 +1412,8 @@ void audit_turn_release(struct audit_turn *t)
 		free(t->draws[i].rule);
 	free(t->draws);
 	free(t->side);
+	free(t->via);
+	free(t->message_id);
 	strbuf_release(&t->order);
 	strbuf_release(&t->log);
 	audit_turn_init(t);

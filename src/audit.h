@@ -68,6 +68,9 @@ struct audit_turn {
 	char *side;		/* "american", "british" or "none" */
 	char order_path[64];	/* orders/NNNN-SIDE.txt */
 	bool has_order;		/* false: a commit of the host */
+	char *via;		/* how it came, its trailer Postrider-Via
+				   ("mail", "host (play --as ...)"), or NULL */
+	char *message_id;	/* by mail: its Postrider-Message-Id, or NULL */
 	struct strbuf order;	/* the order as given */
 	struct strbuf log;	/* the lines it added to log.txt */
 	struct audit_turn_draw *draws;

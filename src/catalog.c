@@ -379,7 +379,8 @@ static void load_file(struct catalog *c, struct catalog_entry **out, size_t *n)
 			goto bad;
 		(*n)++;
 	}
-	qsort(*out, *n, sizeof(**out), by_name);
+	if (*n)	/* *out is NULL in an empty index */
+		qsort(*out, *n, sizeof(**out), by_name);
 	for (size_t i = 1; i < *n; i++)
 		if (!strcmp((*out)[i - 1].name, (*out)[i].name))
 			goto bad;
@@ -478,7 +479,7 @@ static int scan(struct catalog *c, struct strbuf *err)
 	size_t cap = 0;
 
 	if (!d) {
-		strbuf_addf(err, "cannot read '%s': %s\n", c->root, strerror(errno));
+		strbuf_addf(err, "cannot read '%s': %s", c->root, strerror(errno));
 		return -1;
 	}
 	while ((de = readdir(d))) {
@@ -499,7 +500,8 @@ static int scan(struct catalog *c, struct strbuf *err)
 		c->e[c->n++].dir = dir;
 	}
 	closedir(d);
-	qsort(c->e, c->n, sizeof(*c->e), by_name);
+	if (c->n)	/* c->e is NULL in an empty folder */
+		qsort(c->e, c->n, sizeof(*c->e), by_name);
 	return 0;
 }
 

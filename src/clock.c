@@ -199,7 +199,7 @@ static int parse(struct ytree *t, struct game_clock *c, struct strbuf *err)
 	int bad = 0;
 
 	if (!root || root->type != YAML_MAPPING_NODE) {
-		strbuf_addf(err, "%s: not a mapping\n", CLOCK_FILE);
+		strbuf_addf(err, "%s: not a mapping", CLOCK_FILE);
 		return -1;
 	}
 	if (ytree_check_keys(t, root, keys, err) > 0)
@@ -251,11 +251,11 @@ int clock_load(struct repo *r, long long head_time, struct game_clock *c,
 
 	clock_init(c, head_time);
 	if (repo_private_path(r, CLOCK_FILE, &path) < 0) {
-		strbuf_addstr(err, "cannot find the game's private folder\n");
+		strbuf_addstr(err, "cannot find the game's private folder");
 		ret = -1;
 	} else if (read_file(path.buf, &text, 1 << 16) < 0) {
 		if (errno != ENOENT) {
-			strbuf_addf(err, "cannot read '%s': %s\n", path.buf, strerror(errno));
+			strbuf_addf(err, "cannot read '%s': %s", path.buf, strerror(errno));
 			ret = -1;
 		}
 	} else {

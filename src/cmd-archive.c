@@ -79,7 +79,7 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 	int ret = -1;
 
 	if (repo_history(g->repo, &history, &n) < 0 || !n) {
-		strbuf_addstr(err, "cannot read the history\n");
+		strbuf_addstr(err, "cannot read the history");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -184,7 +184,7 @@ static int summarise(struct game *g, const char *out_dir, struct strbuf *err)
 		ret = write_file_atomic(p1, sum.buf, sum.len) < 0 ||
 		      write_file_atomic(p2, res.buf, res.len) < 0 ? -1 : 0;
 		if (ret < 0)
-			strbuf_addstr(err, "cannot write the summary\n");
+			strbuf_addstr(err, "cannot write the summary");
 		free(p1);
 		free(p2);
 	}

@@ -83,6 +83,16 @@ static int say_turn(struct game *g, struct audit_report *rep, unsigned long seq)
 	} else {
 		printf("  (none: a commit of the host)\n");
 	}
+	/* who gave it: the player's mail (which he can find among the mails
+	 * he sent), or the host by hand (docs/fairness.md 16) */
+	if (t.has_order && t.via && !strncmp(t.via, "host", 4))
+		printf("how it came: TYPED BY THE HOST, not received by mail (Postrider-Via: %s)\n",
+		       t.via);
+	else if (t.has_order && t.via)
+		printf("how it came: by mail from the %s, Message-ID %s (Postrider-Via: %s)\n",
+		       t.side, t.message_id ? t.message_id : "(none)", t.via);
+	else if (t.has_order)
+		printf("how it came: its commit does not say (no Postrider-Via trailer)\n");
 	printf("what happened (log.txt):\n");
 	if (t.order_unnamed) {
 		printf("  THE ORDER IS NOT NAMED: %s\n", rep->why.buf);

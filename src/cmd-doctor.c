@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "perms.h"
 #include "publish.h"
 #include "transport.h"
 #include "config.h"
@@ -64,8 +65,10 @@ static void private_mode(struct doctor *dr, const char *what, const char *path,
 		return;
 	}
 	if (st.st_mode & 077)
-		say(dr, 'f', "%s '%s' can be read by other users (mode %03o): chmod %s '%s'",
-		    what, path, (unsigned)(st.st_mode & 0777), dir ? "700" : "600", path);
+		say(dr, 'f', "%s '%s' can be %s by other users (mode %03o): chmod %s '%s'",
+		    what, path, !(st.st_mode & 055) ? "written" :
+		    st.st_mode & 022 ? "read and written" : "read",
+		    (unsigned)(st.st_mode & 0777), dir ? "700" : "600", path);
 	else
 		say(dr, 'o', "%s '%s' is private (mode %03o)", what, path,
 		    (unsigned)(st.st_mode & 0777));
@@ -462,6 +465,20 @@ static void check_game(struct doctor *dr, const char *dir, const struct mail_con
 		path.buf[--path.len] = '\0';
 	strbuf_addstr(&path, "/postrider");
 	private_mode(dr, "its private folder", path.buf, true);
+	{
+		/* its config, refs and hooks are its owner's to write alone */
+		struct strbuf list = STRBUF_INIT;
+		int k = perms_writable_by_others(dir, 5, &list);
+		if (k < 0)
+			say(dr, 'f', "game %s: '%s' cannot be walked: %s", g.id, dir, strerror(errno));
+		else if (k)
+			say(dr, 'f', "%d files or folders of game %s can be written by other users, "
+			    "who could steer it (its refs, config, hooks): chmod -R go-w '%s'; "
+			    "the first:\n%.*s", k, g.id, dir, (int)list.len - 1, list.buf);
+		else
+			say(dr, 'o', "game %s: no file of the game can be written by other users", g.id);
+		strbuf_release(&list);
+	}
 	if (repo_lock(g.repo, 0) == REPO_BUSY)
 		say(dr, 'w', "game %s is locked by a run now (if this lasts, a run hangs)", g.id);
 	else
@@ -529,10 +546,11 @@ const struct cmd_entry cmd_doctor_entry = {
 	"  --config FILE  the configuration to check (default: as for play)\n"
 	"Checks the configuration, the mail transport (the SMTP server is reached\n"
 	"and logged into; no mail is sent), the outbox and the log, the templates\n"
-	"and the component data, the permissions of every secret, and each game;\n"
-	"a player's copy of a game without a host: its secret, the mail filter that\n"
-	"hands it the other postrider's mails (~/.procmailrc), the crontab line\n"
-	"that runs remind on it, and its outbox.\n"
+	"and the component data, the permissions of every secret, and each game\n"
+	"(and that others can write none of its files); a player's copy of a game\n"
+	"without a host: its secret, the mail filter that hands it the other\n"
+	"postrider's mails (~/.procmailrc), the crontab line that runs remind on it,\n"
+	"and its outbox.\n"
 	"exit status: 0 ready (warnings aside), 1 something to fix\n",
 	exec_doctor,
 };

@@ -89,7 +89,7 @@ static int parse_new_opts(int argc, char **argv, struct new_opts *o)
 	int c;
 
 	memset(o, 0, sizeof(*o));
-	o->fairness = 3;
+	o->fairness = GAME_FAIRNESS_MAX;
 	o->vacation_limit = CLOCK_DEFAULT_VACATION;
 	for (int sd = 0; sd < 3; sd++)
 		o->mail_mode[sd] = MAIL_EVERY;
@@ -106,8 +106,9 @@ static int parse_new_opts(int argc, char **argv, struct new_opts *o)
 		case 'G': o->games = optarg; break;
 		case 'P': o->publish_url = optarg; break;
 		case 'F':
-			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3")) {
-				error("--fairness takes 3 (each die provable at once as the one its order called for, the default), 2 (dice provable at once) or 1 (checked at the reveal)");
+			if (strcmp(optarg, "1") && strcmp(optarg, "2") && strcmp(optarg, "3") &&
+			    strcmp(optarg, "4")) {
+				error("--fairness takes 4 (each die provable at once as the one due at its place among the game's dice, the default), 3 (bound to its side's count of orders), 2 (dice provable at once) or 1 (checked at the reveal)");
 				return EXIT_USAGE;
 			}
 			o->fairness = *optarg - '0';
@@ -371,7 +372,7 @@ out:
 
 const struct cmd_entry cmd_new_entry = {
 	"new",
-	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME] [--fairness 1|2|3]",
+	"new (DIR | --games ROOT) --american \"Name <addr>\" --british \"Name <addr>\" [--host \"Name <addr>\"] [--tournament] [--data DIR] [--seed HEX] [--publish URL] [--mail-mode [SIDE=]MODE] [--deadline TIME] [--vacation-limit TIME] [--fairness 1|2|3|4]",
 	"create a game repository and set the game up",
 	"  --american, --british  the players (mail addresses)\n"
 	"  --games ROOT           create the game in ROOT/<game id> (for play --games)\n"
@@ -387,11 +388,12 @@ const struct cmd_entry cmd_new_entry = {
 	"                         `postrider remind` mails the reminders (default: none)\n"
 	"  --vacation-limit TIME  how much vacation each player may take by mail in\n"
 	"                         this game (default 14d)\n"
-	"  --fairness 3|2|1       3 (the default): every public die provable at once\n"
-	"                         with the game's VRF key, as the one its order called\n"
-	"                         for; 2: provable, bound to the shared draw index (older\n"
-	"                         games); 1: the keyed stream alone, checked when the\n"
-	"                         seed is revealed (docs/fairness.md)\n"
+	"  --fairness 4|3|2|1     4 (the default): every public die provable at once\n"
+	"                         with the game's VRF key, as the one due at its place\n"
+	"                         among the game's dice; 3: bound to its side's count of\n"
+	"                         orders, 2: to the shared draw index (older games); 1:\n"
+	"                         the keyed stream alone, checked when the seed is\n"
+	"                         revealed (docs/fairness.md)\n"
 	"  --config FILE          mail configuration (default: $POSTRIDER_CONFIG, else\n"
 	"                         ~/.config/postrider/config.yaml, else /etc/postrider/config.yaml)\n"
 	"exit status: 0 created and mailed, 3 created but mail waits in the outbox\n",

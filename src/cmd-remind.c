@@ -20,7 +20,7 @@
 #include "game.h"
 #include "notify.h"
 #include "peer.h"
-#include "peer-silence.h"
+#include "peer-remind.h"
 
 /* The time before the deadline when the reminder goes: --before, else a
  * quarter of the deadline, at most a day. */
@@ -157,6 +157,62 @@ static bool nothing_due(const struct catalog_entry *e, long long before)
 	return true;
 }
 
+int cmd_peer_remind(const char *dir, const struct mail_config *cfg, bool terse,
+		    int *unsent)
+{
+	struct peer_remind r;
+	struct strbuf err = STRBUF_INIT;
+	const struct peer_owed *o = &r.owed;
+	int ret;
+
+	peer_remind_init(&r);
+	ret = peer_remind(dir, cfg, &r, &err);
+	if (ret == GAME_BUSY) {
+		printf("%s: busy (another run holds it); it is looked at next time\n", dir);
+		ret = EXIT_TEMPFAIL;
+		goto out;
+	}
+	if (ret < 0) {
+		error("%s: %s", dir, err.buf);
+		ret = EXIT_REJECTED;
+		goto out;
+	}
+	if (!terse && o->side == SIDE_NONE)
+		printf("game %s: nobody owes anything%s\n", r.game,
+		       r.over ? " (the game is over)" : "");
+	if (!terse && o->side != SIDE_NONE) {
+		char since[32], limit[32];
+		peer_date_text(o->since, since);
+		peer_date_text(o->limit, limit);
+		printf("game %s: the %s owes %s since %s (%lld h); the forfeit limit is %s\n",
+		       r.game, side_name(o->side), o->automatic ? "an automatic answer" : "a decision",
+		       since, (r.now - o->since) / 3600, limit);
+		printf("waits: %s\n", o->what);
+	}
+	if (r.failed.len)
+		error("%s", r.failed.buf);
+	if (r.resend == PEER_RESEND_DONE)
+		printf("mailed again: commit %.12s (the other postrider takes a copy as already applied)\n",
+		       r.resent);
+	else if (!terse && r.resend == PEER_RESEND_NOT_OURS)
+		printf("the head is not this copy's own commit: nothing to mail again\n");
+	else if (!terse && r.resend == PEER_RESEND_LATELY)
+		printf("its last commit was mailed again less than a day ago\n");
+	if (!terse && r.claimable)
+		printf("past the forfeit limit: `postrider peer claim %s` ends the game\n", dir);
+	for (int i = 0; i < r.n_told; i++)
+		printf("told the %s: %s\n", side_name(r.me), r.told[i].subject);
+	if (r.unsent || (!terse && !r.can_send))
+		printf("outbox: %s/new\n", r.outbox);
+	if (r.unsent)
+		(*unsent)++;
+	ret = ret ? EXIT_REJECTED : 0;
+out:
+	peer_remind_release(&r);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int exec_remind(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -198,7 +254,7 @@ static int exec_remind(int argc, char **argv)
 		strbuf_reset(&err);
 		if (game_dir_is_peer(argv[i])) {
 			/* a peer copy: its own player's side (docs/peer.md 11) */
-			int r = peer_remind_dir(argv[i], &cfg, quiet, &unsent);
+			int r = cmd_peer_remind(argv[i], &cfg, quiet, &unsent);
 			if (r && (!ret || r == EXIT_REJECTED))
 				ret = r;
 			continue;

@@ -55,10 +55,11 @@ static int exec_reveal(int argc, char **argv)
 	/* After a reveal every hand and every future die is known: the game
 	 * must be over, or end now (issue 12.2, docs/fairness.md). */
 	if (!engine_game_over(&g.state) && !abandon) {
-		error("%s is still running; revealing the seed would show both hands and every future die\n"
-		      "hint: to end the game as abandoned and reveal, run 'postrider reveal --abandon %s';\n"
-		      "hint: a disputed turn is checked without a reveal: 'postrider audit %s'",
-		      g.id, argv[1], argv[1]);
+		error("%s is still running; revealing the seed would show both hands and every future die",
+		      g.id);
+		hint("to end the game as abandoned and reveal, run 'postrider reveal --abandon %s';",
+		     argv[1]);
+		hint("a disputed turn is checked without a reveal: 'postrider audit %s'", argv[1]);
 		ret = EXIT_REJECTED;
 		goto close;
 	}

@@ -12,6 +12,7 @@
 
 #include "cmd.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "game.h"
 #include "oracle.h"
 #include "order.h"

@@ -11,6 +11,7 @@
 #include "game.h"
 #include "peer.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "map.h"
 #include "report.h"
 

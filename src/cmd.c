@@ -100,6 +100,7 @@ int cmd_game_dirs(const char *arg, char ***dirs, size_t *n)
 		(*dirs)[(*n)++] = path;
 	}
 	closedir(d);
-	qsort(*dirs + first, *n - first, sizeof(**dirs), by_name);
+	if (*n > first)	/* *dirs may still be NULL */
+		qsort(*dirs + first, *n - first, sizeof(**dirs), by_name);
 	return 0;
 }

@@ -75,6 +75,14 @@ int cmd_usage(const struct cmd_entry *e);
 /* True if argv holds -h or --help (then prints the help on stdout). */
 int cmd_wants_help(const struct cmd_entry *e, int argc, char **argv);
 
+/* remind on the peer copy dir (cmd-remind.c, for `remind` on a peer
+ * copy and for `peer remind`): said on stdout (terse: only what was mailed
+ * or failed); a mail left in the outbox counts in *unsent; the exit
+ * status. */
+struct mail_config;
+int cmd_peer_remind(const char *dir, const struct mail_config *cfg, bool terse,
+		    int *unsent);
+
 /* Whether path is a git repository (a work tree's .git, or bare). */
 bool cmd_is_repository(const char *path);
 /*

@@ -1,6 +1,7 @@
 /*
- * config.h - the host's mail settings. They hold credentials, so they
- * live outside every game repository. The file read is the first of:
+ * config.h - the host's mail settings: their types, and the functions
+ * that read them (config-load.c). They hold credentials, so they live
+ * outside every game repository. The file read is the first of:
  * --config FILE; $POSTRIDER_CONFIG; $XDG_CONFIG_HOME/postrider/config.yaml
  * or ~/.config/postrider/config.yaml (~ is $HOME, else the home folder of
  * the user in the password database, so that a mail system's pipe, which
@@ -51,12 +52,14 @@
 #include <stdbool.h>
 #include "util.h"
 
-/* The kinds of transport; what each does and needs: transport.h. */
+/* The kinds of transport, in the order of the table of transport.c,
+ * which names them and says what each does and needs. */
 enum mail_transport {
 	TRANSPORT_NONE,		/* nothing configured: mail waits, loudly */
-	TRANSPORT_OUTBOX,	/* mail waits in the outbox, by choice */
 	TRANSPORT_SMTP,		/* smtp_url */
 	TRANSPORT_SENDMAIL,	/* sendmail -oi -f FROM -- TO... */
+	TRANSPORT_OUTBOX,	/* mail waits in the outbox, by choice */
+	TRANSPORT__COUNT
 };
 
 struct mail_config {

@@ -1,7 +1,9 @@
 /*
- * data-internal.h - what the three parts of the component data module
- * share: data.c (loading), data-check.c (the facts the rulebook pins) and
- * data-dump.c (the data back as YAML). Not for other modules.
+ * data-internal.h - what the parts of the component data module share:
+ * data.c (the file names, look-ups, data_free), data-load.c (loading),
+ * data-check.c (the facts the rulebook pins) and data-dump.c (the data
+ * back as YAML); data-load.c calls data-check.c, both stand on data.c.
+ * Not for other modules.
  *
  * Ownership: as data.h; nothing here allocates.
  */

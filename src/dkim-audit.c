@@ -45,7 +45,6 @@ struct commit_info {
 	enum side side;
 	bool host;		/* Postrider-Via: host */
 	bool mail;		/* Postrider-Via: mail */
-	bool late;		/* the host played a late side's default */
 	long long time;
 };
 
@@ -68,7 +67,6 @@ static int commit_info(struct repo *r, const char *id, struct commit_info *ci)
 	ci->side = !side ? SIDE_NONE : !strcmp(side, "american") ? SIDE_AMERICAN :
 		   !strcmp(side, "british") ? SIDE_BRITISH : SIDE_NONE;
 	ci->host = via && !strncmp(via, "host", 4);
-	ci->late = ci->host && strstr(via, "--default");
 	ci->mail = via && !strcmp(via, "mail");
 	free(seq);
 	free(side);
@@ -401,15 +399,9 @@ void dkim_story(struct repo *r, const char *commit, enum side side, struct strbu
 			break;
 		snprintf(path, sizeof(path), "mail/%04ld-%s.txt", ci.seq, side_name(ci.side));
 		strbuf_reset(&rec);
-		if (ci.side == OTHER_SIDE(side) && ci.late) {
-			line = xstrfmt("Order %ld of the %s is his default order, played by the "
-				       "host because he was late (play --default).\n", ci.seq,
-				       side_title(ci.side));
-		} else if (ci.side == OTHER_SIDE(side) && ci.host) {
-			line = xstrfmt("Order %ld of the %s was typed by the host (play --as): "
-				       "nothing proves the %s sent it.\n", ci.seq,
-				       side_title(ci.side), side_title(ci.side));
-		} else if (ci.side == OTHER_SIDE(side) && ci.mail &&
+		/* an order the host typed is marked in the log itself
+		 * (docs/fairness.md 16c) */
+		if (ci.side == OTHER_SIDE(side) && ci.mail &&
 			   repo_read(r, cur, path, &rec) == 0) {
 			char *res = rec_dup(rec.buf, "result");
 			if (res && strncmp(res, "pass", 4))

@@ -48,9 +48,9 @@ bool dkim_audit_path_ok(char kind, const char *path, const char *order_path, boo
 
 /*
  * For the report to side at commit (a game in host mode): a line for
- * each order of the other side since side's last order that carries no
- * proof of its sender (typed by the host, or mailed without his
- * provider's valid signature), oldest first, appended to out.
+ * each order of the other side since side's last order that came by mail
+ * without his provider's valid signature, oldest first, appended to out.
+ * (An order the host typed is marked in the log: docs/fairness.md 16c.)
  */
 void dkim_story(struct repo *r, const char *commit, enum side side, struct strbuf *out);
 

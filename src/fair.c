@@ -29,9 +29,10 @@ static const char vrf_key_label[] = "postrider-key-vrf";
 static const char token_label[] = "postrider-token";
 static const char hand_label[] = "postrider-hand-salt";
 static const char seal_nonce_label[] = "postrider-key-seal-nonce";
-/* The sealed formats (docs/fairness.md section 9): v3, padded to a size
- * class, is written; v2, unpadded, is still opened and, for the audit of
- * an older game, reproduced. The labels differ only in the digit. */
+/* The sealed formats (docs/fairness.md section 9): v4, padded to a size
+ * class for each side's sealed texts, is written; v3 (padded, one class
+ * for both sides) and v2 (unpadded) are still opened and, for the audit
+ * of an older game, reproduced. The labels differ only in the digit. */
 static const char seal_header_fmt[] = "postrider-sealed v%d seq ";
 static const char seal_aad_fmt[] = "postrider-sealed v%d";
 #define SEAL_LABEL_BYTES 19	/* "postrider-sealed vN" */
@@ -232,7 +233,7 @@ static void seal_render(int fmt, uint64_t seq, const unsigned char *data,
 static void seal_aad(int fmt, uint64_t seq,
 		     unsigned char aad[SEAL_LABEL_BYTES + 8])
 {
-	char label[SEAL_LABEL_BYTES + 1];
+	char label[SEAL_LABEL_BYTES + 12];	/* room for any int */
 
 	snprintf(label, sizeof(label), seal_aad_fmt, fmt);
 	memcpy(aad, label, SEAL_LABEL_BYTES);
@@ -275,7 +276,7 @@ int fair_seal_format(const char *sealed, size_t len)
 {
 	char head[SEAL_HEADER_BYTES + 16];	/* room for any int */
 
-	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V3; fmt++) {
+	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V4; fmt++) {
 		snprintf(head, sizeof(head), seal_header_fmt, fmt);
 		if (len >= SEAL_HEADER_BYTES && !memcmp(sealed, head, SEAL_HEADER_BYTES))
 			return fmt;
@@ -285,24 +286,33 @@ int fair_seal_format(const char *sealed, size_t len)
 
 /*
  * The nonce of a sealing: the first 12 bytes of HMAC-SHA256(K_nonce,
- * u64be(seq) || plain). Two different plain texts never share a nonce
- * (short of a collision of 96 bits), even under one seq after a rewind,
- * so no key and nonce ever seal two texts (docs/fairness.md, "Sealing").
+ * u64be(seq) || plain) in formats v2 and v3, and of HMAC-SHA256(K_nonce,
+ * aad || plain) in v4, whose aad names the format as well as seq. Two
+ * different plain texts never share a nonce (short of a collision of 96
+ * bits), even under one seq after a rewind, so no key and nonce ever seal
+ * two texts (docs/fairness.md, "Sealing"); from v4 on, neither do two
+ * formats seal one text under one nonce (a v3 parent and the v4 commit of
+ * the host after it, which keeps its seq and its text), which would give
+ * away GCM's authentication key.
  */
-static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
-		       const void *plain, size_t len,
+static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], int fmt,
+		       uint64_t seq, const void *plain, size_t len,
 		       unsigned char nonce[SEAL_NONCE_BYTES])
 {
 	unsigned char key[32], mac[32];
-	unsigned char *msg = xmalloc(len + 8);
+	size_t head = fmt >= FAIR_SEAL_V4 ? SEAL_LABEL_BYTES + 8 : 8;
+	unsigned char *msg = xmalloc(len + head);
 
 	derive_key(seed, seal_nonce_label, key);
-	put_be64(msg, seq);
+	if (fmt >= FAIR_SEAL_V4)
+		seal_aad(fmt, seq, msg);
+	else
+		put_be64(msg, seq);
 	if (len)
-		memcpy(msg + 8, plain, len);
-	codec_hmac_sha256(key, sizeof(key), msg, len + 8, mac);
+		memcpy(msg + head, plain, len);
+	codec_hmac_sha256(key, sizeof(key), msg, len + head, mac);
 	memcpy(nonce, mac, SEAL_NONCE_BYTES);
-	OPENSSL_cleanse(msg, len + 8);
+	OPENSSL_cleanse(msg, len + head);
 	OPENSSL_cleanse(key, sizeof(key));
 	free(msg);
 }
@@ -310,7 +320,7 @@ static void seal_nonce(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	      const char *plain, size_t len, size_t size, struct strbuf *out)
 {
-	return fair_seal_as(seed, seq, FAIR_SEAL_V3, plain, len, size, out);
+	return fair_seal_as(seed, seq, FAIR_SEAL_V4, plain, len, size, out);
 }
 
 int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
@@ -322,12 +332,14 @@ int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	EVP_CIPHER_CTX *ctx;
 	int outl = 0, ok;
 
-	if (fmt != FAIR_SEAL_V2 && fmt != FAIR_SEAL_V3)
+	if (fmt != FAIR_SEAL_V2 && fmt != FAIR_SEAL_V3 && fmt != FAIR_SEAL_V4)
 		BUG("no sealed format v%d", fmt);
 	if (len > SEAL_MAX_PLAIN)
 		return error("private state of %zu bytes is too large to seal",
 			     len);
-	if (fmt == FAIR_SEAL_V3) {
+	if (fmt >= FAIR_SEAL_V3) {
+		/* v3 and v4 differ only in their label: in the size their
+		 * caller chooses (state_private_padded_size()) */
 		if (!size)
 			size = len + 4;
 		if (size < len + 4 || size > SEAL_MAX_PLAIN)
@@ -340,7 +352,7 @@ int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	ct = xmalloc(SEAL_NONCE_BYTES + len + SEAL_TAG_BYTES);
 	derive_key(seed, seal_key_label, key);
 	seal_aad(fmt, seq, aad);
-	seal_nonce(seed, seq, plain, len, nonce);
+	seal_nonce(seed, fmt, seq, plain, len, nonce);
 	memcpy(ct, nonce, SEAL_NONCE_BYTES);
 	ct += SEAL_NONCE_BYTES;
 	ctx = EVP_CIPHER_CTX_new();
@@ -443,7 +455,7 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 
 	if (!fmt) {
 		strbuf_addf(err, "not a sealed private state (expected a "
-			    "'postrider-sealed v3' or 'v2' header)");
+			    "'postrider-sealed v4', 'v3' or 'v2' header)");
 		return -1;
 	}
 	nl = memchr(sealed + hlen, '\n', len - hlen);
@@ -504,7 +516,7 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	if (ok) {
 		/* the nonce must be the one sealing derives from the text */
 		unsigned char want[SEAL_NONCE_BYTES];
-		seal_nonce(seed, seq, pt, ctlen, want);
+		seal_nonce(seed, fmt, seq, pt, ctlen, want);
 		ok = CRYPTO_memcmp(want, nonce, SEAL_NONCE_BYTES) == 0;
 	}
 	OPENSSL_cleanse(key, sizeof(key));
@@ -519,7 +531,7 @@ int fair_open(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	}
 	text = pt;
 	textlen = ctlen;
-	if (fmt == FAIR_SEAL_V3 && !seal_unpad(pt, ctlen, &text, &textlen)) {
+	if (fmt >= FAIR_SEAL_V3 && !seal_unpad(pt, ctlen, &text, &textlen)) {
 		OPENSSL_cleanse(pt, ctlen + 1);
 		free(pt);
 		strbuf_addf(err, "sealed private state for seq %" PRIu64

@@ -73,24 +73,27 @@ void fair_token(const unsigned char seed[FAIR_SEED_BYTES], const char *game_id,
 bool fair_token_equal(const char *a, const char *b);
 
 /*
- * The sealed formats (docs/fairness.md section 9). v3 pads the private
- * state before sealing it, so that the size of the sealed file says
- * nothing about a sealed choice: the plain text is u32be(len) || text ||
- * zero bytes, size bytes in all (the caller chooses size from public
- * facts: game_state_files(), state_private_padded_size()). v2, unpadded,
- * is what games sealed before it hold: still opened, and reproduced by
+ * The sealed formats (docs/fairness.md section 9). v4 and v3 pad the
+ * private state before sealing it, so that the size of the sealed file
+ * says nothing about a sealed choice: the plain text is u32be(len) ||
+ * text || zero bytes, size bytes in all (the caller chooses size from
+ * public facts: game_state_files(), state_private_padded_size()). They
+ * differ only in their label and in the size their caller chooses: v4
+ * gives each side's sealed texts a room of their own, v3 (games sealed
+ * before issue 39) one room for both. v2, unpadded, is what games sealed
+ * before the padding hold. v3 and v2 are still opened, and reproduced by
  * the audit of such a commit.
  */
-enum { FAIR_SEAL_V2 = 2, FAIR_SEAL_V3 = 3 };
-/* The format a sealed text's header names (FAIR_SEAL_V2 or _V3), or 0. */
+enum { FAIR_SEAL_V2 = 2, FAIR_SEAL_V3 = 3, FAIR_SEAL_V4 = 4 };
+/* The format a sealed text's header names (FAIR_SEAL_V2 to _V4), or 0. */
 int fair_seal_format(const char *sealed, size_t len);
 
 /*
  * Seals the host's private state (plain, len bytes) for sequence number
- * seq: padded to size bytes (format v3; size >= len + 4, or 0 for no
+ * seq: padded to size bytes (format v4; size >= len + 4, or 0 for no
  * padding beyond the length), then AES-256-GCM under a key derived from
  * the seed, with a nonce derived from seq and the padded text (a keyed
- * hash); appends the ASCII text (a header line "postrider-sealed v3 seq
+ * hash); appends the ASCII text (a header line "postrider-sealed v4 seq
  * <seq>" and base64 lines of the nonce, the cipher text and the tag) to
  * out. The output's length depends on size, never on len. It is a
  * function of (seed, seq, plain, size) only, so commits are
@@ -103,8 +106,8 @@ int fair_seal_format(const char *sealed, size_t len);
  */
 int fair_seal(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 	      const char *plain, size_t len, size_t size, struct strbuf *out);
-/* The same in format fmt (FAIR_SEAL_V2, which ignores size, for the audit
- * of an older commit). */
+/* The same in format fmt (FAIR_SEAL_V3, or FAIR_SEAL_V2, which ignores
+ * size, for the audit of an older commit). */
 int fair_seal_as(const unsigned char seed[FAIR_SEED_BYTES], uint64_t seq,
 		 int fmt, const char *plain, size_t len, size_t size,
 		 struct strbuf *out);

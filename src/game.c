@@ -5,6 +5,7 @@
 #include "game.h"
 #include "mail.h"
 #include "paths.h"
+#include "state-yaml.h"
 #include "ytree.h"
 #include "trace.h"
 
@@ -174,7 +175,7 @@ static int read_fairness(struct game *g, struct ytree *t, yaml_node_t *m,
 	g->seed_source = dup_scalar(t, m, "seed_source", err, &errors);
 	g->fairness = 1;
 	if ((n = ytree_get(t, m, "version"))) {
-		if (ytree_int(t, n, 1, 3, &v, err) < 0)
+		if (ytree_int(t, n, 1, GAME_FAIRNESS_MAX, &v, err) < 0)
 			errors++;
 		else
 			g->fairness = (int)v;
@@ -189,7 +190,8 @@ static int read_fairness(struct game *g, struct ytree *t, yaml_node_t *m,
 			errors++;
 		}
 	} else if (n) {
-		ytree_error(t, n, err, "'vrf_public_key' belongs to fairness versions 2 and 3");
+		ytree_error(t, n, err, "'vrf_public_key' belongs to fairness versions 2 to %d",
+			    GAME_FAIRNESS_MAX);
 		errors++;
 	}
 	if ((n = ytree_get(t, m, "fixed_dice")) &&
@@ -582,23 +584,51 @@ void game_rng_for(const struct game *g, const struct state *s, struct rng *r)
 			BUG("cannot derive the VRF key");
 		rng_use_vrf(r, sk, g->id);
 		OPENSSL_cleanse(sk, sizeof(sk));
-		/* version 3: the new game's own draws, side 0 (section 19) */
+		/* version 3: the new game's own draws, side 0 (section 19);
+		 * version 4: from the first public draw of the game (19b) */
 		if (g->fairness == 3)
 			rng_vrf_bind_order(r, 0, 0);
+		else if (g->fairness == 4)
+			rng_vrf_bind_count(r, 0);
 	}
 }
 
 bool game_proves(const struct game *g)
 {
-	return g->fairness == 2 || g->fairness == 3;
+	return g->fairness >= 2 && g->fairness <= GAME_FAIRNESS_MAX;
+}
+
+/* The number of lines of a proofs.txt: the game's public draws so far. */
+static uint64_t public_draws(const char *proofs)
+{
+	uint64_t n = 0;
+
+	for (const char *p = proofs; p && *p; p++)
+		n += *p == '\n';
+	return n;
+}
+
+void game_rng_order_after(const struct game *g, const struct state *s, enum side side,
+			  const char *proofs, struct rng *r)
+{
+	game_rng_for(g, s, r);
+	if (g->fairness == 3 && r->vrf)
+		rng_vrf_bind_order(r, (int)side, s->orders[side]);
+	if (g->fairness == 4 && r->vrf)
+		rng_vrf_bind_count(r, public_draws(proofs));
 }
 
 void game_rng_order(const struct game *g, const struct state *s, enum side side,
 		    struct rng *r)
 {
-	game_rng_for(g, s, r);
-	if (g->fairness == 3 && r->vrf)
-		rng_vrf_bind_order(r, (int)side, s->orders[side]);
+	struct strbuf proofs = STRBUF_INIT;
+
+	/* version 4 counts the public draws of the history at head */
+	if (g->fairness == 4 && g->have_seed && g->repo && g->head[0] &&
+	    repo_read(g->repo, g->head, "proofs.txt", &proofs) != 0)
+		strbuf_reset(&proofs);
+	game_rng_order_after(g, s, side, proofs.buf, r);
+	strbuf_release(&proofs);
 }
 
 void game_rng(const struct game *g, struct rng *r)
@@ -633,7 +663,7 @@ void game_hand_salt(const struct game *g, const struct state *s, enum side side,
 int game_state_files(const struct game *g, const struct state *s,
 		     struct strbuf *state_yaml, struct strbuf *sealed)
 {
-	return game_state_files_as(g, s, FAIR_SEAL_V3, state_yaml, sealed);
+	return game_state_files_as(g, s, FAIR_SEAL_V4, state_yaml, sealed);
 }
 
 int game_state_files_as(const struct game *g, const struct state *s,
@@ -652,7 +682,8 @@ int game_state_files_as(const struct game *g, const struct state *s,
 	state_write_public(s, g->data, commit, state_yaml);
 	state_write_private(s, g->data, &priv);
 	ret = fair_seal_as(g->seed, s->seq, seal_fmt, priv.buf, priv.len,
-			   state_private_padded_size(s, g->data), sealed);
+			   state_private_padded_size(s, g->data, seal_fmt >= FAIR_SEAL_V4),
+			   sealed);
 	strbuf_release(&priv);
 	return ret;
 }

@@ -82,7 +82,9 @@ struct game {
 	 * from the keyed stream, checked at the reveal; 2, the public draws
 	 * from a VRF whose public key is vrf_pk, checked at once; 3, as 2
 	 * with each public draw's input naming the order that calls for it
-	 * and its place in that order (section 19). game_proves() is 2 or 3.
+	 * and its place in that order (section 19); 4, as 2 with each
+	 * public draw's input its place among the game's public draws
+	 * (section 19b). game_proves() is 2, 3 or 4.
 	 */
 	int fairness;
 	unsigned char vrf_pk[33];
@@ -143,10 +145,18 @@ void game_rng(const struct game *g, struct rng *r);
 void game_rng_for(const struct game *g, const struct state *s, struct rng *r);
 /* The stream of the order of side played on state s (play, the audit's
  * replay): game_rng_for(), and in version 3 the public draws bound to the
- * side's order s->orders[side] (docs/fairness.md section 19). */
+ * side's order s->orders[side] (docs/fairness.md section 19), in version 4
+ * numbered on from the game's count of public draws, the lines of proofs
+ * (section 19b). game_rng_order() reads proofs.txt at g->head (none
+ * without a repository: an oracle's world, which has drawn nothing). */
+void game_rng_order_after(const struct game *g, const struct state *s, enum side side,
+			  const char *proofs, struct rng *r);
 void game_rng_order(const struct game *g, const struct state *s, enum side side,
 		    struct rng *r);
-/* Whether the game keeps VRF proofs of its public draws (version 2 or 3). */
+/* The newest fairness version (game.yaml's fairness.version), the
+ * default of a new game. */
+#define GAME_FAIRNESS_MAX 4
+/* Whether the game keeps VRF proofs of its public draws (version 2 to 4). */
 bool game_proves(const struct game *g);
 
 /* The one-time reply token of side for the state at head, and for a given
@@ -183,8 +193,8 @@ void game_write_yaml(const struct game *g, struct strbuf *out);
  * private/state.sealed. Appends them to files (paths and contents owned by
  * the caller's bufs). Needs the seed. Returns 0 or -1 (error printed).
  * The private state is sealed in the current format (fair_seal(), padded);
- * game_state_files_as() seals it in format seal_fmt (FAIR_SEAL_V2 for the
- * audit of a commit made before the padding).
+ * game_state_files_as() seals it in format seal_fmt (FAIR_SEAL_V3 or _V2
+ * for the audit of a commit made before the sides' rooms or the padding).
  */
 int game_state_files(const struct game *g, const struct state *s,
 		     struct strbuf *state_yaml, struct strbuf *sealed);

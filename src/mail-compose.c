@@ -602,3 +602,74 @@ void mail_format_date(long long unix_time, int tz_minutes, char out[40])
 		 (unsigned)tm.tm_sec % 61u, tz_minutes < 0 ? '-' : '+',
 		 (unsigned)(off / 60) % 24u, (unsigned)off % 60u);
 }
+
+/* ---- the envelope ---- */
+
+char *mail_envelope_sender(const struct mail_envelope *env, const char *from,
+			   const char *msg, size_t len)
+{
+	char *name = NULL, *addr = NULL, *v;
+	char **addrs = NULL;
+	size_t n = 0;
+
+	if (env && env->from)
+		return xstrdup(env->from);
+	if (from && !mail_parse_address(from, &name, &addr)) {
+		free(name);
+		return addr;
+	}
+	v = mail_header_get(msg, len, "From");
+	if (v && !mail_split_addresses(v, &addrs, &n) && n)
+		addr = xstrdup(addrs[0]);
+	for (size_t i = 0; i < n; i++)
+		free(addrs[i]);
+	free(addrs);
+	free(v);
+	return addr;
+}
+
+/* Appends the addresses of header field to *list. */
+static int collect(const char *msg, size_t len, const char *field,
+		   char ***list, size_t *n, struct strbuf *err)
+{
+	char *v = mail_header_get(msg, len, field);
+	char **addrs = NULL;
+	size_t k = 0;
+	int ret = 0;
+
+	if (v && mail_split_addresses(v, &addrs, &k) < 0) {
+		strbuf_addf(err, "cannot read the %s addresses '%s'", field, v);
+		ret = -1;
+	}
+	for (size_t i = 0; i < k; i++) {
+		/* an address a program would take for an option: left out */
+		if (!ret && addrs[i][0] != '-') {
+			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+			(*list)[(*n)++] = addrs[i];
+		} else {
+			free(addrs[i]);
+		}
+	}
+	free(addrs);
+	free(v);
+	return ret;
+}
+
+int mail_envelope_recipients(const struct mail_envelope *env, const char *msg,
+			     size_t len, char ***list, size_t *n,
+			     struct strbuf *err)
+{
+	if (env && env->rcpts) {
+		for (size_t i = 0; i < env->n_rcpts; i++) {
+			if (env->rcpts[i][0] == '-')
+				continue;
+			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+			(*list)[(*n)++] = xstrdup(env->rcpts[i]);
+		}
+		return 0;
+	}
+	if (collect(msg, len, "To", list, n, err) < 0 ||
+	    collect(msg, len, "Cc", list, n, err) < 0)
+		return -1;
+	return 0;
+}

@@ -1,12 +1,13 @@
 /*
  * mail-internal.h - what the parts of the mail reader share: mail-parse.c
- * (headers and the MIME tree), mail-text.c (transfer encodings, charsets,
- * HTML to text, RFC 2047), mail-addr.c (addresses) and mail-order.c (the
- * postrider policy: the order text, tokens and game ids). Not for other
+ * (headers and the MIME tree: the order text and the attachments),
+ * mail-text.c (line ends, transfer encodings, charsets, HTML to text,
+ * RFC 2047), mail-addr.c (addresses) and mail-order.c (the postrider
+ * policy: the order text, tokens and game ids). mail-parse.c stands on
+ * mail-text.c and mail-addr.c, which call nothing of it. Not for other
  * modules; mail.h is the interface.
  *
- * Ownership: as mail.h; a struct fields owns its strings
- * (mail_fields_release()).
+ * Ownership: as mail.h; a struct fields owns its strings.
  */
 #ifndef POSTRIDER_MAIL_INTERNAL_H
 #define POSTRIDER_MAIL_INTERNAL_H
@@ -42,18 +43,13 @@ struct ctype {
 	bool flowed, delsp;
 };
 
-/* The text part found so far while walking the tree. */
+/* A text part chosen while walking the tree. */
 struct candidate {
 	bool found;
 	struct span body;
 	char *cte;
 	char *charset;
 	bool flowed, delsp;
-};
-
-struct walk {
-	struct candidate plain, html;
-	struct strbuf *err;
 };
 
 /* A blank within a line: space or tab. */
@@ -74,6 +70,11 @@ char *mail_decode_text(const struct candidate *c, bool html,
 size_t mail_next_item(const char *s, size_t start);
 /* raw[0..len) with CRLF and CR made LF (malloc'd, NUL-terminated); its length in *out_len. */
 char *mail_normalize_eol(const char *raw, size_t len, size_t *out_len);
+/* Undoes the Content-Transfer-Encoding cte (a field's value; NULL or ""
+ * for none) of p (len bytes, LF line ends), appending to out: 0, or -1
+ * when cte names no encoding this reader knows (out unchanged). */
+int mail_decode_transfer(const char *cte, const char *p, size_t len,
+			 struct strbuf *out);
 /* Lenient reading of one mailbox s[0..n) ("Name <a@b>", "a@b (Name)",
  * "<a@b>"): the validated address (malloc'd) or NULL; *name the raw phrase or NULL. */
 char *mail_read_mailbox(const char *s, size_t n, char **name);
@@ -83,40 +84,5 @@ char *mail_trim_dup(const char *s, size_t n);
 char *mail_unquote(const char *s);
 /* Finds needle (lowercase) in s[0..n) ignoring ASCII case: its offset, or n. */
 size_t mail_find_ci(const char *s, size_t n, const char *needle);
-
-/* ---- mail-parse.c, shared with mail-attach.c ---- */
-
-/* Frees every field and zeroes f. */
-void mail_fields_release(struct fields *f);
-/* The value of the first field called name (any case), or NULL. */
-const char *mail_fields_get(const struct fields *f, const char *name);
-/*
- * Parses the header at p (len bytes, LF line ends) into f (zeroed by the
- * caller); *body_off is where the body starts. need_blank: a header
- * without the blank line after it is an error. 0, or -1 with the reason
- * appended to err (what names the entity) and f released.
- */
-int mail_parse_fields(const char *p, size_t len, struct fields *f,
-		      size_t *body_off, const char *what, bool need_blank,
-		      struct strbuf *err);
-/* The length of a leading mbox "From " line (0 if none). */
-size_t mail_skip_envelope(const char *p, size_t len);
-/* Parses a Content-Type value (NULL: text/plain) into ct. */
-void mail_parse_ctype(const char *v, struct ctype *ct);
-void mail_ctype_release(struct ctype *ct);
-/* Is the line p[0..n) a delimiter of boundary b (bl bytes)? 0 no, 1 yes,
- * 2 the closing one. */
-int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl);
-/*
- * Calls each(ctx, part, plen) for every body part of the multipart body p
- * (len bytes) delimited by boundary b, in order. 0 when the closing
- * delimiter was reached, -1 when each() failed (its -1), 1 when no
- * delimiter was found, 2 when the body ends before the closing one.
- */
-int mail_multipart_split(const char *p, size_t len, const char *b,
-			 int (*each)(void *ctx, const char *part, size_t plen),
-			 void *ctx);
-/* Decodes quoted-printable text (LF line ends), appending to out. */
-void mail_qp_decode(const char *s, size_t n, struct strbuf *out);
 
 #endif

@@ -1,5 +1,9 @@
 /*
- * mail-parse.c - reading a player's order mail.
+ * mail-parse.c - reading a mail: its header, and its MIME tree, walked
+ * once (walk_entity) for the two things postrider reads in a mail: the
+ * text of a player's order (mail_parse) and the attachments of a peer
+ * mail (mail_attachments). Parameters (RFC 2231 too) are read by one
+ * function, transfer encodings undone by mail-text.c.
  *
  * The grammar we accept (RFC 5322 and MIME, RFC 2045-2047, reduced):
  *
@@ -27,8 +31,8 @@
 
 /* ---- small helpers ---- */
 
-/* Frees every field. */
-void mail_fields_release(struct fields *f)
+/* Frees every field and zeroes f. */
+static void fields_release(struct fields *f)
 {
 	for (size_t i = 0; i < f->n; i++) {
 		free(f->v[i].name);
@@ -38,8 +42,8 @@ void mail_fields_release(struct fields *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* The value of the first field called name, or NULL. */
-const char *mail_fields_get(const struct fields *f, const char *name)
+/* The value of the first field called name (any case), or NULL. */
+static const char *fields_get(const struct fields *f, const char *name)
 {
 	for (size_t i = 0; i < f->n; i++)
 		if (!ascii_strcasecmp(f->v[i].name, name))
@@ -47,34 +51,16 @@ const char *mail_fields_get(const struct fields *f, const char *name)
 	return NULL;
 }
 
-/* Returns a copy of raw with CRLF and lone CR turned into LF. */
-char *mail_normalize_eol(const char *raw, size_t len, size_t *out_len)
-{
-	char *out = xmalloc(len + 1);
-	size_t j = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		if (raw[i] == '\r') {
-			out[j++] = '\n';
-			if (i + 1 < len && raw[i + 1] == '\n')
-				i++;
-		} else {
-			out[j++] = raw[i];
-		}
-	}
-	out[j] = '\0';
-	*out_len = j;
-	return out;
-}
-
 /* ---- headers ---- */
 
 /*
- * Reads the header block at p (len bytes). On success stores the fields
- * and the offset of the body (after the blank line). what names the
- * entity in messages ("message" or "MIME part").
+ * Reads the header block at p (len bytes, LF line ends) into f (zeroed
+ * by the caller). On success stores the fields and the offset of the body
+ * (after the blank line). what names the entity in messages ("message" or
+ * "MIME part"); need_blank: a header without the blank line after it is
+ * an error. 0, or -1 with the reason in err and f released.
  */
-int mail_parse_fields(const char *p, size_t len, struct fields *f,
+static int parse_fields(const char *p, size_t len, struct fields *f,
 			size_t *body_off, const char *what, bool need_blank,
 			struct strbuf *err)
 {
@@ -167,12 +153,12 @@ int mail_parse_fields(const char *p, size_t len, struct fields *f,
 fail:
 	free(name);
 	strbuf_release(&val);
-	mail_fields_release(f);
+	fields_release(f);
 	return -1;
 }
 
-/* Skips a leading mbox "From " envelope line. */
-size_t mail_skip_envelope(const char *p, size_t len)
+/* The length of a leading mbox "From " envelope line (0 if none). */
+static size_t skip_envelope(const char *p, size_t len)
 {
 	if (len >= 5 && !memcmp(p, "From ", 5)) {
 		const char *nl = memchr(p, '\n', len);
@@ -181,16 +167,17 @@ size_t mail_skip_envelope(const char *p, size_t len)
 	return 0;
 }
 
-/* ---- Content-Type ---- */
+/* ---- parameters and Content-Type ---- */
 
-void mail_ctype_release(struct ctype *ct)
+static void ctype_release(struct ctype *ct)
 {
 	free(ct->charset);
 	free(ct->boundary);
 	memset(ct, 0, sizeof(*ct));
 }
 
-/* Copies the token at *s (up to one of stop, blank or end) into a buffer. */
+/* Copies the token at *s (up to one of stop, blank or end) into a buffer,
+ * lowercased. */
 static size_t read_token(const char **s, const char *stop, char *buf,
 			 size_t n)
 {
@@ -205,16 +192,94 @@ static size_t read_token(const char **s, const char *stop, char *buf,
 	return k;
 }
 
-/* Parses a Content-Type value (NULL means text/plain). */
-void mail_parse_ctype(const char *v, struct ctype *ct)
+/* Undoes RFC 2231's "charset'language'percent-encoded" in place. */
+static void param_2231(struct strbuf *v)
 {
+	const char *q = strchr(strbuf_str(v), '\''), *r;
+	struct strbuf dec = STRBUF_INIT;
+
+	r = q ? strchr(q + 1, '\'') : NULL;
+	for (r = r ? r + 1 : strbuf_str(v); *r; r++) {
+		int hi, lo;
+		if (*r == '%' && (hi = hex_digit_value(r[1])) >= 0 &&
+		    (lo = hex_digit_value(r[2])) >= 0) {
+			strbuf_addch(&dec, hi << 4 | lo);
+			r += 2;
+		} else {
+			strbuf_addch(&dec, *r);
+		}
+	}
+	strbuf_release(v);
+	*v = dec;
+}
+
+/*
+ * The value of parameter pname (lowercase) in a header value
+ * ("type/sub; name=value; name="quoted value""), malloc'd, or NULL: the
+ * first one of that name. The parameters are read in turn, each value
+ * to its end, so a ';' or a name inside a quoted value is no parameter.
+ * "pname*=charset''value" (RFC 2231, one piece) is decoded.
+ */
+static char *param_get(const char *v, const char *pname)
+{
+	const char *s = v ? strchr(v, ';') : NULL;
+
+	while (s && *s == ';') {
+		char name[64];
+		struct strbuf pv = STRBUF_INIT;
+		size_t nl;
+		bool ext = false;
+
+		s++;
+		while (isspace((unsigned char)*s))
+			s++;
+		read_token(&s, "=;*", name, sizeof(name));
+		nl = strlen(name);
+		if (*s == '*') {
+			ext = true;
+			s++;
+		}
+		while (isspace((unsigned char)*s))
+			s++;
+		if (*s == '=') {
+			s++;
+			while (isspace((unsigned char)*s))
+				s++;
+			if (*s == '"') {
+				for (s++; *s && *s != '"'; s++) {
+					if (*s == '\\' && s[1])
+						s++;
+					strbuf_addch(&pv, *s);
+				}
+				if (*s == '"')
+					s++;
+			} else {
+				while (*s && *s != ';' && !isspace((unsigned char)*s))
+					strbuf_addch(&pv, *s++);
+			}
+			if (nl && !strcmp(name, pname)) {
+				if (ext)
+					param_2231(&pv);
+				return strbuf_detach(&pv, NULL);
+			}
+		}
+		strbuf_release(&pv);
+		s = strchr(s, ';');
+	}
+	return NULL;
+}
+
+/* Parses a Content-Type value (NULL means text/plain) into ct. */
+static void parse_ctype(const char *v, struct ctype *ct)
+{
+	char type[32], sub[64], *p;
+	const char *s = v;
+
 	memset(ct, 0, sizeof(*ct));
 	strcpy(ct->type, "text");
 	strcpy(ct->sub, "plain");
 	if (!v)
 		return;
-	const char *s = v;
-	char type[32], sub[64];
 	while (isspace((unsigned char)*s))
 		s++;
 	read_token(&s, "/;", type, sizeof(type));
@@ -226,46 +291,14 @@ void mail_parse_ctype(const char *v, struct ctype *ct)
 			strcpy(ct->sub, sub);
 		}
 	}
-	/* parameters */
-	while ((s = strchr(s, ';'))) {
-		char pname[32];
-		struct strbuf pv = STRBUF_INIT;
-		s++;
-		while (isspace((unsigned char)*s))
-			s++;
-		read_token(&s, "=;", pname, sizeof(pname));
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s != '=')
-			continue;
-		s++;
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s == '"') {
-			s++;
-			while (*s && *s != '"') {
-				if (*s == '\\' && s[1])
-					s++;
-				strbuf_addch(&pv, *s++);
-			}
-			if (*s == '"')
-				s++;
-		} else {
-			while (*s && *s != ';' && !isspace((unsigned char)*s))
-				strbuf_addch(&pv, *s++);
-		}
-		if (!strcmp(pname, "charset") && !ct->charset) {
-			ct->charset = strbuf_detach(&pv, NULL);
-		} else if (!strcmp(pname, "boundary") && !ct->boundary) {
-			ct->boundary = strbuf_detach(&pv, NULL);
-		} else if (!strcmp(pname, "format")) {
-			ct->flowed = !ascii_strcasecmp(strbuf_str(&pv),
-						       "flowed");
-		} else if (!strcmp(pname, "delsp")) {
-			ct->delsp = !ascii_strcasecmp(strbuf_str(&pv), "yes");
-		}
-		strbuf_release(&pv);
-	}
+	ct->charset = param_get(v, "charset");
+	ct->boundary = param_get(v, "boundary");
+	if ((p = param_get(v, "format")))
+		ct->flowed = !ascii_strcasecmp(p, "flowed");
+	free(p);
+	if ((p = param_get(v, "delsp")))
+		ct->delsp = !ascii_strcasecmp(p, "yes");
+	free(p);
 }
 
 /* True if a Content-Disposition value says "attachment". */
@@ -279,29 +312,31 @@ static bool is_attachment(const char *v)
 	       (!v[10] || v[10] == ';' || isspace((unsigned char)v[10]));
 }
 
-/* ---- the MIME tree ---- */
+/* ---- the MIME tree: one walk, for the order text and the attachments ---- */
 
-static int walk_entity(struct walk *w, const char *p, size_t len, int depth);
+/*
+ * What the walk does with each leaf: a part that is neither multipart nor
+ * a forwarded message (whose parts are not this mail's). f and ct are the
+ * leaf's fields and Content-Type, body its body (transfer encoding not
+ * undone), depth 0 for the message itself. 0 to go on, or -1 with the
+ * reason in err to stop.
+ */
+typedef int mime_leaf_fn(void *ctx, const struct fields *f,
+			 const struct ctype *ct, const char *body, size_t len,
+			 int depth, struct strbuf *err);
 
-/* Records a text leaf as a candidate if it is the first of its kind. */
-static void take_candidate(struct candidate *c, const struct fields *f,
-			   const struct ctype *ct, const char *p, size_t len)
-{
-	const char *cte = mail_fields_get(f, "Content-Transfer-Encoding");
+struct mime_walk {
+	mime_leaf_fn *leaf;
+	void *ctx;
+	int depth;
+	struct strbuf *err;
+};
 
-	if (c->found)
-		return;
-	c->found = true;
-	c->body.p = p;
-	c->body.len = len;
-	c->cte = xstrdup(cte ? cte : "");
-	c->charset = ct->charset ? xstrdup(ct->charset) : NULL;
-	c->flowed = ct->flowed;
-	c->delsp = ct->delsp;
-}
+static int walk_entity(const struct mime_walk *w, const struct fields *f,
+		       const char *body, size_t len);
 
 /* Is the line at p (up to eol) a delimiter of boundary b? 2 = closing. */
-int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl)
+static int delimiter_kind(const char *p, size_t n, const char *b, size_t bl)
 {
 	if (n < bl + 2 || p[0] != '-' || p[1] != '-' || memcmp(p + 2, b, bl))
 		return 0;
@@ -317,9 +352,16 @@ int mail_delimiter_kind(const char *p, size_t n, const char *b, size_t bl)
 	return kind;
 }
 
-int mail_multipart_split(const char *p, size_t len, const char *b,
-			 int (*each)(void *ctx, const char *part, size_t plen),
-			 void *ctx)
+/*
+ * Calls each(w, part, plen) for every body part of the multipart body p
+ * (len bytes) delimited by boundary b, in order. 0 when the closing
+ * delimiter was reached, -1 when each() failed (its -1), 1 when no
+ * delimiter was found, 2 when the body ends before the closing one.
+ */
+static int multipart_split(const char *p, size_t len, const char *b,
+			   int (*each)(const struct mime_walk *w, const char *part,
+				       size_t plen),
+			   const struct mime_walk *w)
 {
 	size_t bl = strlen(b), i = 0;
 	const char *part = NULL;
@@ -328,14 +370,14 @@ int mail_multipart_split(const char *p, size_t len, const char *b,
 		size_t eol = i;
 		while (eol < len && p[eol] != '\n')
 			eol++;
-		int kind = mail_delimiter_kind(p + i, eol - i, b, bl);
+		int kind = delimiter_kind(p + i, eol - i, b, bl);
 		if (kind) {
 			if (part) {
 				/* the LF before the delimiter belongs to it */
 				size_t plen = (size_t)(p + i - part);
 				if (plen)
 					plen--;
-				if (each(ctx, part, plen) < 0)
+				if (each(w, part, plen) < 0)
 					return -1;
 			}
 			if (kind == 2)
@@ -347,23 +389,30 @@ int mail_multipart_split(const char *p, size_t len, const char *b,
 	return part ? 2 : 1;
 }
 
-struct walk_part {
-	struct walk *w;
-	int depth;
-};
-
-static int walk_one_part(void *ctx, const char *part, size_t plen)
+/* One body part of a multipart: its header, then the entity. */
+static int walk_part(const struct mime_walk *parent, const char *p, size_t len)
 {
-	struct walk_part *wp = ctx;
+	struct mime_walk w = *parent;
+	struct fields f = { 0 };
+	size_t off;
+	int ret;
 
-	return walk_entity(wp->w, part, plen, wp->depth + 1);
+	w.depth++;
+	if (w.depth > MAX_DEPTH) {
+		strbuf_addstr(w.err, "MIME parts nested too deeply");
+		return -1;
+	}
+	if (parse_fields(p, len, &f, &off, "MIME part", false, w.err) < 0)
+		return -1;
+	ret = walk_entity(&w, &f, p + off, len - off);
+	fields_release(&f);
+	return ret;
 }
 
-static int walk_multipart(struct walk *w, const struct ctype *ct,
-			  const char *p, size_t len, int depth)
+static int walk_multipart(const struct mime_walk *w, const struct ctype *ct,
+			  const char *p, size_t len)
 {
 	const char *b = ct->boundary;
-	struct walk_part wp = { w, depth };
 	int r;
 
 	if (!b || !*b) {
@@ -375,7 +424,7 @@ static int walk_multipart(struct walk *w, const struct ctype *ct,
 		strbuf_addstr(w->err, "MIME boundary longer than 200 bytes");
 		return -1;
 	}
-	r = mail_multipart_split(p, len, b, walk_one_part, &wp);
+	r = multipart_split(p, len, b, walk_part, w);
 	if (r <= 0)
 		return r;
 	strbuf_addf(w->err, "broken MIME structure: boundary '");
@@ -388,33 +437,61 @@ static int walk_multipart(struct walk *w, const struct ctype *ct,
 	return -1;
 }
 
-/* Walks one entity (header and body) at p, len bytes. */
-static int walk_entity(struct walk *w, const char *p, size_t len, int depth)
+/* Walks one entity whose header is f and body body (len bytes). */
+static int walk_entity(const struct mime_walk *w, const struct fields *f,
+		       const char *body, size_t len)
 {
-	struct fields f = { 0 };
 	struct ctype ct;
-	size_t off;
 	int ret = 0;
 
-	if (depth > MAX_DEPTH) {
-		strbuf_addstr(w->err, "MIME parts nested too deeply");
-		return -1;
-	}
-	if (mail_parse_fields(p, len, &f, &off, "MIME part", false, w->err) < 0)
-		return -1;
-	mail_parse_ctype(mail_fields_get(&f, "Content-Type"), &ct);
-	if (!strcmp(ct.type, "multipart")) {
-		ret = walk_multipart(w, &ct, p + off, len - off, depth);
-	} else if (!strcmp(ct.type, "text") &&
-		   !is_attachment(mail_fields_get(&f, "Content-Disposition"))) {
-		if (!strcmp(ct.sub, "plain"))
-			take_candidate(&w->plain, &f, &ct, p + off, len - off);
-		else if (!strcmp(ct.sub, "html"))
-			take_candidate(&w->html, &f, &ct, p + off, len - off);
-	}
-	mail_ctype_release(&ct);
-	mail_fields_release(&f);
+	parse_ctype(fields_get(f, "Content-Type"), &ct);
+	if (!strcmp(ct.type, "multipart"))
+		ret = walk_multipart(w, &ct, body, len);
+	else if (strcmp(ct.type, "message"))
+		ret = w->leaf(w->ctx, f, &ct, body, len, w->depth, w->err);
+	ctype_release(&ct);
 	return ret;
+}
+
+/* The text parts found so far: the first text/plain and text/html. */
+struct texts {
+	struct candidate plain, html;
+};
+
+/* Records a text leaf as a candidate if it is the first of its kind. */
+static void take_candidate(struct candidate *c, const struct fields *f,
+			   const struct ctype *ct, const char *p, size_t len)
+{
+	const char *cte = fields_get(f, "Content-Transfer-Encoding");
+
+	if (c->found)
+		return;
+	c->found = true;
+	c->body.p = p;
+	c->body.len = len;
+	c->cte = xstrdup(cte ? cte : "");
+	c->charset = ct->charset ? xstrdup(ct->charset) : NULL;
+	c->flowed = ct->flowed;
+	c->delsp = ct->delsp;
+}
+
+/* The leaf function of the order text: a text/plain or text/html leaf
+ * that is no attachment (the message's own body is read whatever its
+ * Content-Disposition says). */
+static int take_text(void *ctx, const struct fields *f, const struct ctype *ct,
+		     const char *body, size_t len, int depth, struct strbuf *err)
+{
+	struct texts *t = ctx;
+
+	(void)err;
+	if (strcmp(ct->type, "text") ||
+	    (depth && is_attachment(fields_get(f, "Content-Disposition"))))
+		return 0;
+	if (!strcmp(ct->sub, "plain"))
+		take_candidate(&t->plain, f, ct, body, len);
+	else if (!strcmp(ct->sub, "html"))
+		take_candidate(&t->html, f, ct, body, len);
+	return 0;
 }
 
 /* ---- the message ---- */
@@ -477,9 +554,9 @@ static const char *first_word(const char *v, char *buf, size_t size)
  */
 static const char *automatic_reason(const struct fields *f, const char *from)
 {
-	const char *as = mail_fields_get(f, "Auto-Submitted");
-	const char *pr = mail_fields_get(f, "Precedence");
-	const char *rp = mail_fields_get(f, "Return-Path");
+	const char *as = fields_get(f, "Auto-Submitted");
+	const char *pr = fields_get(f, "Precedence");
+	const char *rp = fields_get(f, "Return-Path");
 	char w[32];
 
 	if (as && strcmp(first_word(as, w, sizeof(w)), "no"))
@@ -492,9 +569,9 @@ static const char *automatic_reason(const struct fields *f, const char *from)
 	}
 	/* not X-Auto-Response-Suppress: Outlook puts that request on
 	 * ordinary mail a person wrote, which must never be dropped */
-	if (mail_fields_get(f, "X-Autoreply") || mail_fields_get(f, "X-Autorespond"))
+	if (fields_get(f, "X-Autoreply") || fields_get(f, "X-Autorespond"))
 		return "an X-Autoreply header";
-	if (mail_fields_get(f, "List-Id") || mail_fields_get(f, "List-Post"))
+	if (fields_get(f, "List-Id") || fields_get(f, "List-Post"))
 		return "list mail (List-Id)";
 	if (rp) {
 		const char *p = rp;
@@ -513,8 +590,8 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 	       struct strbuf *err)
 {
 	struct fields f = { 0 };
-	struct walk w = { .err = err };
-	struct ctype ct;
+	struct texts texts = { 0 };
+	struct mime_walk w = { take_text, &texts, 0, err };
 	char *msg, *name = NULL;
 	size_t n, off, start;
 	const char *from;
@@ -532,20 +609,20 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 		return -1;
 	}
 	msg = mail_normalize_eol(raw, len, &n);
-	start = mail_skip_envelope(msg, n);
+	start = skip_envelope(msg, n);
 	if (header_has_nul(msg + start, n - start)) {
 		strbuf_addstr(err, "the message header contains a NUL byte");
 		free(msg);
 		return -1;
 	}
-	if (mail_parse_fields(msg + start, n - start, &f, &off, "message", true,
+	if (parse_fields(msg + start, n - start, &f, &off, "message", true,
 			 err) < 0) {
 		free(msg);
 		return -1;
 	}
 	off += start;
 
-	from = mail_fields_get(&f, "From");
+	from = fields_get(&f, "From");
 	if (!from) {
 		strbuf_addstr(err, "no From: header in the message");
 		goto out;
@@ -570,43 +647,32 @@ int mail_parse(const char *raw, size_t len, struct mail_message *out,
 		else
 			free(t);
 	}
-	out->subject = mail_decode_header(mail_fields_get(&f, "Subject") ?
-				     mail_fields_get(&f, "Subject") : "");
-	out->message_id = dup_or_null(mail_fields_get(&f, "Message-ID"));
-	out->in_reply_to = dup_or_null(mail_fields_get(&f, "In-Reply-To"));
-	out->references = dup_or_null(mail_fields_get(&f, "References"));
-	out->game_header = dup_or_null(mail_fields_get(&f, "X-Postrider-Game"));
-	out->to = dup_or_null(mail_fields_get(&f, "To"));
+	out->subject = mail_decode_header(fields_get(&f, "Subject") ?
+				     fields_get(&f, "Subject") : "");
+	out->message_id = dup_or_null(fields_get(&f, "Message-ID"));
+	out->in_reply_to = dup_or_null(fields_get(&f, "In-Reply-To"));
+	out->references = dup_or_null(fields_get(&f, "References"));
+	out->game_header = dup_or_null(fields_get(&f, "X-Postrider-Game"));
+	out->to = dup_or_null(fields_get(&f, "To"));
 	out->automatic = automatic_reason(&f, out->from_addr);
 
 	/* the body */
-	mail_parse_ctype(mail_fields_get(&f, "Content-Type"), &ct);
-	if (!strcmp(ct.type, "multipart")) {
-		int r = walk_multipart(&w, &ct, msg + off, n - off, 1);
-		mail_ctype_release(&ct);
-		if (r < 0)
-			goto out;
-	} else {
-		if (!strcmp(ct.type, "text") && !strcmp(ct.sub, "html"))
-			take_candidate(&w.html, &f, &ct, msg + off, n - off);
-		else if (!strcmp(ct.type, "text") && !strcmp(ct.sub, "plain"))
-			take_candidate(&w.plain, &f, &ct, msg + off, n - off);
-		mail_ctype_release(&ct);
-	}
-	if (w.plain.found)
-		out->body = mail_decode_text(&w.plain, false, err);
-	else if (w.html.found)
-		out->body = mail_decode_text(&w.html, true, err);
+	if (walk_entity(&w, &f, msg + off, n - off) < 0)
+		goto out;
+	if (texts.plain.found)
+		out->body = mail_decode_text(&texts.plain, false, err);
+	else if (texts.html.found)
+		out->body = mail_decode_text(&texts.html, true, err);
 	else
 		strbuf_addstr(err, "the message has no text/plain or "
 			      "text/html part to read the order from");
 	if (out->body)
 		ret = 0;
 out:
-	candidate_release(&w.plain);
-	candidate_release(&w.html);
+	candidate_release(&texts.plain);
+	candidate_release(&texts.html);
 	free(name);
-	mail_fields_release(&f);
+	fields_release(&f);
 	free(msg);
 	if (ret < 0)
 		mail_message_release(out);
@@ -624,14 +690,101 @@ char *mail_header_get(const char *raw, size_t len, const char *name)
 	if (len > MAIL_MAX_SIZE)
 		len = MAIL_MAX_SIZE;
 	msg = mail_normalize_eol(raw, len, &n);
-	start = mail_skip_envelope(msg, n);
-	if (!mail_parse_fields(msg + start, n - start, &f, &off, "message", false,
+	start = skip_envelope(msg, n);
+	if (!parse_fields(msg + start, n - start, &f, &off, "message", false,
 			  &err)) {
-		v = mail_fields_get(&f, name);
+		v = fields_get(&f, name);
 		res = dup_or_null(v);
-		mail_fields_release(&f);
+		fields_release(&f);
 	}
 	strbuf_release(&err);
 	free(msg);
 	return res;
+}
+
+/* ---- the attachments ---- */
+
+struct found {
+	struct mail_attachment *v;
+	size_t n, alloc;
+};
+
+/* The leaf function of the attachments: a leaf with a file name, its
+ * body decoded from its transfer encoding. */
+static int take_attachment(void *ctx, const struct fields *f,
+			   const struct ctype *ct, const char *body, size_t len,
+			   int depth, struct strbuf *err)
+{
+	struct found *fd = ctx;
+	char *name = param_get(fields_get(f, "Content-Disposition"), "filename");
+	const char *cte = fields_get(f, "Content-Transfer-Encoding");
+	struct strbuf data = STRBUF_INIT;
+	struct mail_attachment *a;
+
+	(void)depth;
+	if (!name)
+		name = param_get(fields_get(f, "Content-Type"), "name");
+	if (!name)
+		return 0;
+	if (mail_decode_transfer(cte, body, len, &data) < 0) {
+		strbuf_addstr(err, "an attachment has an unknown transfer "
+			      "encoding '");
+		mail_add_printable(err, cte, strlen(cte) > 40 ? 40 : strlen(cte));
+		strbuf_addch(err, '\'');
+		free(name);
+		return -1;
+	}
+	if (fd->n == fd->alloc) {
+		fd->alloc = fd->alloc ? 2 * fd->alloc : 4;
+		fd->v = xrealloc(fd->v, fd->alloc * sizeof(*fd->v));
+	}
+	a = &fd->v[fd->n++];
+	memset(a, 0, sizeof(*a));
+	a->name = name;
+	snprintf(a->type, sizeof(a->type), "%s/%s", ct->type, ct->sub);
+	a->data = strbuf_detach(&data, &a->len);
+	return 0;
+}
+
+int mail_attachments(const char *raw, size_t len, struct mail_attachment **out,
+		     size_t *n, struct strbuf *err)
+{
+	struct found fd = { NULL, 0, 0 };
+	struct mime_walk w = { take_attachment, &fd, 0, err };
+	struct fields f = { 0 };
+	size_t nlen, skip, off;
+	char *norm;
+	int ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (len > MAIL_MAX_SIZE) {
+		strbuf_addf(err, "the message is larger than %d bytes",
+			    MAIL_MAX_SIZE);
+		return -1;
+	}
+	norm = mail_normalize_eol(raw, len, &nlen);
+	skip = skip_envelope(norm, nlen);
+	if (parse_fields(norm + skip, nlen - skip, &f, &off, "message", false,
+			 err) == 0) {
+		ret = walk_entity(&w, &f, norm + skip + off, nlen - skip - off);
+		fields_release(&f);
+	}
+	free(norm);
+	if (ret < 0) {
+		mail_attachments_free(fd.v, fd.n);
+		return -1;
+	}
+	*out = fd.v;
+	*n = fd.n;
+	return 0;
+}
+
+void mail_attachments_free(struct mail_attachment *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].name);
+		free(a[i].data);
+	}
+	free(a);
 }

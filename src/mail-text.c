@@ -1,8 +1,10 @@
 /*
- * mail-text.c - the chosen part of an order mail as text: transfer
- * encodings (quoted-printable; base64 through codec.h), charsets (UTF-8
- * strictly, others through iconv(3)), format=flowed, HTML to text, and the
- * encoded words of RFC 2047 in headers.
+ * mail-text.c - the bytes of a mail made text: line ends, transfer
+ * encodings (quoted-printable; base64 through codec.h) for every part
+ * (mail_decode_transfer), and for the chosen part of an order mail its
+ * charset (UTF-8 strictly, Windows-1252 and Latin-9 by table), format=flowed
+ * and HTML to text; and the encoded words of RFC 2047 in headers. Below
+ * mail-parse.c, which walks the MIME tree: nothing here calls it.
  */
 #include "mail.h"
 #include "mail-internal.h"
@@ -23,6 +25,26 @@ void mail_add_printable(struct strbuf *sb, const char *s, size_t n)
 		unsigned char c = (unsigned char)s[i];
 		strbuf_addch(sb, c < 0x20 || c == 0x7f ? '?' : c);
 	}
+}
+
+/* Returns a copy of raw with CRLF and lone CR turned into LF. */
+char *mail_normalize_eol(const char *raw, size_t len, size_t *out_len)
+{
+	char *out = xmalloc(len + 1);
+	size_t j = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (raw[i] == '\r') {
+			out[j++] = '\n';
+			if (i + 1 < len && raw[i + 1] == '\n')
+				i++;
+		} else {
+			out[j++] = raw[i];
+		}
+	}
+	out[j] = '\0';
+	*out_len = j;
+	return out;
 }
 
 /* Appends code point cp as UTF-8. */
@@ -157,7 +179,7 @@ static void add_header_text(struct strbuf *sb, const char *s, size_t n,
  * Decodes quoted-printable (LF line endings); a broken "=" sequence is
  * kept as it is, trailing blanks before a line break are dropped.
  */
-void mail_qp_decode(const char *s, size_t n, struct strbuf *out)
+static void qp_decode(const char *s, size_t n, struct strbuf *out)
 {
 	size_t i = 0;
 
@@ -196,6 +218,34 @@ void mail_qp_decode(const char *s, size_t n, struct strbuf *out)
 	}
 }
 
+
+int mail_decode_transfer(const char *cte, const char *p, size_t len,
+			 struct strbuf *out)
+{
+	char word[32];
+	size_t k = 0;
+	const char *s = cte ? cte : "";
+
+	/* the mechanism is one token (RFC 2045 6.1), in any case */
+	while (mail_is_wsp(*s))
+		s++;
+	for (; *s && *s != ';' && *s != '(' && !mail_is_wsp(*s); s++) {
+		if (k + 1 >= sizeof(word))
+			return -1;
+		word[k++] = (char)tolower((unsigned char)*s);
+	}
+	word[k] = '\0';
+	if (!strcmp(word, "base64"))
+		codec_base64_decode(p, len, out);
+	else if (!strcmp(word, "quoted-printable"))
+		qp_decode(p, len, out);
+	else if (!*word || !strcmp(word, "7bit") || !strcmp(word, "8bit") ||
+		 !strcmp(word, "binary"))
+		strbuf_add(out, p, len);
+	else
+		return -1;
+	return 0;
+}
 
 /* ---- turning the chosen part into text ---- */
 
@@ -526,15 +576,7 @@ char *mail_decode_text(const struct candidate *c, bool html,
 	char *text;
 	size_t bad;
 
-	if (!*cte || !ascii_strcasecmp(cte, "7bit") ||
-	    !ascii_strcasecmp(cte, "8bit") ||
-	    !ascii_strcasecmp(cte, "binary")) {
-		strbuf_add(&raw, c->body.p, c->body.len);
-	} else if (!ascii_strcasecmp(cte, "quoted-printable")) {
-		mail_qp_decode(c->body.p, c->body.len, &raw);
-	} else if (!ascii_strcasecmp(cte, "base64")) {
-		codec_base64_decode(c->body.p, c->body.len, &raw);
-	} else {
+	if (mail_decode_transfer(cte, c->body.p, c->body.len, &raw) < 0) {
 		strbuf_addstr(err, "unsupported Content-Transfer-Encoding '");
 		mail_add_printable(err, cte, strlen(cte) > 40 ? 40 : strlen(cte));
 		strbuf_addstr(err, "' on the text part");
@@ -561,7 +603,7 @@ char *mail_decode_text(const struct candidate *c, bool html,
 			strbuf_addf(err, "the text part is declared UTF-8 but "
 				    "byte %zu (0x%02x) is not valid UTF-8; "
 				    "check your mail program's encoding",
-				    bad, (unsigned char)raw.buf[bad]);
+				    bad, (unsigned char)strbuf_str(&raw)[bad]);
 			strbuf_release(&raw);
 			return NULL;
 		}

@@ -145,7 +145,9 @@ struct mail_attachment {
  * in document order: *out a malloc'd array of *n, freed with
  * mail_attachments_free(). 0, or -1 with a one-line reason appended to
  * err (a broken MIME structure, an unknown transfer encoding, over
- * MAIL_MAX_SIZE bytes) and *out NULL.
+ * MAIL_MAX_SIZE bytes) and *out NULL. The tree is walked as mail_parse()
+ * walks it (mail-parse.c: one walker, one reader of parameters and of
+ * transfer encodings), so both read every part alike.
  */
 int mail_attachments(const char *raw, size_t len, struct mail_attachment **out,
 		     size_t *n, struct strbuf *err);
@@ -192,6 +194,30 @@ struct mail_out {
  */
 int mail_compose(const struct mail_out *m, struct strbuf *out,
 		 struct strbuf *err);
+
+/* Who a message goes to and from, when not its own headers: the sender
+ * ("" for the null sender <>) and the recipients' addresses. */
+struct mail_envelope {
+	const char *from;		/* NULL: from the configuration */
+	const char *const *rcpts;	/* NULL: the To and Cc addresses */
+	size_t n_rcpts;
+};
+
+/* The envelope sender of msg (len bytes), malloc'd: env->from (env may be
+ * NULL), else the address of from (the configuration's "Name <addr>", may
+ * be NULL), else the message's From; NULL if none. */
+char *mail_envelope_sender(const struct mail_envelope *env, const char *from,
+			   const char *msg, size_t len);
+
+/*
+ * The recipients of msg (malloc'd strings appended to *list): env's, else
+ * the addresses of To and Cc. An address that starts with '-' is left out
+ * (a program would take it for an option). Returns 0, or -1 with the
+ * reason in err (an unreadable header).
+ */
+int mail_envelope_recipients(const struct mail_envelope *env, const char *msg,
+			     size_t len, char ***list, size_t *n,
+			     struct strbuf *err);
 
 /*
  * Formats unix_time as an RFC 5322 date in the zone tz_minutes east of

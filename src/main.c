@@ -6,6 +6,7 @@
 
 
 #include "cmd.h"
+#include "peer-crypto.h"
 #include "repo.h"
 #include "trace.h"
 
@@ -30,6 +31,21 @@ const char *__lsan_default_options(void)
 	return "print_suppressions=0";
 }
 #endif
+
+/* For the bench (issue 41): the scalar multiplications of a game without
+ * a host, with POSTRIDER_TRACE_PERF. */
+static void trace_mults(void)
+{
+	unsigned long all, multi;
+	char line[128];
+
+	pcrypto_scalar_mults(&all, &multi);
+	if (!all)
+		return;
+	snprintf(line, sizeof(line), "%lu scalar multiplications, %lu of them in "
+		 "multi-scalar ones", all, multi);
+	trace_perf(line);
+}
 
 static void usage(FILE *f)
 {
@@ -67,6 +83,7 @@ int main(int argc, char **argv)
 			return 0;
 		error_context((*e)->name);
 		ret = (*e)->exec(argc - 1, argv + 1);
+		trace_mults();
 		trace_perf("command done");
 		repo_global_shutdown();
 		return ret;

@@ -86,14 +86,24 @@ int map_png(const struct map_picture *pic, double scale, struct strbuf *out,
 /* The most colours of its palette (4 bits a pixel; src/map-png.c) */
 #define MAP_PNG_PALETTE 16
 
-/* How map_png_as() writes the PNG, for measuring the choices (bench):
- * a palette of at most colours (1 to 256), or 0 for 8-bit RGB; zlib's
- * deflate level (0-9), and whether its search is tuned as mailed. */
+/* How map_png_as() paints and writes the PNG, for measuring the choices
+ * (bench) and for comparing with the map as painted before (tests): a
+ * palette of at most colours (1 to 256), or 0 for 8-bit RGB; zlib's
+ * deflate level (0-9), and the longest chain of matches its search
+ * follows (0: the level's own; src/map-png.c says why 64); the
+ * fonts found by name through fontconfig (as before issue 41) rather
+ * than opened from their files; the labels' halos as their outlines
+ * stroked (as before issue 41) rather than the text painted around. */
 struct map_png_how {
 	int colours;
 	int level;
-	bool tuned;
+	int chain;
+	bool fontconfig;
+	bool halo_stroked;
 };
+/* The map as mailed (map_png()), and as mailed before issue 41 (the
+ * tests compare the two). */
+extern const struct map_png_how map_png_mailed, map_png_before_41;
 int map_png_as(const struct map_picture *pic, double scale,
 	       const struct map_png_how *how, struct strbuf *out,
 	       struct strbuf *err);

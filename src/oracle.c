@@ -48,7 +48,7 @@ static void world(const struct data *d, const struct state *s,
 		g->player[k] = (struct game_player){ names[k], addrs[k], MAIL_EVERY };
 	memcpy(g->seed, seed, 32);
 	g->have_seed = true;
-	g->fairness = 3;
+	g->fairness = GAME_FAIRNESS_MAX;
 	g->state = *s;
 	g->have_private = true;
 }

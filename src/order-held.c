@@ -37,7 +37,9 @@ static bool order_line_blank(const char *t)
  * of the order, 0 for all; lineno is t's), in order, without blanks and
  * comments. Every line but a blank one leaves the public order file: a
  * comment of its own line is sealed as "#" (it may speak of the held
- * lines), and so is a line there is no room to hold. */
+ * lines), and so is a line there is no room to hold, and every line after
+ * `last` (a comment, a sign-off: issue 39, everything after the first
+ * sealed line is sealed), which is not held. */
 void order_hold_rest(struct state *s, enum side side, const char *t,
 		      const char *p, int last, int lineno, struct order_result *res)
 {
@@ -47,10 +49,11 @@ void order_hold_rest(struct state *s, enum side side, const char *t,
 	for (;;) {
 		char *line = xstrdup(t);
 		const char *b = line;
+		bool beyond = last && lineno > last;
 		order_strip_comment(line);
 		while (*b == ' ' || *b == '\t')
 			b++;
-		if (*b && held.len + strlen(b) + 2 < STATE_HELD_MAX) {
+		if (*b && !beyond && held.len + strlen(b) + 2 < STATE_HELD_MAX) {
 			strbuf_addf(&held, "%s%s", held.len ? "\n" : "", b);
 			n++;
 			order_seal_line(s, side, lineno, b);
@@ -58,7 +61,7 @@ void order_hold_rest(struct state *s, enum side side, const char *t,
 			order_seal_line(s, side, lineno, "#");
 		}
 		free(line);
-		if (!*p || (last && lineno >= last))
+		if (!*p)
 			break;
 		size_t len = strcspn(p, "\n");
 		char *next = xstrndup(p, len);

@@ -1,6 +1,6 @@
 /*
  * order-internal.h - what the parts of the order layer share (order.h is
- * the interface for the rest of postrider). The layer is five files:
+ * the interface for the rest of postrider). The layer is six files:
  *
  *   order-names.c     names of spaces, cards, generals and zones: prefixes,
  *                     typos and suggestions
@@ -9,7 +9,11 @@
  *   order-held.c      lines held over while the other side answers, and the
  *                     public and sealed text of an order
  *   order-standing.c  conditional standing orders ("if battle: ...")
- *   order.c           an order run line by line through the engine
+ *   order-run.c       an order run line by line through the engine
+ *   order.c           the result of an order (order.h's types)
+ *
+ * They call one way: order-run.c -> order-held.c -> order-standing.c ->
+ * order-parse.c -> order-names.c, all standing on order.c.
  *
  * Ownership: as order.h; nothing here allocates what outlives a call
  * unless it says so.
@@ -18,9 +22,6 @@
 #define POSTRIDER_ORDER_INTERNAL_H
 
 #include "order.h"
-
-/* Is card in the hand of side? */
-bool order_hand_has(const struct state *s, enum side side, int card);
 
 /* --- order-names.c ------------------------------------------------------ */
 
@@ -98,6 +99,9 @@ void order_resume_held(const struct data *d, struct state *s, struct rng *r,
 		       enum side side, struct order_result *res);
 
 /* --- order-standing.c --------------------------------------------------- */
+
+/* Is card in the hand of side? */
+bool order_hand_has(const struct state *s, enum side side, int card);
 
 /* An "if ..." line of side's order: stores, replaces or withdraws a
  * standing order. 0, or -1 with the reason in why. */

@@ -27,6 +27,15 @@ struct cond {
 	size_t head_len;	/* "if WHEN [at SPACE]:" */
 };
 
+/* Is card in the hand of side? */
+bool order_hand_has(const struct state *s, enum side side, int card)
+{
+	for (int i = 0; side && i < s->n_hand[side]; i++)
+		if (s->hand[side][i] == card)
+			return true;
+	return false;
+}
+
 /* Parses "if WHEN [at SPACE]: ANSWER"; 0, or -1 with the reason. */
 static int cond_parse(const struct data *d, const char *t, struct cond *c,
 		      struct strbuf *why)

@@ -5,12 +5,15 @@
  * facts it adds (every proof verified, every share one the rules called
  * for, every sealed order against its commitment), and, once both
  * masking keys are published, every slot of every generation opened and
- * every share checked against the keys.
+ * every share checked against the keys. The results are data
+ * (peer-audit.h); src/cmd-peer.c says them.
  */
-#include "peer.h"
+#include "peer-audit.h"
+#include "peer-start.h"
 #include "peer-step.h"
 #include "peer-silence.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +33,9 @@ static int audit_commit(struct peer_copy *pc, const char *rev, struct strbuf *wh
 	peer_files_init(&files);
 	peer_files_init(&given);
 	if (repo_format_patch(pc->g.repo, rev, &patch) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Kind", &kind) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
-	    peer_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Kind", &kind) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Side", &side) < 0 ||
+	    repo_trailer(pc->g.repo, rev, "Postrider-Seq", &seq) < 0 ||
 	    (sd = side_parse(side.buf)) <= 0 || peer_kind_parse(kind.buf) < PEER_ORDER) {
 		strbuf_addstr(why, "its trailers do not name a kind, a side and a seq");
 		goto out;
@@ -99,7 +102,7 @@ static int audit_start(struct peer_copy *pc, char (*hist)[41], struct strbuf *wh
 	long long t = 0;
 	int inviter, r = 1;
 
-	if (peer_trailer(pc->g.repo, hist[0], "Postrider-Side", &side) < 0 ||
+	if (repo_trailer(pc->g.repo, hist[0], "Postrider-Side", &side) < 0 ||
 	    (inviter = side_parse(side.buf)) <= 0) {
 		strbuf_addstr(why, "the invitation names no side");
 		goto out;
@@ -179,55 +182,64 @@ out:
 	return r;
 }
 
-int peer_audit(const char *dir)
+void peer_audit_report_init(struct peer_audit_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->why);
+}
+
+void peer_audit_report_release(struct peer_audit_report *r)
+{
+	strbuf_release(&r->why);
+}
+
+int peer_audit(const char *dir, struct peer_audit_report *r)
 {
 	struct peer_copy pc;
-	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
 	char (*hist)[41] = NULL;
 	size_t n = 0;
-	int ret = 1, opened = 0;
+	int ret = 1;
 
 	memset(&pc, 0, sizeof(pc));
 	if (game_open(dir, &pc.g, 0, &err) != 0 || !pc.g.peer ||
 	    repo_read(pc.g.repo, pc.g.head, "game.yaml", &text) != 0 ||
 	    peer_record_read(pc.g.id, text.buf, text.len, &pc.rec, &err) < 0 ||
 	    repo_history(pc.g.repo, &hist, &n) < 0 || n < 2) {
-		error("'%s' is no peer game that has begun:\n%s", dir, err.buf);
+		r->failed = PEER_AUDIT_NO_GAME;
+		strbuf_addbuf(&r->why, &err);
+		ret = -1;
 		goto out;
 	}
+	r->n = n;
 	pc.me = SIDE_NONE;
-	if (audit_start(&pc, hist, &why)) {
-		printf("audit: %s\n", why.buf);
+	if (audit_start(&pc, hist, &r->why)) {
+		r->failed = PEER_AUDIT_START;
 		goto out;
 	}
 	for (size_t i = 2; i < n; i++) {
+		r->at = i;
+		snprintf(r->commit, sizeof(r->commit), "%s", hist[i]);
 		snprintf(pc.g.head, sizeof(pc.g.head), "%s", hist[i - 1]);
-		if (game_load_state(&pc.g, hist[i - 1], &err) < 0) {
-			printf("audit: commit %zu: %s", i + 1, err.buf);
+		if (game_load_state(&pc.g, hist[i - 1], &r->why) < 0) {
+			r->failed = PEER_AUDIT_STATE;
 			goto out;
 		}
-		if (audit_commit(&pc, hist[i], &why)) {
-			printf("audit: commit %zu (%.12s) does not replay: %s\n", i + 1, hist[i], why.buf);
+		if (audit_commit(&pc, hist[i], &r->why)) {
+			r->failed = PEER_AUDIT_COMMIT;
 			goto out;
 		}
 	}
 	snprintf(pc.g.head, sizeof(pc.g.head), "%s", hist[n - 1]);
-	if (audit_keys(&pc, &opened, &why)) {
-		printf("audit: %s\n", why.buf);
+	if (audit_keys(&pc, &r->opened, &r->why)) {
+		r->failed = PEER_AUDIT_KEYS;
 		goto out;
 	}
-	printf("audit: %zu commits replayed by the rule of section 7: every proof verifies\n", n);
-	if (opened)
-		printf("audit: both masking keys published: %d slots opened, every share is its key's\n",
-		       opened);
-	else
-		printf("audit: the keys are not published yet: the hidden cards stay hidden\n");
 	ret = 0;
 out:
 	free(hist);
 	peer_copy_close(&pc);
 	strbuf_release(&err);
 	strbuf_release(&text);
-	strbuf_release(&why);
 	return ret;
 }

@@ -89,12 +89,34 @@ int pcrypto_joint_key(const unsigned char american[PCRYPTO_PT],
 		      unsigned char y[PCRYPTO_PT]);
 
 /* The point of card c (1 to PCRYPTO_MAX_CARD): TAI("postrider-peer-card"
- * || u16be(c)). 0 or -1. */
+ * || u16be(c)). 0 or -1. The points of cards 1 to PCRYPTO_TABLE_CARDS
+ * are compiled in (src/peer-cards.c: each was 40% of a peer `options`);
+ * pcrypto_card_point_derived() computes one by TAI, as the table was
+ * made and as test_peer_crypto checks it. */
 int pcrypto_card_point(int card, unsigned char pt[PCRYPTO_PT]);
+int pcrypto_card_point_derived(int card, unsigned char pt[PCRYPTO_PT]);
+#define PCRYPTO_TABLE_CARDS 128
+/* x || y of the point of card c + 1, of the shuffle's generator H_i
+ * (4.4) and of the chain's base (src/peer-cards.c) */
+extern const unsigned char pcrypto_card_table[PCRYPTO_TABLE_CARDS][64];
+extern const unsigned char pcrypto_generator_table[PCRYPTO_MAX_DECK][64];
+extern const unsigned char pcrypto_chain_base[64];
+/* H_i (i from 0) or, for i = -1, the chain's base, by TAI. 0 or -1. */
+int pcrypto_generator_derived(int i, unsigned char pt[PCRYPTO_PT]);
+/* pt() of a compiled-in point: table 0 the cards (1 to
+ * PCRYPTO_TABLE_CARDS), 1 the generators (0 to PCRYPTO_MAX_DECK - 1, -1
+ * the chain's base). 0 or -1. */
+int pcrypto_table_point(int table, int i, unsigned char pt[PCRYPTO_PT]);
 
-/* The card of point pt among cards 1 to n_cards, or -1 if none (each
- * card's point is computed: about 20 microseconds a card). */
+/* The card of point pt among cards 1 to n_cards, or -1 if none (those
+ * past the table are computed: about 20 microseconds a card). */
 int pcrypto_card_find(const unsigned char pt[PCRYPTO_PT], int n_cards);
+
+/* How many scalar multiplications this process did: the terms of every
+ * multiplication (a double one counts 2, a multi-scalar one of n terms
+ * counts n), and of those, how many were in multi-scalar ones. For the
+ * bench (POSTRIDER_TRACE_PERF prints them as a command ends). */
+void pcrypto_scalar_mults(unsigned long *all, unsigned long *in_multi);
 
 /* A card face up as a masked card: (B, M_c + Y). 0 or -1. */
 int pcrypto_open(const unsigned char y[PCRYPTO_PT], int card,

@@ -10,7 +10,7 @@
  * when none is left, "# salt HEX" ends it and the commitment of 6.4 is
  * checked.
  */
-#include "peer-step.h"
+#include "peer-order.h"
 #include "codec.h"
 #include "engine/engine.h"
 #include "order.h"
@@ -449,4 +449,101 @@ int peer_order_continue(struct peer_step *st, struct strbuf *log)
 	free_lines(line);
 	strbuf_release(&happened);
 	return r;
+}
+
+/*
+ * The order text run on the committer's own view (cards: his hand as he
+ * knows it) from st->next, line by line as peer-order.c runs it: up to
+ * and with the first line that draws without the dice, or up to the first
+ * line that does not fit (refused in a new order, dropped in a
+ * continuation). The state it reaches in *out: the cards it plays are
+ * those to reveal now, and no card of a sealed line is.
+ */
+static int own_run(struct peer_step *st, const char *text, const int *cards,
+		   struct state *out)
+{
+	struct state base = st->next;
+	struct strbuf pre = STRBUF_INIT;
+	const char *p = text;
+	int r = 0;
+
+	for (int i = 0; i < base.n_hand[st->c]; i++)
+		if (cards[i])
+			base.hand[st->c][i] = cards[i];
+	*out = base;
+	while (*p) {
+		size_t l = strcspn(p, "\n");
+		struct rng_peer rp = { 0 };
+		struct order_result res;
+		struct state s = base;
+		size_t k = strspn(p, " \t");
+		bool blank = k >= l || p[k] == '#';
+		strbuf_add(&pre, p, l);
+		strbuf_addch(&pre, '\n');
+		p += l + (p[l] ? 1 : 0);
+		if (blank && *p)
+			continue;
+		order_result_init(&res);
+		peer_run_text(st, &s, st->c, pre.buf, &rp, &res);
+		if (rp.missing) {
+			*out = s;	/* the request's line: its card shows */
+			order_result_release(&res);
+			break;
+		}
+		if (res.rejected) {
+			if (st->kind == PEER_ORDER && !(blank && res.applied == 0 && pre.len > l + 1))
+				r = refuse_step(st, "%s", res.message.buf);
+			order_result_release(&res);
+			break;
+		}
+		*out = s;
+		order_result_release(&res);
+	}
+	strbuf_release(&pre);
+	return r;
+}
+
+/*
+ * The cards of c's hand this order plays, each opened by c's share: in
+ * make, those the order takes out of the hand when run on c's own view;
+ * in verify, the patch's shares of c for slots of c's own hand.
+ */
+int peer_reveal_played(struct peer_step *st, const char *text)
+{
+	enum side c = st->c;
+	const struct state *p = st->parent;
+
+	if (!st->make) {
+		for (int i = 0; i < st->given->n_shares; i++) {
+			int v = st->given->shares[i].slot;
+			bool mine = false;
+			for (int j = 0; j < p->n_hand[c]; j++)
+				mine |= p->hand[c][j] == v;
+			if (st->given->shares[i].side == c && mine) {
+				int r = peer_fact_share(st, v);
+				if (r)
+					return r;
+			}
+		}
+		return 0;
+	}
+	/* make: the order on the committer's view of his own hand */
+	if (!text)
+		return 0;
+	int cards[STATE_MAX_HAND] = { 0 }, r;
+	struct state s;
+
+	peer_known_hand(st->pc, st->files, &st->next, c, cards);
+	if ((r = own_run(st, text, cards, &s)) != 0)
+		return r;
+	for (int i = 0; i < st->next.n_hand[c]; i++) {
+		bool kept = false;
+		if (!CARD_IS_SLOT(st->next.hand[c][i]) || !cards[i])
+			continue;
+		for (int j = 0; j < s.n_hand[c]; j++)
+			kept |= s.hand[c][j] == cards[i];
+		if (!kept && (r = peer_fact_share(st, st->next.hand[c][i])) != 0)
+			return r;
+	}
+	return 0;
 }

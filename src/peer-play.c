@@ -25,7 +25,7 @@ static unsigned next_seq(struct peer_copy *pc)
 	struct strbuf seq = STRBUF_INIT;
 	unsigned n = 0;
 
-	if (peer_trailer(pc->g.repo, pc->g.head, "Postrider-Seq", &seq) == 0)
+	if (repo_trailer(pc->g.repo, pc->g.head, "Postrider-Seq", &seq) == 0)
 		n = (unsigned)strtoul(seq.buf, NULL, 10);
 	strbuf_release(&seq);
 	return n + 1;

@@ -3,7 +3,7 @@
  * player's secret, the keys of game.yaml, opening a copy, and the commits
  * with their trailers.
  */
-#include "peer.h"
+#include "peer-record.h"
 #include "codec.h"
 #include "fair.h"
 #include "ytree.h"
@@ -67,19 +67,19 @@ int peer_secret_read(struct repo *r, unsigned char secret[32],
 	int ret = -1;
 
 	if (repo_private_path(r, PEER_SECRET_NAME, &path) < 0) {
-		strbuf_addstr(err, "cannot find the copy's private folder\n");
+		strbuf_addstr(err, "cannot find the copy's private folder");
 		goto out;
 	}
 	if (read_file(path.buf, &text, 4096) < 0) {
 		if (errno == ENOENT)
 			ret = 1;
 		else
-			strbuf_addf(err, "cannot read '%s': %s\n", path.buf, strerror(errno));
+			strbuf_addf(err, "cannot read '%s': %s", path.buf, strerror(errno));
 		goto out;
 	}
 	if (text.len != 65 || text.buf[64] != '\n' ||
 	    hex_decode(text.buf, secret, 32) < 0) {
-		strbuf_addf(err, "'%s' is not a peer secret (64 hex digits)\n", path.buf);
+		strbuf_addf(err, "'%s' is not a peer secret (64 hex digits)", path.buf);
 		goto out;
 	}
 	ret = 0;
@@ -196,7 +196,7 @@ int peer_record_read(const char *id, const char *text, size_t len,
 		return -1;
 	m = ytree_get(&t, ytree_root(&t), "peer");
 	if (!m || m->type != YAML_MAPPING_NODE) {
-		strbuf_addstr(err, "game.yaml: no peer section\n");
+		strbuf_addstr(err, "game.yaml: no peer section");
 		ytree_free(&t);
 		return -1;
 	}
@@ -290,7 +290,7 @@ int peer_copy_adopt(struct game *g, struct peer_copy *pc, struct strbuf *err)
 	pc->g = *g;
 	memset(g, 0, sizeof(*g));
 	if (!pc->g.peer) {
-		strbuf_addf(err, "'%s' is not a peer game (game.yaml has no 'mode: peer')\n", pc->g.dir);
+		strbuf_addf(err, "'%s' is not a peer game (game.yaml has no 'mode: peer')", pc->g.dir);
 		goto out;
 	}
 	if (repo_read(pc->g.repo, pc->g.head, "game.yaml", &text) != 0 ||
@@ -298,7 +298,7 @@ int peer_copy_adopt(struct game *g, struct peer_copy *pc, struct strbuf *err)
 		goto out;
 	r = peer_secret_read(pc->g.repo, pc->secret, err);
 	if (r == 1)
-		strbuf_addf(err, "'%s' holds no peer secret (%s/postrider/%s): not a player's copy\n",
+		strbuf_addf(err, "'%s' holds no peer secret (%s/postrider/%s): not a player's copy",
 			    pc->g.dir, repo_gitdir(pc->g.repo), PEER_SECRET_NAME);
 	if (r != 0) {
 		r = -1;
@@ -316,7 +316,7 @@ int peer_copy_adopt(struct game *g, struct peer_copy *pc, struct strbuf *err)
 			pc->me = side;
 	}
 	if (pc->me == SIDE_NONE) {
-		strbuf_addf(err, "the peer secret of '%s' gives neither side's keys in game.yaml\n", pc->g.dir);
+		strbuf_addf(err, "the peer secret of '%s' gives neither side's keys in game.yaml", pc->g.dir);
 		goto out;
 	}
 	pc->g.own = pc->me;

@@ -1,12 +1,13 @@
 /*
  * peer-remind.c - `postrider peer remind DIR` (also `postrider remind` on
  * a peer copy) and `postrider peer claim DIR` (docs/peer.md section 11),
- * each on its player's own copy, from what the copy knows.
+ * each on its player's own copy, from what the copy knows, as a library
+ * (peer-remind.h): what they find and do is a report, said by the
+ * commands.
  */
-#include "peer-silence.h"
+#include "peer-remind.h"
+#include "peer.h"
 #include "peer-files.h"
-#include "cmd.h"
-#include "config.h"
 #include "engine/engine.h"
 #include "notify.h"
 #include "outbox.h"
@@ -41,246 +42,195 @@ static void mark_done(struct peer_copy *pc, const char *name, long long now)
 }
 
 /* The other owes an automatic answer for over an hour: this copy's last
- * mail again, at most daily. 1 when mailed. */
-static int resend(struct peer_copy *pc, const struct mail_config *cfg, long long now, bool quiet)
+ * mail again, at most daily. */
+static void resend(struct peer_copy *pc, const struct mail_config *cfg, struct peer_remind *r)
 {
 	struct strbuf id = STRBUF_INIT, mail = STRBUF_INIT;
 	char *dir = peer_outbox_dir(pc, cfg), hint[96];
-	int ret = 0;
 
-	if (peer_private_read(pc, "peer-last-mail.id", &id) < 0 || strcmp(id.buf, pc->g.head)) {
-		if (!quiet)
-			printf("the head is not this copy's own commit: nothing to mail again\n");
-		goto out;
+	if (peer_private_read(pc, "peer-last-mail.id", &id) < 0 || strcmp(id.buf, pc->g.head))
+		r->resend = PEER_RESEND_NOT_OURS;
+	else if (done_lately(pc, "peer-resent", r->now, PEER_RESEND_EVERY))
+		r->resend = PEER_RESEND_LATELY;
+	else if (peer_private_read(pc, "peer-last-mail", &mail) < 0)
+		r->resend = PEER_RESEND_NOT_OURS;
+	else {
+		snprintf(hint, sizeof(hint), "%s-peer-again-%.12s", pc->g.id, pc->g.head);
+		if (outbox_add(dir, hint, mail.buf, mail.len, NULL) < 0) {
+			r->resend = PEER_RESEND_FAILED;
+		} else {
+			mark_done(pc, "peer-resent", r->now);
+			r->resend = PEER_RESEND_DONE;
+			snprintf(r->resent, sizeof(r->resent), "%s", pc->g.head);
+		}
 	}
-	if (done_lately(pc, "peer-resent", now, PEER_RESEND_EVERY)) {
-		if (!quiet)
-			printf("its last commit was mailed again less than a day ago\n");
-		goto out;
-	}
-	if (peer_private_read(pc, "peer-last-mail", &mail) < 0)
-		goto out;
-	snprintf(hint, sizeof(hint), "%s-peer-again-%.12s", pc->g.id, pc->g.head);
-	if (outbox_add(dir, hint, mail.buf, mail.len, NULL) < 0) {
-		ret = -1;
-		goto out;
-	}
-	mark_done(pc, "peer-resent", now);
-	printf("mailed again: commit %.12s (the other postrider takes a copy as already applied)\n",
-	       pc->g.head);
-	ret = 1;
-out:
 	free(dir);
 	strbuf_release(&id);
 	strbuf_release(&mail);
-	return ret;
 }
 
 /* A notice to this copy's own player, at most daily for a head. */
-static void tell_player(struct peer_copy *pc, const struct mail_config *cfg, long long now,
-			const char *kind, const char *subject, const char *text)
+static void tell_player(struct peer_copy *pc, const struct mail_config *cfg,
+			struct peer_remind *r, const char *kind,
+			const char *subject, const char *text)
 {
 	char name[64];
 
 	snprintf(name, sizeof(name), "peer-told-%s", kind);
-	if (done_lately(pc, name, now, PEER_RESEND_EVERY))
+	if (done_lately(pc, name, r->now, PEER_RESEND_EVERY) || r->n_told == ARRAY_SIZE(r->told))
 		return;
 	if (peer_notice(pc, cfg, kind, subject, text) == 0) {
-		mark_done(pc, name, now);
-		printf("told the %s: %s\n", side_name(pc->me), subject);
+		mark_done(pc, name, r->now);
+		r->told[r->n_told].kind = kind;
+		snprintf(r->told[r->n_told++].subject, sizeof(r->told[0].subject), "%s", subject);
 	}
 }
 
-/* Sends what the copy's outbox holds; says where it waits when it could
- * not go, or (unless quiet: cron would mail the line every run) when no
- * transport sends it. 0 or EXIT_UNSENT. */
-static int send_outbox(struct peer_copy *pc, const struct mail_config *cfg, bool quiet)
+/* Sends what the copy's outbox holds: whether some mail is left there. */
+static bool send_outbox(struct peer_copy *pc, const struct mail_config *cfg,
+			char **outbox, bool *can_send)
 {
 	struct notify n = { 0 };
-	int ret;
+	bool unsent;
 
 	n.outbox = peer_outbox_dir(pc, cfg);
-	ret = notify_send(&n, cfg) > 0 ? EXIT_UNSENT : 0;
-	if (ret || (!quiet && !transport_can_send(cfg)))
-		printf("outbox: %s/new\n", n.outbox);
+	unsent = notify_send(&n, cfg) > 0;
+	*can_send = transport_can_send(cfg);
+	*outbox = xstrdup(n.outbox);
 	notify_release(&n);
-	return ret;
+	return unsent;
 }
 
-/* What remind does on the open copy pc (locked); quiet: only what is
- * mailed or fails is printed. */
-static int remind_copy(struct peer_copy *pc, const struct mail_config *cfg, const char *dir,
-		       bool quiet)
+void peer_remind_init(struct peer_remind *r)
+{
+	memset(r, 0, sizeof(*r));
+	strbuf_init(&r->failed);
+	r->owed.side = SIDE_NONE;
+}
+
+void peer_remind_release(struct peer_remind *r)
+{
+	strbuf_release(&r->failed);
+	free(r->outbox);
+	r->outbox = NULL;
+}
+
+/* What remind does on the open copy pc (locked). */
+static void remind_copy(struct peer_copy *pc, const struct mail_config *cfg,
+			const char *dir, struct peer_remind *r)
 {
 	struct strbuf text = STRBUF_INIT, subj = STRBUF_INIT;
-	struct peer_owed o;
-	long long now = game_now();
+	struct peer_owed *o = &r->owed;
 	char since[32], limit[32];
-	int r = 0;
 
-	peer_owed_get(pc, &o);
-	if (o.side == SIDE_NONE) {
-		if (!quiet)
-			printf("game %s: nobody owes anything%s\n", pc->g.id,
-			       engine_game_over(&pc->g.state) ? " (the game is over)" : "");
-		return 0;
-	}
-	peer_date_text(o.since, since);
-	peer_date_text(o.limit, limit);
-	if (!quiet) {
-		printf("game %s: the %s owes %s since %s (%lld h); the forfeit limit is %s\n",
-		       pc->g.id, side_name(o.side), o.automatic ? "an automatic answer" : "a decision",
-		       since, (now - o.since) / 3600, limit);
-		printf("waits: %s\n", o.what);
-	}
-	if (o.side == pc->me) {
+	snprintf(r->game, sizeof(r->game), "%s", pc->g.id);
+	r->me = pc->me;
+	r->over = engine_game_over(&pc->g.state);
+	peer_owed_get(pc, o);
+	if (o->side == SIDE_NONE)
+		return;
+	peer_date_text(o->since, since);
+	peer_date_text(o->limit, limit);
+	if (o->side == pc->me) {
 		/* ours: the automatic part is this postrider's, the decision its player's */
-		struct strbuf why = STRBUF_INIT;
-		if (o.automatic && peer_answer_owed(pc, cfg, &why) < 0)
-			error("%s", why.buf);
-		else if (!o.automatic && now - o.since >= PEER_RESEND_EVERY) {
+		if (o->automatic)
+			peer_answer_owed(pc, cfg, &r->failed);
+		else if (r->now - o->since >= PEER_RESEND_EVERY) {
 			strbuf_addf(&subj, "[%s] your decision is due since %s", pc->g.id, since);
 			strbuf_addf(&text, "Your postrider of game %s: your decision is due since %s.\n"
 				    "From %s the other player may claim the game, and you lose by forfeit\n"
 				    "(docs/peer.md 11).\n", pc->g.id, since, limit);
-			tell_player(pc, cfg, now, "due", subj.buf, text.buf);
+			tell_player(pc, cfg, r, "due", subj.buf, text.buf);
 		}
-		strbuf_release(&why);
 		goto out;
 	}
-	if (o.automatic && now - o.since >= PEER_RESEND_AFTER)
-		r = resend(pc, cfg, now, quiet);
-	if (now >= o.limit) {
-		if (!quiet)
-			printf("past the forfeit limit: `postrider peer claim %s` ends the game\n", dir);
+	if (o->automatic && r->now - o->since >= PEER_RESEND_AFTER)
+		resend(pc, cfg, r);
+	if (r->now >= o->limit) {
+		r->claimable = true;
 		strbuf_addf(&subj, "[%s] the other player is silent: you may claim the game", pc->g.id);
 		strbuf_addf(&text, "Your postrider of game %s: the %s owe the next commit (%s)\n"
 			    "since %s, and the forfeit limit passed at %s. Run\n\n"
 			    "  postrider peer claim %s\n\nto end the game; they lose by forfeit (docs/peer.md 11).\n",
-			    pc->g.id, side_name(o.side), o.what, since, limit, dir);
-		tell_player(pc, cfg, now, "claimable", subj.buf, text.buf);
-	} else if (!o.automatic && now - o.since >= PEER_RESEND_EVERY) {
+			    pc->g.id, side_name(o->side), o->what, since, limit, dir);
+		tell_player(pc, cfg, r, "claimable", subj.buf, text.buf);
+	} else if (!o->automatic && r->now - o->since >= PEER_RESEND_EVERY) {
 		strbuf_addf(&subj, "[%s] the other player is late", pc->g.id);
 		strbuf_addf(&text, "Your postrider of game %s: the %s owe a decision since %s.\n"
 			    "Their own postrider reminds them. From %s you may claim the game\n"
-			    "(postrider peer claim).\n", pc->g.id, side_name(o.side), since, limit);
-		tell_player(pc, cfg, now, "late", subj.buf, text.buf);
+			    "(postrider peer claim).\n", pc->g.id, side_name(o->side), since, limit);
+		tell_player(pc, cfg, r, "late", subj.buf, text.buf);
 	}
 out:
 	strbuf_release(&text);
 	strbuf_release(&subj);
-	return r < 0 ? 1 : 0;
 }
 
-int peer_remind_dir(const char *dir, const struct mail_config *cfg, bool quiet, int *unsent)
+int peer_remind(const char *dir, const struct mail_config *cfg,
+		struct peer_remind *r, struct strbuf *err)
 {
 	struct peer_copy pc;
-	struct strbuf err = STRBUF_INIT;
-	int r = peer_copy_open(dir, &pc, GAME_LOCK, &err), ret;
+	int ret = peer_copy_open(dir, &pc, GAME_LOCK, err);
 
-	if (r == GAME_BUSY) {
-		printf("%s: busy (another run holds it); it is looked at next time\n", dir);
-		strbuf_release(&err);
-		return EXIT_TEMPFAIL;
+	if (ret != 0) {
+		peer_copy_close(&pc);	/* what the open left open */
+		return ret == GAME_BUSY ? GAME_BUSY : -1;
 	}
-	if (r != 0) {
-		error("%s: %s", dir, err.buf);
-		strbuf_release(&err);
-		return EXIT_REJECTED;
-	}
-	ret = remind_copy(&pc, cfg, dir, quiet);
-	if (send_outbox(&pc, cfg, quiet))
-		(*unsent)++;
+	r->now = game_now();
+	remind_copy(&pc, cfg, dir, r);
+	r->unsent = send_outbox(&pc, cfg, &r->outbox, &r->can_send);
 	peer_copy_close(&pc);
-	strbuf_release(&err);
-	return ret;
+	return r->resend == PEER_RESEND_FAILED ? 1 : 0;
 }
 
-/* DIR [--config FILE]: the copy and the configuration. */
-static int parse(int argc, char **argv, const char **dir, struct mail_config *cfg)
+void peer_claim_release(struct peer_claim *c)
 {
-	struct strbuf err = STRBUF_INIT;
-	const char *config = NULL;
-
-	*dir = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--config") && i + 1 < argc)
-			config = argv[++i];
-		else if (argv[i][0] != '-' && !*dir)
-			*dir = argv[i];
-		else
-			return EXIT_USAGE;
-	}
-	if (!*dir)
-		return EXIT_USAGE;
-	if (config_load(config, cfg, &err) < 0) {
-		error("the configuration is wrong; fix it:\n%s", err.buf);
-		strbuf_release(&err);
-		return EXIT_CONFIG;
-	}
-	return 0;
+	free(c->outbox);
+	c->outbox = NULL;
 }
 
-int peer_remind_main(int argc, char **argv)
+int peer_claim(const char *dir, const struct mail_config *cfg,
+	       struct peer_claim *c, struct strbuf *why)
 {
-	struct mail_config cfg = { 0 };
-	const char *dir;
-	int ret, unsent = 0;
-
-	if ((ret = parse(argc, argv, &dir, &cfg)) != 0)
-		return ret;
-	ret = peer_remind_dir(dir, &cfg, false, &unsent);
-	config_release(&cfg);
-	return ret ? ret : unsent ? EXIT_UNSENT : 0;
-}
-
-int peer_claim_main(int argc, char **argv)
-{
-	struct mail_config cfg = { 0 };
 	struct peer_copy pc;
 	struct peer_files files;
-	struct strbuf err = STRBUF_INIT, seq = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, seq = STRBUF_INIT, reason = STRBUF_INIT;
 	struct state next;
-	char commit[41], parent[41];
-	const char *dir;
-	unsigned s;
-	int ret, r;
+	char parent[41];
+	int ret = -1, r;
 
-	if ((ret = parse(argc, argv, &dir, &cfg)) != 0)
-		return ret;
-	ret = EXIT_REJECTED;
-	r = peer_copy_open(dir, &pc, GAME_LOCK, &err);
+	memset(c, 0, sizeof(*c));
+	r = peer_copy_open(dir, &pc, GAME_LOCK, why);
 	if (r != 0) {
-		error("%s: %s", dir, r == GAME_BUSY ? "busy: try again" : err.buf);
-		config_release(&cfg);
-		strbuf_release(&err);
-		return r == GAME_BUSY ? EXIT_TEMPFAIL : EXIT_REJECTED;
+		peer_copy_close(&pc);	/* what the open left open */
+		return r == GAME_BUSY ? GAME_BUSY : -1;
 	}
 	if (peer_files_load(pc.g.repo, pc.g.head, &files, &err) < 0) {
-		error("cannot read the record: %s", err.buf);
+		strbuf_addf(why, "cannot read the record: %s", err.buf);
 		goto out;
 	}
-	peer_trailer(pc.g.repo, pc.g.head, "Postrider-Seq", &seq);
-	s = (unsigned)strtoul(seq.buf, NULL, 10) + 1;
+	repo_trailer(pc.g.repo, pc.g.head, "Postrider-Seq", &seq);
+	c->seq = (unsigned)strtoul(seq.buf, NULL, 10) + 1;
 	snprintf(parent, sizeof(parent), "%s", pc.g.head);
 	r = peer_claim_build(&pc, &files, pc.me, peer_commit_time(pc.g.repo, pc.g.head),
-			     game_now(), true, NULL, s, &next, commit, &why);
+			     game_now(), true, NULL, c->seq, &next, c->commit, &reason);
 	peer_files_release(&files);
 	if (r != 0) {
-		error("no claim: %s", r > 0 ? why.buf : "the commit could not be made");
+		strbuf_addf(why, "no claim: %s", r > 0 ? reason.buf : "the commit could not be made");
+		ret = r > 0 ? 1 : -1;
 		goto out;
 	}
-	if (peer_commit_mail(&pc, &cfg, parent, commit, s, PEER_CLAIM, NULL) < 0)
+	/* a failure here is said where it happens */
+	if (peer_commit_mail(&pc, cfg, parent, c->commit, c->seq, PEER_CLAIM, NULL) < 0)
 		goto out;
 	pc.g.state = next;
-	printf("claimed: commit %u (%.12s); the %s lose by forfeit, the claim is mailed to them\n",
-	       s, commit, OTHER_SIDE(pc.me) == SIDE_AMERICAN ? "Americans" : "British");
-	ret = send_outbox(&pc, &cfg, false);
+	c->loser = OTHER_SIDE(pc.me);
+	c->unsent = send_outbox(&pc, cfg, &c->outbox, &c->can_send);
+	ret = 0;
 out:
 	peer_copy_close(&pc);
-	config_release(&cfg);
 	strbuf_release(&err);
 	strbuf_release(&seq);
-	strbuf_release(&why);
+	strbuf_release(&reason);
 	return ret;
 }

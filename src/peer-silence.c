@@ -6,9 +6,11 @@
  */
 #include "peer-silence.h"
 #include "peer-files.h"
+#include "peer-patch.h"
 #include "peer-step.h"
 #include "peer-wire.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "outbox.h"
 #include "vrf.h"
 
@@ -26,26 +28,23 @@ void peer_date_text(long long t, char out[32])
 	strftime(out, 32, "%Y-%m-%d %H:%M UTC", &tm);
 }
 
-/* The head's waits lines (its Postrider-Waits trailers: the join's
- * state.yaml has none, its trailer does). */
-struct waits {
-	int n;
-	char l[STATE_PEER_MAX_WAITS][STATE_PEER_WAIT_MAX];
-};
-
-static void head_waits(struct peer_copy *pc, struct waits *w)
+void peer_waits_get(struct peer_copy *pc, struct peer_waits *w)
 {
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, v = STRBUF_INIT;
 
 	w->n = 0;
 	repo_commit_info(pc->g.repo, pc->g.head, &msg, NULL, NULL, NULL);
-	for (const char *q = msg.buf; (q = strstr(q, "\nPostrider-Waits: ")) && w->n < STATE_PEER_MAX_WAITS; q++)
-		snprintf(w->l[w->n++], STATE_PEER_WAIT_MAX, "%.*s", (int)strcspn(q + 18, "\n"), q + 18);
+	while (w->n < STATE_PEER_MAX_WAITS &&
+	       repo_trailer_get(msg.buf, "Postrider-Waits", (unsigned)w->n, &v) == 0) {
+		snprintf(w->l[w->n++], STATE_PEER_WAIT_MAX, "%s", v.buf);
+		strbuf_reset(&v);
+	}
+	strbuf_release(&v);
 	strbuf_release(&msg);
 }
 
 /* The first waits line that names side, or NULL. */
-static const char *owes_line(const struct waits *w, enum side side)
+static const char *owes_line(const struct peer_waits *w, enum side side)
 {
 	size_t n = strlen(side_name(side));
 
@@ -57,14 +56,14 @@ static const char *owes_line(const struct waits *w, enum side side)
 
 void peer_owed_get(struct peer_copy *pc, struct peer_owed *o)
 {
-	struct waits w;
+	struct peer_waits w;
 	int sd;
 
 	memset(o, 0, sizeof(*o));
 	o->side = SIDE_NONE;
 	repo_commit_info(pc->g.repo, pc->g.head, NULL, NULL, NULL, &o->since);
 	o->limit = o->since + PEER_FORFEIT_LIMIT;
-	head_waits(pc, &w);
+	peer_waits_get(pc, &w);
 	if (!w.n)
 		return;
 	{
@@ -199,10 +198,10 @@ static int claim_allowed(struct peer_copy *pc, enum side c, long long t, long lo
 			 struct peer_owed *o, struct strbuf *why)
 {
 	const struct state *p = &pc->g.state;
-	struct waits w;
+	struct peer_waits w;
 	char d[32];
 
-	head_waits(pc, &w);
+	peer_waits_get(pc, &w);
 	peer_owed_get(pc, o);
 	if (engine_game_over(p)) {
 		strbuf_addstr(why, "the game is over: there is nothing to claim");

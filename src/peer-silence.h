@@ -11,7 +11,7 @@
 #ifndef POSTRIDER_PEER_SILENCE_H
 #define POSTRIDER_PEER_SILENCE_H
 
-#include "peer.h"
+#include "peer-record.h"
 
 struct peer_files;
 
@@ -47,6 +47,14 @@ void peer_date_text(long long t, char out[32]);
  * out (0, or -1 when absent), or written (a failure is warned). */
 int peer_private_read(struct peer_copy *pc, const char *name, struct strbuf *out);
 void peer_private_write(struct peer_copy *pc, const char *name, const char *text, size_t len);
+
+/* The head's waits lines: its Postrider-Waits trailers, in order (the
+ * join's state.yaml has none, its trailer does). */
+struct peer_waits {
+	int n;
+	char l[STATE_PEER_MAX_WAITS][STATE_PEER_WAIT_MAX];
+};
+void peer_waits_get(struct peer_copy *pc, struct peer_waits *w);
 
 /* Who owes the commit after the head of pc (its Postrider-Waits, its
  * date): the side of the first waits line. */
@@ -84,15 +92,5 @@ int peer_claim_accept(struct peer_copy *pc, const struct peer_envelope *e,
  * refused (why), -1. */
 int peer_claim_audit(struct peer_copy *pc, const char *rev, enum side c,
 		     unsigned seq, const char *patch, struct strbuf *why);
-
-/* remind on the peer copy dir (`postrider remind DIR` comes here): the
- * exit status; a mail left in the outbox counts in *unsent; quiet: only
- * what is mailed or fails is printed. */
-struct mail_config;
-int peer_remind_dir(const char *dir, const struct mail_config *cfg, bool quiet, int *unsent);
-
-/* `postrider peer remind DIR` and `postrider peer claim DIR`: exit status. */
-int peer_remind_main(int argc, char **argv);
-int peer_claim_main(int argc, char **argv);
 
 #endif

@@ -4,8 +4,9 @@
  * committer runs to make the commit and the receiver to replay it (8.3
  * step 6): the same facts give the same commit id.
  */
-#include "peer.h"
+#include "peer-start.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,162 +1,19 @@
 /*
  * peer-step.c - the rule of docs/peer.md section 7: one commit of a peer
  * game from its parent and its committer's facts, made or replayed by
- * the same code (peer-step.h).
+ * the same code (peer-step.h): what the committer owes, the game as far
+ * as his facts reach (peer-order.c), what became due, the waits, the
+ * commit. The facts themselves are peer-facts.c's.
  */
 #include "peer-step.h"
-#include "codec.h"
 #include "engine/engine.h"
-#include "order.h"
+#include "state-yaml.h"
 #include "turn.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/crypto.h>
-#include <openssl/sha.h>
-
-#define SEALED_LINE "# (a line sealed until it runs or the game ends)"
-
-void peer_step_init(struct peer_step *st)
-{
-	memset(st, 0, sizeof(*st));
-	strbuf_init(&st->why);
-	strbuf_init(&st->order_file);
-}
-
-void peer_step_release(struct peer_step *st)
-{
-	strbuf_release(&st->why);
-	strbuf_release(&st->order_file);
-}
-
-int refuse_step(struct peer_step *st, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!st->why.len) {
-		va_start(ap, fmt);
-		strbuf_vaddf(&st->why, fmt, ap);
-		va_end(ap);
-	}
-	return 1;
-}
-
-const char *peer_owes(const struct state *s, enum side side)
-{
-	size_t n = strlen(side_name(side));
-
-	for (int i = 0; i < s->peer.n_waits; i++) {
-		const char *w = s->peer.waits[i];
-		if (!strncmp(w, side_name(side), n) && w[n] == ' ' &&
-		    strncmp(w + n + 1, "decision", 8))
-			return w;
-	}
-	return NULL;
-}
-
-void peer_known_hand(const struct peer_copy *pc, const struct peer_files *f,
-		     const struct state *s, enum side side, int *cards)
-{
-	for (int i = 0; i < s->n_hand[side]; i++) {
-		int v = s->hand[side][i];
-		const struct peer_share *o;
-		const unsigned char *ct;
-
-		cards[i] = 0;
-		if (!CARD_IS_SLOT(v)) {
-			cards[i] = v;
-			continue;
-		}
-		if ((cards[i] = peer_files_open(f, v, pc->g.data->n_cards)))
-			continue;
-		if (side != pc->me || !(ct = peer_files_ct(f, v)) ||
-		    !(o = peer_files_share(f, v, OTHER_SIDE(side))))
-			continue;
-		int c = pcrypto_unmask_own(&pc->sk, ct, o->share, pc->g.data->n_cards);
-		cards[i] = c > 0 ? c : 0;
-	}
-}
-
-/* ---- the facts: made with the secret, or taken from the patch ---- */
-
-/* c's share of slot: made, or the patch's, checked. 0 or refused. */
-static int obtain_share(struct peer_step *st, int slot)
-{
-	const struct peer_record *rec = &st->pc->rec;
-	const unsigned char *ct = peer_files_ct(st->files, slot);
-	struct peer_share s = { .slot = slot, .side = st->c };
-	char ctx[256], name[PEER_REF_MAX];
-	size_t n = peer_ctx_share(st->pc->g.id, slot, st->c, ctx);
-
-	peer_slot_name(slot, name);
-	if (!ct || !n)
-		return refuse_step(st, "slot %s has no masked card yet", name);
-	if (st->make) {
-		if (pcrypto_share(&st->pc->sk, (const unsigned char *)ctx, n, ct, s.share) < 0)
-			return refuse_step(st, "cannot make the share of %s", name);
-	} else {
-		const struct peer_share *g = peer_files_share(st->given, slot, st->c);
-		if (!g)
-			return refuse_step(st, "the %s share of %s is missing (the rules call for it)",
-				      side_name(st->c), name);
-		if (pcrypto_share_verify(rec->keys[st->c].mask, (const unsigned char *)ctx, n,
-					 ct, g->share) < 0)
-			return refuse_step(st, "the %s unmasking share of %s does not verify (4.5)",
-				      side_name(st->c), name);
-		s = *g;
-	}
-	peer_files_add_share(st->files, &s);
-	return 0;
-}
-
-/* A shuffle of generation gen, turn: made or checked; added. */
-static int obtain_shuffle(struct peer_step *st, int gen, int turn,
-			  const unsigned char *in, int n, char (*refs)[PEER_REF_MAX])
-{
-	const struct peer_record *rec = &st->pc->rec;
-	struct peer_shuffle sh = { .gen = gen, .turn = turn, .side = st->c, .n = n };
-	char ctx[256];
-	size_t cl = peer_ctx_shuffle(st->pc->g.id, gen, turn, st->c, ctx);
-	int ret = 1;
-
-	if (n < 2 || n > PCRYPTO_MAX_DECK || !cl)
-		return refuse_step(st, "generation %d: a deck of %d cards cannot be shuffled", gen, n);
-	if (st->make) {
-		sh.out = xmalloc((size_t)n * PCRYPTO_CT);
-		sh.proof = xmalloc(PCRYPTO_SHUFFLE_PROOF(n));
-		sh.refs = refs;
-		if (pcrypto_shuffle(&st->pc->sk, (const unsigned char *)ctx, cl, rec->joint,
-				    in, n, sh.out, sh.proof) < 0) {
-			refuse_step(st, "cannot shuffle generation %d", gen);
-			goto out;
-		}
-		peer_files_add_shuffle(st->files, &sh);
-		ret = 0;
-		goto out;
-	}
-	const struct peer_shuffle *g = &st->given->sh[gen][turn];
-	if (!g->have || g->side != st->c || g->n != n)
-		return refuse_step(st, "turn %d of generation %d by the %s is missing (the rules call for it)",
-			      turn, gen, side_name(st->c));
-	for (int i = 0; turn == 1 && i < n; i++)
-		if (strcmp(g->refs[i], refs[i]))
-			return refuse_step(st, "turn 1 of generation %d does not shuffle the cards the rules give it (input %d)",
-				      gen, i);
-	if (pcrypto_shuffle_verify((const unsigned char *)ctx, cl, rec->joint, in, n,
-				   g->out, g->proof) < 0)
-		return refuse_step(st, "the shuffle of generation %d turn %d is not a permutation of its input remasked under the joint key (4.4)",
-			      gen, turn);
-	peer_files_add_shuffle(st->files, g);
-	return 0;
-out:
-	free(sh.out);
-	free(sh.proof);
-	return ret;
-}
-
-/* ---- the game ---- */
 
 /* ---- the commit ---- */
 
@@ -195,7 +52,7 @@ static int shuffles_due(struct peer_step *st, int first_gen)
 			}
 		}
 		if (!r)
-			r = obtain_shuffle(st, g, 1, cts, in->n, refs);
+			r = peer_fact_shuffle(st, g, 1, cts, in->n, refs);
 		free(cts);
 		free(refs);
 		if (r)
@@ -210,7 +67,7 @@ static int turn2_owed(struct peer_step *st)
 	for (int g = 1; g <= st->next.peer.generation && g <= PEER_MAX_GEN; g++) {
 		const struct peer_shuffle *t1 = &st->files->sh[g][1];
 		if (t1->have && !st->files->sh[g][2].have && t1->side != st->c) {
-			int r = obtain_shuffle(st, g, 2, t1->out, t1->n, NULL);
+			int r = peer_fact_shuffle(st, g, 2, t1->out, t1->n, NULL);
 			if (r)
 				return r;
 		}
@@ -226,7 +83,7 @@ static int shares_due(struct peer_step *st)
 	for (int i = 0; i < st->next.n_hand[o]; i++) {
 		int v = st->next.hand[o][i];
 		if (slot_complete(st->files, v) && !peer_files_share(st->files, v, st->c)) {
-			int r = obtain_share(st, v);
+			int r = peer_fact_share(st, v);
 			if (r)
 				return r;
 		}
@@ -299,9 +156,6 @@ static void set_waits(struct peer_step *st)
 #undef WAIT
 }
 
-/* The revealed slots of c's hand: given (verify) or planned (make). */
-int peer_reveal_played(struct peer_step *st, const char *text);
-
 /* Replaces each slot of a hand that both shares open by its card. */
 static void substitute_open(struct peer_step *st)
 {
@@ -357,58 +211,6 @@ static int played_left(struct peer_step *st, enum side side)
 	return 0;
 }
 
-int peer_step_reveal(void *ctx, enum side side, int slot)
-{
-	struct peer_step *st = ctx;
-
-	if (side != st->c || !CARD_IS_SLOT(slot))
-		return 0;
-	if (!peer_files_share(st->files, slot, side) && obtain_share(st, slot) != 0)
-		return 0;
-	return peer_files_open(st->files, slot, st->pc->g.data->n_cards);
-}
-
-/* The dice of the request the parent is (5.1, 5.2): made or checked. */
-static int obtain_dice(struct peer_step *st, struct rng_peer *rp)
-{
-	const struct peer_record *rec = &st->pc->rec;
-	enum side req = OTHER_SIDE(st->c);
-	unsigned char oid[20], alpha[PCRYPTO_ALPHA_MAX], beta[3][32];
-	struct peer_dice d;
-	size_t n;
-
-	memset(&d, 0, sizeof(d));
-	snprintf(d.oid, sizeof(d.oid), "%s", st->pc->g.head);
-	if (hex_decode(d.oid, oid, 20) < 0)
-		return refuse_step(st, "the request has no commit id");
-	if (st->make) {
-		if (!st->req_proof)
-			return refuse_step(st, "the request's own die proof is missing (its envelope)");
-		memcpy(d.proof[req], st->req_proof, VRF_PROOF_BYTES);
-		n = pcrypto_dice_alpha(st->pc->g.id, st->c, oid, 20, alpha);
-		if (!n || vrf_prove(st->pc->sk.vrf, alpha, n, d.proof[st->c]) < 0)
-			return refuse_step(st, "cannot make the die proof");
-	} else {
-		int i;
-		for (i = 0; i < st->given->n_dice && strcmp(st->given->dice[i].oid, d.oid); i++)
-			;
-		if (i == st->given->n_dice)
-			return refuse_step(st, "the answer gives no dice for request %s", d.oid);
-		d = st->given->dice[i];
-	}
-	for (enum side sd = SIDE_AMERICAN; sd <= SIDE_BRITISH; sd++) {
-		n = pcrypto_dice_alpha(st->pc->g.id, sd, oid, 20, alpha);
-		if (!n || vrf_verify(rec->keys[sd].vrf, d.proof[sd], alpha, n, beta[sd]) < 0)
-			return refuse_step(st, "the %s die proof for request %.12s does not verify (5.1)",
-					   side_name(sd), d.oid);
-	}
-	if (pcrypto_dice_key(beta[SIDE_AMERICAN], beta[SIDE_BRITISH], rp->key) < 0)
-		return refuse_step(st, "no key from the dice");
-	rp->have_key = true;
-	peer_files_add_dice(st->files, &d);
-	return 0;
-}
-
 /* Section 7, 2: the game as far as the committer's facts reach. */
 static int the_game(struct peer_step *st, struct strbuf *happened)
 {
@@ -434,7 +236,7 @@ static int the_game(struct peer_step *st, struct strbuf *happened)
 	    pside != st->c) {
 		/* the answer to a request: the dice, and its line */
 		substitute_open(st);
-		if ((r = obtain_dice(st, &rp)) == 0)
+		if ((r = peer_fact_dice(st, &rp)) == 0)
 			r = peer_order_pending(st, &rp, happened);
 		if (!r)
 			r = played_left(st, pside);
@@ -451,45 +253,43 @@ out:
 	return r || st->request ? r : played_left(st, st->c);
 }
 
-/*
- * Section 7: a commit only its committer owes (finding 4 of the red team,
- * issue 34). An order when the decision is his (as order_step() in
- * peer-play.c asks before making one); an answer when the parent's
- * waits say he owes something, or an end when he does and the game is
- * over (as peer_answer_owed() makes them). 0, or refused.
- */
-static int kind_owed(struct peer_step *st)
+int peer_step_owed(const struct state *p, enum side c, enum peer_kind kind,
+		   unsigned seq, struct strbuf *why)
 {
-	const struct state *p = st->parent;
 	bool over = engine_game_over(p);
 	char decision[STATE_PEER_WAIT_MAX];
 
-	snprintf(decision, sizeof(decision), "%s decision", side_name(st->c));
-	switch (st->kind) {
+	snprintf(decision, sizeof(decision), "%s decision", side_name(c));
+	switch (kind) {
 	case PEER_ORDER:
-		if (!over && p->prompt.side == st->c &&
+		if (!over && p->prompt.side == c &&
 		    (p->peer.n_waits == 0 ||
 		     (p->peer.n_waits == 1 && !strcmp(p->peer.waits[0], decision))))
 			return 0;
-		if (!over && p->prompt.side != st->c && p->prompt.side != SIDE_NONE)
-			return refuse_step(st, "an order of the %s after commit %u: this decision is the %s's, not yours (7)",
-					   side_name(st->c), st->seq - 1, side_title(p->prompt.side));
-		return refuse_step(st, "an order of the %s after commit %u, whose decision is not due (waits: %s; 7)",
-				   side_name(st->c), st->seq - 1, p->peer.n_waits ? p->peer.waits[0] : "nothing");
+		if (!over && p->prompt.side != c && p->prompt.side != SIDE_NONE)
+			strbuf_addf(why, "an order of the %s after commit %u: this decision is the %s's, not yours (7)",
+				    side_name(c), seq - 1, side_title(p->prompt.side));
+		else
+			strbuf_addf(why, "an order of the %s after commit %u, whose decision is not due (waits: %s; 7)",
+				    side_name(c), seq - 1, p->peer.n_waits ? p->peer.waits[0] : "nothing");
+		return 1;
 	case PEER_ANSWER:
 	case PEER_END:
-		if (!peer_owes(p, st->c))
-			return refuse_step(st, "the %s owes nothing after commit %u (waits: %s; 7)",
-					   side_name(st->c), st->seq - 1,
-					   p->peer.n_waits ? p->peer.waits[0] : "nothing");
-		if (over != (st->kind == PEER_END))
-			return refuse_step(st, "a commit of kind %s %s (7, 9.12)",
-					   st->kind == PEER_END ? "end" : "answer",
-					   over ? "after the game is over (it is end)"
-						: "before the game is over");
+		if (!peer_owes(p, c)) {
+			strbuf_addf(why, "the %s owes nothing after commit %u (waits: %s; 7)",
+				    side_name(c), seq - 1, p->peer.n_waits ? p->peer.waits[0] : "nothing");
+			return 1;
+		}
+		if (over != (kind == PEER_END)) {
+			strbuf_addf(why, "a commit of kind %s %s (7, 9.12)",
+				    kind == PEER_END ? "end" : "answer",
+				    over ? "after the game is over (it is end)" : "before the game is over");
+			return 1;
+		}
 		return 0;
 	default:
-		return refuse_step(st, "no commit of this kind is made by the rule of section 7");
+		strbuf_addstr(why, "no commit of this kind is made by the rule of section 7");
+		return 1;
 	}
 }
 
@@ -505,7 +305,8 @@ int peer_step_build(struct peer_step *st, char commit[41])
 	for (int g = 0; g <= PEER_MAX_GEN; g++)
 		for (int k = 0; k < 3; k++)
 			st->old_sh[g][k] = st->files->sh[g][k].have;
-	if (!st->make && (r = kind_owed(st)) != 0)
+	if (!st->make && (r = peer_step_owed(st->parent, st->c, st->kind, st->seq,
+					       &st->why)) != 0)
 		goto out;
 	/* 1. what the committer owes */
 	if ((r = turn2_owed(st)) != 0)
@@ -525,103 +326,6 @@ int peer_step_build(struct peer_step *st, char commit[41])
 out:
 	strbuf_release(&happened);
 	return r;
-}
-
-/*
- * The order text run on the committer's own view (cards: his hand as he
- * knows it) from st->next, line by line as peer-order.c runs it: up to
- * and with the first line that draws without the dice, or up to the first
- * line that does not fit (refused in a new order, dropped in a
- * continuation). The state it reaches in *out: the cards it plays are
- * those to reveal now, and no card of a sealed line is.
- */
-static int own_run(struct peer_step *st, const char *text, const int *cards,
-		   struct state *out)
-{
-	struct state base = st->next;
-	struct strbuf pre = STRBUF_INIT;
-	const char *p = text;
-	int r = 0;
-
-	for (int i = 0; i < base.n_hand[st->c]; i++)
-		if (cards[i])
-			base.hand[st->c][i] = cards[i];
-	*out = base;
-	while (*p) {
-		size_t l = strcspn(p, "\n");
-		struct rng_peer rp = { 0 };
-		struct order_result res;
-		struct state s = base;
-		size_t k = strspn(p, " \t");
-		bool blank = k >= l || p[k] == '#';
-		strbuf_add(&pre, p, l);
-		strbuf_addch(&pre, '\n');
-		p += l + (p[l] ? 1 : 0);
-		if (blank && *p)
-			continue;
-		order_result_init(&res);
-		peer_run_text(st, &s, st->c, pre.buf, &rp, &res);
-		if (rp.missing) {
-			*out = s;	/* the request's line: its card shows */
-			order_result_release(&res);
-			break;
-		}
-		if (res.rejected) {
-			if (st->kind == PEER_ORDER && !(blank && res.applied == 0 && pre.len > l + 1))
-				r = refuse_step(st, "%s", res.message.buf);
-			order_result_release(&res);
-			break;
-		}
-		*out = s;
-		order_result_release(&res);
-	}
-	strbuf_release(&pre);
-	return r;
-}
-
-/*
- * The cards of c's hand this order plays, each opened by c's share: in
- * make, those the order takes out of the hand when run on c's own view;
- * in verify, the patch's shares of c for slots of c's own hand.
- */
-int peer_reveal_played(struct peer_step *st, const char *text)
-{
-	enum side c = st->c;
-	const struct state *p = st->parent;
-
-	if (!st->make) {
-		for (int i = 0; i < st->given->n_shares; i++) {
-			int v = st->given->shares[i].slot;
-			bool mine = false;
-			for (int j = 0; j < p->n_hand[c]; j++)
-				mine |= p->hand[c][j] == v;
-			if (st->given->shares[i].side == c && mine) {
-				int r = obtain_share(st, v);
-				if (r)
-					return r;
-			}
-		}
-		return 0;
-	}
-	/* make: the order on the committer's view of his own hand */
-	if (!text)
-		return 0;
-	int cards[STATE_MAX_HAND], r;
-	struct state s;
-
-	peer_known_hand(st->pc, st->files, &st->next, c, cards);
-	if ((r = own_run(st, text, cards, &s)) != 0)
-		return r;
-	for (int i = 0; i < st->next.n_hand[c]; i++) {
-		bool kept = false;
-		if (!CARD_IS_SLOT(st->next.hand[c][i]) || !cards[i])
-			continue;
-		for (int j = 0; j < s.n_hand[c]; j++)
-			kept |= s.hand[c][j] == cards[i];
-		if (!kept && (r = obtain_share(st, st->next.hand[c][i])) != 0)
-			return r;
-	}
-	return 0;
 }
 
 /* old text of path at the parent plus add, as a file of the commit. */

@@ -509,16 +509,12 @@ out:
 /* The Postrider-Seq trailer of commit rev, or 0 (none, or unreadable). */
 static unsigned long commit_seq(struct repo *r, const char *rev)
 {
-	struct strbuf msg = STRBUF_INIT;
+	struct strbuf v = STRBUF_INIT;
 	unsigned long seq = 0;
-	const char *p;
 
-	if (repo_commit_info(r, rev, &msg, NULL, NULL, NULL) == 0) {
-		for (p = msg.buf; (p = strstr(p, "Postrider-Seq: ")); p++)
-			if (p == msg.buf || p[-1] == '\n')
-				seq = strtoul(p + 15, NULL, 10);
-	}
-	strbuf_release(&msg);
+	if (repo_trailer(r, rev, "Postrider-Seq", &v) == 0)
+		seq = strtoul(v.buf, NULL, 10);
+	strbuf_release(&v);
 	return seq;
 }
 

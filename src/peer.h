@@ -1,125 +1,22 @@
 /*
- * peer.h - a game between two players with no host (docs/peer.md): the
- * record of section 6 (the player's secret, the keys in game.yaml, the
- * commits and their trailers) and the acceptance of a mailed commit
- * (section 8.3).
+ * peer.h - a game between two players with no host (docs/peer.md): its
+ * top, over the record (peer-record.h), the landing of a mailed commit
+ * (peer-patch.h) and the first two commits (peer-start.h), which it
+ * includes: a commit mailed (peer.c), the acceptance of a mailed commit
+ * (8.3, peer.c), `play` on a peer copy (peer-play.c, through the host's
+ * play_decide()) and the notices to the copy's own player
+ * (peer-report.c).
  *
- * A peer copy is a game repository whose game.yaml says `mode: peer`;
- * its player's 32-byte secret is <gitdir>/postrider/peer-secret (64 hex
- * digits and a newline, mode 0600, never committed). Which side the copy
- * belongs to is the side whose public keys the secret gives.
- *
- * Ownership: struct peer_copy owns its game (game_close() through
- * peer_copy_close()) and wipes the secret when closed. Every other
- * argument is the caller's.
+ * Ownership: as peer-record.h; every argument is the caller's.
  */
 #ifndef POSTRIDER_PEER_H
 #define POSTRIDER_PEER_H
 
 #include <stdbool.h>
 
-#include "game.h"
-#include "peer-crypto.h"
-
-#define PEER_VERSION 1
-#define PEER_SECRET_NAME "peer-secret"
-
-/* One side's public keys and key proof, as game.yaml holds them (6.1). */
-struct peer_keys {
-	bool have;
-	unsigned char vrf[PCRYPTO_PT];
-	unsigned char mask[PCRYPTO_PT];
-	unsigned char proof[PCRYPTO_PROOF];
-	unsigned char sign[PCRYPTO_PT];
-};
-
-/* game.yaml's peer section. */
-struct peer_record {
-	struct peer_keys keys[3];	/* [SIDE_AMERICAN], [SIDE_BRITISH] */
-	bool have_joint;
-	unsigned char joint[PCRYPTO_PT];
-};
-
-/* A player's copy, open. */
-struct peer_copy {
-	struct game g;			/* g.peer is true */
-	struct peer_record rec;
-	enum side me;			/* the side whose secret this copy holds */
-	unsigned char secret[32];
-	struct pcrypto_secret sk;
-	bool answered;			/* this run mailed a commit of its own */
-};
-
-/* The kinds of commit (6.5). */
-enum peer_kind {
-	PEER_INVITE, PEER_JOIN, PEER_ORDER, PEER_ANSWER, PEER_CLAIM, PEER_END,
-	PEER_KIND__COUNT
-};
-const char *peer_kind_name(enum peer_kind k);
-int peer_kind_parse(const char *s);	/* -1 if unknown */
-
-/* --- the record (peer-record.c) --- */
-
-/*
- * Draws a new secret from the system's random source and writes it to
- * <gitdir>/postrider/peer-secret (0600). Returns 0 or -1 (said).
- */
-int peer_secret_new(struct repo *r, unsigned char secret[32]);
-/* Reads it back: 0, 1 if absent, -1 with the reason in err. */
-int peer_secret_read(struct repo *r, unsigned char secret[32],
-		     struct strbuf *err);
-
-/* The public keys and key proof of side, from secret, for game id. */
-int peer_keys_make(const unsigned char secret[32], const char *id,
-		   enum side side, struct peer_keys *k);
-/* 0 when k's key proof verifies for game id and side, else -1. */
-int peer_keys_check(const char *id, enum side side, const struct peer_keys *k);
-/* The fingerprint of 9.1: 16 hex digits and a NUL. */
-void peer_fingerprint(const struct peer_keys *k, char out[17]);
-
-/*
- * Reads game.yaml's peer section (text, len) into rec, checking each key
- * proof and the joint key. 0, or -1 with the reasons in err.
- */
-int peer_record_read(const char *id, const char *text, size_t len,
-		     struct peer_record *rec, struct strbuf *err);
-/* Writes game.yaml of a peer game: g's identity, players and options,
- * then mode and the peer section of rec. */
-void peer_game_yaml(const struct game *g, const struct peer_record *rec,
-		    struct strbuf *out);
-
-/*
- * Opens the peer copy in dir (game_open(), with the lock if flags say):
- * game.yaml must say mode peer; the secret must give one side's keys.
- * Returns 0, GAME_BUSY, or -1 with the reason in err.
- */
-int peer_copy_open(const char *dir, struct peer_copy *pc, unsigned flags,
-		   struct strbuf *err);
-/* The same for a game g already open (game_open(), locked if need be):
- * pc takes it over (g is left zeroed) and reads the record and the
- * secret; sets pc->g.own and pc->g.token_key. 0, or -1 with the reason
- * in err (pc is to be closed all the same). */
-int peer_copy_adopt(struct game *g, struct peer_copy *pc, struct strbuf *err);
-void peer_copy_close(struct peer_copy *pc);
-
-/* What one commit of a peer game holds (6.5). */
-struct peer_commit {
-	enum peer_kind kind;
-	enum side side;			/* the committer */
-	unsigned seq;
-	const char *subject;
-	const char *waits;		/* the waits lines ("british join\n"), or "" */
-	const struct repo_file *files;
-	int n_files;
-	long long time;			/* author and committer date */
-};
-
-/*
- * Prepares the commit pc on parent (NULL: the root) in g's repository,
- * with the trailers of 6.5: writes its id. Publishes nothing. 0 or -1.
- */
-int peer_commit_prepare(struct game *g, const char *parent,
-			const struct peer_commit *pc, char commit[41]);
+#include "peer-record.h"
+#include "peer-patch.h"
+#include "peer-start.h"
 
 /*
  * Publishes the prepared commit `commit` on `parent` and writes its mail
@@ -140,56 +37,6 @@ int peer_commit_mail_dice(struct peer_copy *pc, const struct mail_config *cfg,
  * its envelope: 0, or -1 when none. */
 int peer_request_proof(struct peer_copy *pc, const char *oid,
 		       unsigned char proof[81]);
-
-/* The value of trailer `name` ("Postrider-Seq") in commit rev's message,
- * appended to out. 0, or -1 when the commit has none. */
-int peer_trailer(struct repo *r, const char *rev, const char *name,
-		 struct strbuf *out);
-
-/* The date of a commit made now after parent: this machine's clock, or
- * the parent's date when the clock is behind it (an honest commit is
- * never dated before its parent, 8.3). */
-long long peer_commit_time(struct repo *r, const char *parent);
-
-/* How far after the receiver's clock a commit may be dated (8.3). */
-#define PEER_CLOCK_SLACK 3600
-
-/*
- * The date t of a commit against its parent's (never before it) and the
- * clock now (at most PEER_CLOCK_SLACK after it): 0, or PEER_REFUSED with
- * the reason appended to said. Used by the accepting postrider and by
- * peer audit.
- */
-int peer_check_time(struct repo *r, const char *parent, long long t,
-		    long long now, struct strbuf *said);
-
-/* The date of a patch (its Date: line): 0, or -1 when it has none. */
-int peer_patch_time(const char *patch, long long *t);
-
-/* The lines a patch adds to the file path (its '+' lines without the
- * '+'), appended to out: the facts of a commit. 0, or -1 when the patch
- * has no diff of path. */
-int peer_patch_added(const char *patch, const char *path, struct strbuf *out);
-
-/* The log line of a join (6.5), the same in both copies. */
-void peer_join_line(const struct game *g, enum side joiner, struct strbuf *out);
-
-/* --- the first two commits (peer-start.c, 9.1) --- */
-
-/* The state of the set-up (4.0) up to its first prompt, and its log. */
-void peer_setup_state(const struct game *g, struct state *s, struct strbuf *log);
-/*
- * Prepares the invitation (kind invite, the root commit) of g (id,
- * players, options and data set; g->head empty for the inviter, the
- * invitation itself when a joiner replays it) with rec (the inviter's
- * keys) at time. 0 or -1 (said).
- */
-int peer_invite_commit(struct game *g, const struct peer_record *rec,
-		       enum side inviter, long long time, char commit[41]);
-/* Prepares the join on g->head (the invitation) with rec (both sides'
- * keys and the joint key). 0 or -1 (said). */
-int peer_join_commit(struct game *g, const struct peer_record *rec,
-		     enum side joiner, long long time, char commit[41]);
 
 /* The outbox of the copy: cfg's, else <gitdir>/postrider/outbox. */
 char *peer_outbox_dir(struct peer_copy *pc, const struct mail_config *cfg);
@@ -228,10 +75,6 @@ int peer_answer_owed(struct peer_copy *pc, const struct mail_config *cfg,
 int peer_view_own(const char *dir, struct state *s);
 int peer_view_of(struct peer_copy *pc, struct state *s);
 
-/* `postrider peer audit DIR` (peer-audit.c): 0 when the whole record
- * replays, 1 when not (said on stdout). */
-int peer_audit(const char *dir);
-
 /* --- the notices to the copy's own player (peer-report.c, 8.5) --- */
 
 /* When the player's decision is due at the head, or the game is over and
@@ -257,15 +100,6 @@ int peer_join_notice(struct peer_copy *pc, const struct mail_config *cfg);
 
 /* --- accepting a mail (peer.c) --- */
 
-/* The outcome of a mail offered to a copy. */
-enum peer_accept {
-	PEER_ACCEPTED = 0,	/* the head moved to the mail's commit */
-	PEER_COPY = 1,		/* already in the history: nothing changed */
-	PEER_REFUSED = 2,	/* refused with the reason: nothing changed */
-	PEER_LATER = 3,		/* an unknown parent: try again (EXIT_TEMPFAIL) */
-	PEER_FAILED = 4,	/* the copy could not be read or written */
-};
-
 /* Whether the mail text carries a peer envelope (8.1). */
 bool peer_mail_is_peer(const char *mail, size_t len);
 
@@ -276,17 +110,5 @@ bool peer_mail_is_peer(const char *mail, size_t len);
  */
 int peer_accept_mail(struct peer_copy *pc, const struct mail_config *cfg,
 		     const char *mail, size_t len, struct strbuf *said);
-
-/*
- * The end of accepting a mail (8.3 steps 6 and 7): the commit built from
- * the facts, `commit`, must be the envelope's, and the mail's patch its
- * patch byte for byte. 0, or -1 with the reason in said.
- */
-struct peer_envelope;
-int peer_built_is_mailed(struct peer_copy *pc, const struct peer_envelope *e,
-			 const char *commit, const char *patch, struct strbuf *said);
-/* Publishes the built commit on the head and moves pc's head to it: 0, or
- * -1 with the reason in said (nothing changed). */
-int peer_publish_head(struct peer_copy *pc, const char *commit, struct strbuf *said);
 
 #endif

@@ -305,6 +305,8 @@ static void reply_unreadable(const struct game *g, const struct play_request *rq
 		char *reason = xstrfmt("the message could not be read: %s", why);
 		add_mail(out, PLAY_MAIL_REJECT, side, NULL, NULL, reason, false);
 		free(reason);
+		out->side = side;
+		out->unproven = true;	/* anyone can write that From line */
 	}
 	free(from);
 	free(name);
@@ -426,6 +428,9 @@ static char *from_mail(struct game *g, const struct play_request *rq,
 	strbuf_reset(&err);
 	v = authorize_mail(g, &m, true, side, &err);
 	out->side = *side;
+	/* a refusal by authorize_mail(): no valid token, so the mail proves
+	 * nothing about who sent it (replies.h) */
+	out->unproven = v == AUTHORIZE_REFUSE;
 	if (v == AUTHORIZE_IGNORE) {
 		verdict(out, PLAY_IGNORED, 0, "ignored: %s; no reply sent, nothing changed", err.buf);
 		goto out;
@@ -606,6 +611,8 @@ out:
 /*
  * A player is mailed a bounded number of replies (replies.h): past it,
  * the replies this input would send him are left out, and said says so.
+ * A mail that proves no sender draws on a budget of its own, one reply a
+ * day to his address, so that forgeries never spend his.
  */
 static void bound_replies(struct game *g, const struct play_request *rq,
 			  struct play_outcome *out)
@@ -614,7 +621,9 @@ static void bound_replies(struct game *g, const struct play_request *rq,
 	int kept = 0;
 
 	if (rq->check || rq->as >= 0 || out->side == SIDE_NONE || !out->n_mail ||
-	    replies_allowed(g->repo, out->side, game_now(), &why))
+	    (out->unproven ?
+	     replies_unproven_allowed(g->repo, g->player[out->side].addr, game_now(), &why) :
+	     replies_allowed(g->repo, out->side, game_now(), &why)))
 		goto out;
 	for (int i = 0; i < out->n_mail; i++) {
 		struct play_mail *m = &out->mail[i];
@@ -626,7 +635,10 @@ static void bound_replies(struct game *g, const struct play_request *rq,
 			out->mail[kept++] = *m;
 		}
 	}
-	if (kept < out->n_mail)
+	if (kept < out->n_mail && out->unproven)
+		strbuf_addf(&out->said, "; no reply sent: %s (at most one a day to an address)",
+			    why.buf);
+	else if (kept < out->n_mail)
 		strbuf_addf(&out->said, "; no reply sent: %s (at most %d in %d minutes, %d a day)",
 			    why.buf, REPLIES_SHORT_MAX, REPLIES_SHORT_WINDOW / 60, REPLIES_DAY_MAX);
 	out->n_mail = kept;
@@ -657,6 +669,10 @@ static void decide(struct game *g, const struct play_request *rq,
 		}
 	}
 	out->side = side;
+	/* a host typed it (fairness.md 16c); a peer copy's player types his
+	 * own orders at his own copy: there is no host to mark */
+	if (rq->as >= 0 && !rq->check && !g->peer)
+		turn_mark_host(&out->log, side, rq->default_order);
 	if (order_text_is(text, "undo")) {
 		/* a new commit that restores the state before the side's
 		 * last order (history is never rewritten) */
@@ -697,7 +713,9 @@ static bool write_mail(struct game *g, struct notify *n, const struct play_outco
 	for (int i = 0; i < out->n_mail; i++)
 		to[out->mail[i].to]++;
 	for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++)
-		if (to[k])
+		if (to[k] && out->unproven && k == out->side)
+			replies_unproven_record(g->repo, g->player[k].addr, game_now());
+		else if (to[k])
 			replies_record(g->repo, k, game_now(), to[k]);
 	if (out->verdict == PLAY_ANSWERED && out->message_id)
 		replies_mark_answered(g->repo, out->message_id);

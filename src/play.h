@@ -123,6 +123,9 @@ struct play_outcome {
 	char *references;	/* its References, or NULL: a reply's
 				   References are these and message_id */
 	char *from;		/* the input mail's sender, or NULL */
+	bool unproven;		/* the mail proves no sender (no valid token,
+				   or unreadable): its reply comes from the
+				   budget of such mails (replies.h) */
 
 	/* PLAY_ACCEPTED */
 	bool undo;

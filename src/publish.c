@@ -55,9 +55,9 @@ static int url_host(const char *url, struct push_ctx *ctx)
 		if (at)
 			p = at + 1;
 	} else {
-		/* scp-like: [user@]host:path */
-		const char *colon = strchr(url, ':');
-		if (!colon || strchr(url, '/') < colon)
+		/* scp-like: [user@]host:path (a path may hold no '/') */
+		const char *colon = strchr(url, ':'), *slash = strchr(url, '/');
+		if (!colon || (slash && slash < colon))
 			return -1;
 		end = colon;
 		const char *at = memchr(url, '@', (size_t)(colon - url));
@@ -274,6 +274,37 @@ static int on_certificate(git_cert *cert, int valid, const char *host,
 	return GIT_ECERTIFICATE;
 }
 
+/* The default port of a URL's scheme ("https://" 443, ssh 22), 0 if none. */
+static int default_port(const char *url)
+{
+	if (!ascii_strncasecmp(url, "https://", 8))
+		return 443;
+	if (!ascii_strncasecmp(url, "http://", 7))
+		return 80;
+	return 22;	/* ssh://, git+ssh://, ssh+git://, scp-like */
+}
+
+void publish_url_origin(const char *url, struct strbuf *out)
+{
+	struct push_ctx c = { 0 };
+	const char *colon = strstr(url, "://");
+	size_t scheme = colon ? (size_t)(colon - url) : 0;
+
+	if (url_host(url, &c) < 0) {
+		strbuf_addstr(out, "(no host)");
+		return;
+	}
+	if (scheme && ascii_strncasecmp(url, "git+ssh", scheme) && ascii_strncasecmp(url, "ssh+git", scheme))
+		for (size_t i = 0; i < scheme; i++)
+			strbuf_addch(out, (char)(url[i] >= 'A' && url[i] <= 'Z' ? url[i] - 'A' + 'a' : url[i]));
+	else
+		strbuf_addstr(out, "ssh");
+	strbuf_addstr(out, "://");
+	for (const char *h = c.host; *h; h++)
+		strbuf_addch(out, (char)(*h >= 'A' && *h <= 'Z' ? *h - 'A' + 'a' : *h));
+	strbuf_addf(out, ":%d", c.port ? c.port : default_port(url));
+}
+
 static int on_credentials(git_credential **out, const char *url,
 			  const char *user_from_url, unsigned int allowed,
 			  void *payload)
@@ -281,8 +312,24 @@ static int on_credentials(git_credential **out, const char *url,
 	struct push_ctx *ctx = payload;
 	const struct publish_config *cfg = ctx->cfg;
 	const char *user = user_from_url && *user_from_url ? user_from_url : "git";
+	struct strbuf asked = STRBUF_INIT, own = STRBUF_INIT;
+	bool same;
 
-	(void)url;
+	/* Credentials go to the configured remote's own host alone (its
+	 * scheme, name and port): a server that redirects the push
+	 * elsewhere would collect the password (issue 39). */
+	publish_url_origin(url ? url : "", &asked);
+	publish_url_origin(ctx->url, &own);
+	same = !strcmp(asked.buf, own.buf);
+	if (!same)
+		strbuf_addf(&ctx->why, "the server sent the push to %s, not the remote's (%s): "
+			    "no password is given to it; set the remote to the server's real "
+			    "address if you trust it (postrider publish DIR --remote URL)",
+			    asked.buf, own.buf);
+	strbuf_release(&asked);
+	strbuf_release(&own);
+	if (!same)
+		return GIT_EUSER;
 	if (allowed & GIT_CREDENTIAL_SSH_KEY) {
 		if (ctx->ssh_tries++) {
 			strbuf_addf(&ctx->why, "the SSH server refused the key%s%s",
@@ -554,10 +601,10 @@ int publish_after_commit(struct repo *r, const struct mail_config *cfg)
 
 	if (ret == 0)
 		printf("%s\n", what.buf);
-	else if (ret < 0)
-		error("PUSH FAILED: %s\n"
-		      "postrider: the turn is committed; `postrider send` or "
-		      "`postrider publish` pushes it later", err.buf);
+	else if (ret < 0) {
+		error("PUSH FAILED: %s", err.buf);
+		hint("the turn is committed; `postrider send` or `postrider publish` pushes it later");
+	}
 	fflush(stdout);
 	strbuf_release(&what);
 	strbuf_release(&err);

@@ -52,6 +52,16 @@ int publish_remote_url(struct repo *r, struct strbuf *url, struct strbuf *err);
  */
 int publish_check_url(const char *url, struct strbuf *err);
 
+/*
+ * The origin of url, to which its credentials belong: "scheme://host:port"
+ * in lower case, the port the scheme's default when none is given ("ssh"
+ * for ssh://, git+ssh://, ssh+git:// and scp-like "user@host:path");
+ * "(no host)" when url names none. A push gives its credentials only when
+ * libgit2 asks for them on the origin of the game's remote (a redirect
+ * to another host, or port, gets none).
+ */
+void publish_url_origin(const char *url, struct strbuf *out);
+
 /* url as it may be shown: any password replaced by "***". */
 void publish_url_shown(const char *url, struct strbuf *out);
 

@@ -87,6 +87,68 @@ int replies_record(struct repo *r, enum side side, long long now, int n)
 	return ret;
 }
 
+#define UNPROVEN_FILE "replies-unproven"
+
+/* Reads the budget of unproven mails: the lines of the last window, kept
+ * (to kept, if not NULL); whether addr has one. */
+static bool unproven_load(struct repo *r, const char *addr, long long now,
+			  struct strbuf *kept)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	bool found = false;
+
+	if (repo_private_path(r, UNPROVEN_FILE, &path) == 0 &&
+	    read_file(path.buf, &text, 1 << 20) < 0)
+		strbuf_reset(&text);
+	for (const char *p = text.buf ? text.buf : ""; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *end;
+		long long t = strtoll(p, &end, 10);
+		if (end > p && *end == ' ' && t > now - REPLIES_UNPROVEN_WINDOW && t <= now &&
+		    (size_t)(end + 1 - p) < len) {
+			size_t alen = len - (size_t)(end + 1 - p);
+			if (addr && alen == strlen(addr) && !ascii_strncasecmp(end + 1, addr, alen))
+				found = true;
+			if (kept)
+				strbuf_addf(kept, "%.*s\n", (int)len, p);
+		}
+		p += len + (p[len] == '\n');
+	}
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return found;
+}
+
+int replies_unproven_allowed(struct repo *r, const char *addr, long long now,
+			     struct strbuf *why)
+{
+	if (!unproven_load(r, addr, now, NULL))
+		return 1;
+	strbuf_addstr(why, "a mail that proves no sender (no valid token) was answered at "
+		      "this address in the last day");
+	return 0;
+}
+
+int replies_unproven_record(struct repo *r, const char *addr, long long now)
+{
+	struct strbuf kept = STRBUF_INIT, path = STRBUF_INIT;
+	int ret = -1;
+
+	if (!addr || strchr(addr, '\n'))
+		return 0;
+	unproven_load(r, NULL, now, &kept);
+	strbuf_addf(&kept, "%lld %s\n", now, addr);
+	if (repo_private_path(r, UNPROVEN_FILE, &path) < 0)
+		warning("cannot find the game's private folder for the count of replies");
+	else if (write_file_atomic(path.buf, kept.buf, kept.len) < 0)
+		warning("cannot write '%s': %s", path.buf, strerror(errno));
+	else
+		ret = 0;
+	strbuf_release(&kept);
+	strbuf_release(&path);
+	return ret;
+}
+
 #define ANSWERED_FILE "answered"
 
 bool replies_answered(struct repo *r, const char *message_id)

@@ -8,6 +8,14 @@
  * 1,711 rejections). Reports of accepted orders are not counted: each
  * needs a valid token.
  *
+ * Only mails that prove their sender (a valid token: an order refused,
+ * a question, a vacation) count against a side's limits, so that mail
+ * forged in his name cannot spend them (issue 39: eight forgeries used to
+ * silence the American for ten minutes). A mail that proves nothing (no
+ * token, a stale one, another game's, a mail that cannot be read) is
+ * answered from a budget of its own: at most one reply a day to each
+ * address (<gitdir>/postrider/replies-unproven, "TIME ADDRESS" a line).
+ *
  * The replies sent are kept in the game's private folder
  * (<gitdir>/postrider/replies, never committed): one line "TIME SIDE" a
  * reply, the lines older than a day dropped when it is written.
@@ -35,6 +43,17 @@ int replies_allowed(struct repo *r, enum side side, long long now,
 /* Records n replies to side at now. Returns 0, or -1 after a warning (the
  * reply still goes: a limit that cannot be kept must not lose mail). */
 int replies_record(struct repo *r, enum side side, long long now, int n);
+
+/*
+ * The budget of the mails that prove no sender: whether a reply may go to
+ * addr now (1, or 0 with the reason appended to why: one went in the last
+ * day), and the record of one (0, or -1 after a warning). The address is
+ * compared ignoring ASCII case.
+ */
+#define REPLIES_UNPROVEN_WINDOW 86400	/* one a day an address */
+int replies_unproven_allowed(struct repo *r, const char *addr, long long now,
+			     struct strbuf *why);
+int replies_unproven_record(struct repo *r, const char *addr, long long now);
 
 /*
  * A question or a vacation is answered once per message: the Message-IDs

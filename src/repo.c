@@ -2,6 +2,7 @@
  * repo.c - the game repository through libgit2 (see repo.h and
  * docs/repository.md).
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +49,10 @@ void repo_global_init(void)
 {
 	if (global_ready)
 		return;
+	/* what postrider creates, others may not write, whatever the
+	 * host's umask (issue 39: under umask 000 .git/config, the refs and
+	 * the hooks were world-writable): as core.sharedRepository = 0644 */
+	umask(umask(0) | 022);
 	if (git_libgit2_init() < 0)
 		BUG("cannot initialise libgit2");
 	global_ready = true;
@@ -164,6 +169,18 @@ static int check_new_dir(const char *dir)
 	return 1;
 }
 
+/* core.sharedRepository = 0644 in git's configuration of the repository. */
+static int set_shared_0644(git_repository *git)
+{
+	git_config *cfg = NULL;
+	int e = git_repository_config(&cfg, git);
+
+	if (e == 0)
+		e = git_config_set_string(cfg, "core.sharedRepository", "0644");
+	git_config_free(cfg);
+	return e;
+}
+
 int repo_create(const char *dir, struct repo **out)
 {
 	git_repository_init_options opts;
@@ -178,6 +195,12 @@ int repo_create(const char *dir, struct repo **out)
 	opts.initial_head = "main";
 	if (git_repository_init_ext(&git, dir, &opts) < 0)
 		return gitfail("cannot create a repository in '%s'", dir);
+	/* and the git commands the host runs on the game (git gc) keep to
+	 * it too: files 0644, folders 0755, whatever their umask */
+	if (set_shared_0644(git) < 0) {
+		git_repository_free(git);
+		return gitfail("cannot set core.sharedRepository in '%s'", dir);
+	}
 	return wrap(git, dir, out);
 }
 
@@ -880,7 +903,7 @@ int repo_commit_publish(struct repo *r, const char *expected,
 	}
 	fault_point("ref-moved");
 
-	if (r->workdir) {
+	if (pending) {	/* a work tree */
 		if (!full && !(r->n_prepared_paths && git_oid_equal(&r->prepared, &new_id)))
 			full = true;
 		if (!repo_head_on_main(r))
@@ -1173,6 +1196,136 @@ int repo_commit_info(struct repo *r, const char *rev, struct strbuf *message,
 		*time = (long long)a->when.time;
 	git_commit_free(c);
 	return 0;
+}
+
+/* ---- trailers ---------------------------------------------------------- */
+
+/* The length of the line at p (without its '\n'). */
+static size_t line_len(const char *p)
+{
+	return strcspn(p, "\n");
+}
+
+/* Is p[0..n) blank (spaces and tabs only)? */
+static bool blank_line(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != ' ' && p[i] != '\t')
+			return false;
+	return true;
+}
+
+/* If p[0..n) is a trailer line ("Key: value"), the length of its key,
+ * else 0. */
+static size_t trailer_key_len(const char *p, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && (isalnum((unsigned char)p[k]) || p[k] == '-'))
+		k++;
+	if (!k)
+		return 0;
+	{
+		size_t c = k;
+		while (c < n && (p[c] == ' ' || p[c] == '\t'))
+			c++;
+		return c < n && p[c] == ':' ? k : 0;
+	}
+}
+
+/* The start of the line that ends at end (msg[end - 1] its '\n', or end
+ * the end of the text); *content_end the end of its text. */
+static size_t line_before(const char *msg, size_t end, size_t *content_end)
+{
+	size_t e = end, b;
+
+	if (e && msg[e - 1] == '\n')
+		e--;
+	for (b = e; b && msg[b - 1] != '\n'; b--)
+		;
+	*content_end = e;
+	return b;
+}
+
+size_t repo_trailer_block(const char *msg)
+{
+	size_t len = strlen(msg), end = len, start, b, e;
+
+	/* blank lines at the end are no paragraph */
+	while (end) {
+		b = line_before(msg, end, &e);
+		if (!blank_line(msg + b, e - b))
+			break;
+		end = b;
+	}
+	/* the last paragraph: back to the blank line before it */
+	for (start = end; start; start = b) {
+		b = line_before(msg, start, &e);
+		if (blank_line(msg + b, e - b))
+			break;
+	}
+	/* none, or the first paragraph (the subject): no trailers */
+	if (start == 0 || start >= end)
+		return len;
+	for (size_t i = start; i < end; i += line_len(msg + i) + 1) {
+		bool cont = msg[i] == ' ' || msg[i] == '\t';
+		if (cont ? i == start : !trailer_key_len(msg + i, line_len(msg + i)))
+			return len;
+	}
+	return start;
+}
+
+int repo_trailer_get(const char *msg, const char *key, unsigned nth,
+		     struct strbuf *out)
+{
+	size_t kl = strlen(key), was = out->len;
+	const char *p = msg + repo_trailer_block(msg);
+
+	while (*p) {
+		size_t n = line_len(p), k = trailer_key_len(p, n);
+		const char *v = p + k, *next = p + n + (p[n] ? 1 : 0);
+
+		if (!k || k != kl || ascii_strncasecmp(p, key, kl)) {
+			p = next;
+			continue;
+		}
+		if (nth--) {
+			p = next;
+			continue;
+		}
+		while (*v == ' ' || *v == '\t')
+			v++;
+		v++;	/* the ':' */
+		while (*v == ' ' || *v == '\t')
+			v++;
+		strbuf_add(out, v, (size_t)(p + n - v));
+		/* continuation lines join the value with one space */
+		for (p = next; *p == ' ' || *p == '\t'; p = next) {
+			const char *c = p;
+			n = line_len(p);
+			next = p + n + (p[n] ? 1 : 0);
+			while (*c == ' ' || *c == '\t')
+				c++;
+			strbuf_addch(out, ' ');
+			strbuf_add(out, c, (size_t)(p + n - c));
+		}
+		while (out->len > was && (out->buf[out->len - 1] == ' ' || out->buf[out->len - 1] == '\t'))
+			out->buf[--out->len] = '\0';
+		return 0;
+	}
+	return -1;
+}
+
+int repo_trailer(struct repo *r, const char *rev, const char *key,
+		 struct strbuf *out)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int ret = -1;
+
+	if (repo_commit_info(r, rev, &msg, NULL, NULL, NULL) == 0)
+		ret = repo_trailer_get(msg.buf, key, 0, out);
+	strbuf_release(&msg);
+	return ret;
 }
 
 int repo_private_path(const struct repo *r, const char *name,

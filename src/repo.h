@@ -55,8 +55,12 @@ struct repo;
 
 /*
  * Initialises libgit2 and sets the options postrider relies on (fsync of
- * objects and refs, see repo_set_durable()). Called lazily by
- * repo_create() and repo_open(); calling it again does nothing.
+ * objects and refs, see repo_set_durable()), and the process's umask to
+ * at least 022: nothing postrider creates is writable by others, whatever
+ * the host's umask (as git's core.sharedRepository = 0644 would; a new
+ * repository says so in its configuration, for the git commands the host
+ * runs on it). Called lazily by repo_create() and repo_open(); calling it
+ * again does nothing.
  */
 void repo_global_init(void);
 /* Releases libgit2's global state; call once at exit, after repo_free(). */
@@ -283,6 +287,29 @@ int repo_changes(struct repo *r, const char *rev, struct strbuf *out,
 int repo_commit_info(struct repo *r, const char *rev, struct strbuf *message,
 		     struct strbuf *author_name, struct strbuf *author_email,
 		     long long *time);
+
+/*
+ * Trailers: the one reader of the "Key: value" lines that end a commit
+ * message (docs/repository.md), with the meaning git gives them
+ * (git-interpret-trailers(1)): the trailers are the last paragraph of the
+ * message, after its last blank line, when that paragraph is not the
+ * first (the subject) and each of its lines is a trailer ("Key:" with a
+ * key of letters, digits and '-', then the value) or continues the one
+ * above (a line that starts with a blank). Blank lines at the end are
+ * skipped. A key matches in any case. Anything else in the message,
+ * however it looks, is no trailer.
+ */
+/* The offset in msg where its trailers begin: strlen(msg) when it has none. */
+size_t repo_trailer_block(const char *msg);
+/* Appends the value of the nth (0 the first) trailer `key` of msg to out,
+ * without the blanks around it, continuation lines joined by one space.
+ * 0, or -1 when msg has fewer such trailers (out unchanged). */
+int repo_trailer_get(const char *msg, const char *key, unsigned nth,
+		     struct strbuf *out);
+/* The same for the first trailer `key` of commit rev: 0, or -1 when it
+ * has none or the commit cannot be read. */
+int repo_trailer(struct repo *r, const char *rev, const char *key,
+		 struct strbuf *out);
 
 /*
  * Appends "<gitdir>/postrider/<name>" to out: a place for files that are

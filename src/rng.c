@@ -129,7 +129,7 @@ void rng_use_vrf(struct rng *r, const unsigned char sk[32], const char *game_id)
 	memcpy(r->vrf_game, game_id, n + 1);
 }
 
-/* The input's head, common to versions 2 and 3: the label, the game id
+/* The input's head, common to versions 2, 3 and 4: the label, the game id
  * with its length, both sides' words. Its length. */
 static size_t alpha_head(const char *label, const char *game_id,
 			 const unsigned char words[64],
@@ -164,9 +164,28 @@ void rng_vrf_bind_order(struct rng *r, int side, uint64_t n)
 	if (side < 0 || side > 2)
 		BUG("the order of side %d", side);
 	r->bound = true;
+	r->counted = false;
 	r->order_side = side;
 	r->order_n = n;
 	r->place = 0;
+}
+
+void rng_vrf_bind_count(struct rng *r, uint64_t n)
+{
+	if (!r->vrf)
+		BUG("public draws counted on a stream without the VRF");
+	r->bound = false;
+	r->counted = true;
+	r->place = n;
+}
+
+size_t rng_vrf_alpha4(const char *game_id, const unsigned char words[64],
+		      uint64_t n, unsigned char out[RNG_ALPHA_MAX])
+{
+	size_t len = alpha_head("postrider-vrf-draw-v4", game_id, words, out);
+
+	put_be64(out + len, n);
+	return len + 8;
 }
 
 size_t rng_vrf_alpha3(const char *game_id, const unsigned char words[64],
@@ -187,14 +206,17 @@ uint64_t rng_vrf_value(const unsigned char beta[32], uint64_t index, uint64_t n)
 	return rng_uniform64_at(beta, index, n, NULL);
 }
 
-/* A public draw of fairness version 2 or 3: the proof logged, the value. */
+/* A public draw of fairness version 2, 3 or 4: the proof logged, the
+ * value. */
 static int vrf_draw(struct rng *r, uint64_t index, int n)
 {
 	unsigned char alpha[RNG_ALPHA_MAX], pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES];
 	/* version 3: the order and the place, not the shared index, in the
-	 * input and in the sampling (docs/fairness.md 19.2, 19.3) */
-	uint64_t at = r->bound ? r->place++ : index;
-	size_t len = r->bound ?
+	 * input and in the sampling (docs/fairness.md 19.2, 19.3); version
+	 * 4: the place among the game's public draws (19b) */
+	uint64_t at = r->bound || r->counted ? r->place++ : index;
+	size_t len = r->counted ? rng_vrf_alpha4(r->vrf_game, r->words, at, alpha) :
+		     r->bound ?
 		rng_vrf_alpha3(r->vrf_game, r->words, r->order_side, r->order_n, at, alpha) :
 		rng_vrf_alpha(r->vrf_game, r->words, index, alpha);
 

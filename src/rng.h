@@ -94,6 +94,14 @@ struct rng {
 	int order_side;
 	uint64_t order_n, place;
 	/*
+	 * Fairness version 4 (docs/fairness.md section 19b): with counted
+	 * set, a public draw's VRF input is its place among the game's
+	 * public draws (place: the count of public draws before it, in
+	 * every commit so far; shuffles never advance it), so that an order
+	 * that draws nothing moves no die.
+	 */
+	bool counted;
+	/*
 	 * A peer game (docs/peer.md 12): with peer set, every public draw
 	 * comes from peer->key (5.2) at the draw index, or, without the key,
 	 * sets peer->missing and returns 1 (a die) or 0; shuffles draw
@@ -125,6 +133,19 @@ void rng_use_vrf(struct rng *r, const unsigned char sk[32], const char *game_id)
  * their places numbered from 0.
  */
 void rng_vrf_bind_order(struct rng *r, int side, uint64_t n);
+/*
+ * Switches a version 2 stream to fairness version 4: from now on the
+ * public draws are numbered from n, the game's count of public draws so
+ * far (the lines of proofs.txt).
+ */
+void rng_vrf_bind_count(struct rng *r, uint64_t n);
+/*
+ * The VRF input of a public draw of version 4 (docs/fairness.md 19b.2):
+ * "postrider-vrf-draw-v4" || u8(len(id)) || id || words || u64be(n), n
+ * the draw's place among the game's public draws. Returns its length.
+ */
+size_t rng_vrf_alpha4(const char *game_id, const unsigned char words[64],
+		      uint64_t n, unsigned char out[RNG_ALPHA_MAX]);
 /*
  * The VRF input of a public draw of version 3 (docs/fairness.md 19.2):
  * "postrider-vrf-draw-v3" || u8(len(id)) || id || words || u8(side) ||

@@ -1,12 +1,12 @@
 /*
  * sendmail.c - the sendmail transport: one message handed to the
- * sendmail(8) program of the host's mail system (transport.h), as
+ * sendmail(8) program of the host's mail system (sendmail.h, transport.h), as
  * `sendmail -oi -f FROM -- TO...` with the message on its standard
  * input: 0; -2 if it exits EX_USAGE, EX_DATAERR, EX_NOUSER or EX_NOHOST
  * (the message itself is refused); -1 for any other failure
  * (EX_TEMPFAIL, cannot run it).
  */
-#include "transport.h"
+#include "sendmail.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -27,14 +27,14 @@ int sendmail_send(const struct mail_config *cfg,
 	int ret = -2, fds[2] = { -1, -1 }, status;
 	pid_t pid;
 
-	if (transport_recipients(env, msg, len, &rcpts, &n, err) < 0)
+	if (mail_envelope_recipients(env, msg, len, &rcpts, &n, err) < 0)
 		goto out;
 	if (!n) {
 		strbuf_addstr(err, "the message has no To or Cc recipient");
 		goto out;
 	}
 	ret = -1;
-	from = transport_sender(cfg, env, msg, len);
+	from = mail_envelope_sender(env, cfg->from, msg, len);
 	if (!from || from[0] == '-') {
 		strbuf_addstr(err, "no sender address: set 'from' in the "
 			      "configuration");

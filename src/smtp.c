@@ -1,13 +1,81 @@
 /*
  * smtp.c - the SMTP transport: one message through libcurl's SMTP
- * client (transport.h).
+ * client (smtp.h, transport.h).
+ *
+ * libcurl is loaded when a message is sent or the server probed, not
+ * when postrider starts: with the libraries it needs (TLS, HTTP/2, IDN,
+ * LDAP, SASL, ...: 18 of them) it was 60% of every run's start-up and
+ * 3.5 MiB of its memory, though only this transport uses it (issue 41;
+ * git keeps curl out of git itself the same way, in its remote helpers).
+ * Its header still gives the types and the options' numbers; the few
+ * functions used here are looked up once, in struct curl_fns.
  */
-#include "transport.h"
+#include "smtp.h"
 #include "mail.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libcurl's name for the loader: ABI 4, the same since 2006 */
+#define SMTP_LIBCURL "libcurl.so.4"
+
+static struct curl_fns {
+	CURL *(*easy_init)(void);
+	CURLcode (*easy_setopt)(CURL *, CURLoption, ...);
+	CURLcode (*easy_perform)(CURL *);
+	CURLcode (*easy_getinfo)(CURL *, CURLINFO, ...);
+	void (*easy_cleanup)(CURL *);
+	const char *(*easy_strerror)(CURLcode);
+	struct curl_slist *(*slist_append)(struct curl_slist *, const char *);
+	void (*slist_free_all)(struct curl_slist *);
+} cu;
+static char curl_why[256];	/* why it could not be loaded, or "" */
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+
+static void curl_load(void)
+{
+	void *h = dlopen(SMTP_LIBCURL, RTLD_NOW | RTLD_LOCAL);
+	const char *what = NULL;
+
+	if (!h) {
+		snprintf(curl_why, sizeof(curl_why), "%s", dlerror());
+		return;
+	}
+#define FN(field, name) \
+	do { \
+		if (!what && !(*(void **)&cu.field = dlsym(h, name))) \
+			what = name; \
+	} while (0)
+	FN(easy_init, "curl_easy_init");
+	FN(easy_setopt, "curl_easy_setopt");
+	FN(easy_perform, "curl_easy_perform");
+	FN(easy_getinfo, "curl_easy_getinfo");
+	FN(easy_cleanup, "curl_easy_cleanup");
+	FN(easy_strerror, "curl_easy_strerror");
+	FN(slist_append, "curl_slist_append");
+	FN(slist_free_all, "curl_slist_free_all");
+#undef FN
+	if (what) {
+		snprintf(curl_why, sizeof(curl_why), "%s has no %s", SMTP_LIBCURL, what);
+		memset(&cu, 0, sizeof(cu));
+		dlclose(h);
+	}
+	/* else kept loaded until the process ends */
+}
+
+/* libcurl's functions in cu: 0, or -1 with the reason in err. */
+static int curl_ready(struct strbuf *err)
+{
+	pthread_once(&curl_once, curl_load);
+	if (cu.easy_init)
+		return 0;
+	strbuf_addf(err, "cannot load libcurl for the smtp transport (%s): install "
+		    "libcurl (Debian: libcurl4) or use the sendmail transport", curl_why);
+	return -1;
+}
 
 struct upload {
 	const char *p;
@@ -52,9 +120,9 @@ static int setup_session(CURL *c, const struct mail_config *cfg,
 
 #define SETOPT(opt, val) \
 	do { \
-		if ((rc = curl_easy_setopt(c, opt, val)) != CURLE_OK) { \
+		if ((rc = cu.easy_setopt(c, opt, val)) != CURLE_OK) { \
 			strbuf_addf(err, "cannot set libcurl's %s: %s", #opt, \
-				    curl_easy_strerror(rc)); \
+				    cu.easy_strerror(rc)); \
 			return -1; \
 		} \
 	} while (0)
@@ -89,25 +157,27 @@ int smtp_probe(const struct mail_config *cfg, struct strbuf *err)
 		strbuf_addstr(err, "no smtp_url configured");
 		return -1;
 	}
-	if (!(c = curl_easy_init())) {
+	if (curl_ready(err) < 0)
+		return -1;
+	if (!(c = cu.easy_init())) {
 		strbuf_addstr(err, "cannot initialise libcurl");
 		return -1;
 	}
 	if (setup_session(c, cfg, errbuf, err) < 0)
 		goto out;
 	/* the greeting, EHLO, STARTTLS and the login; no mail */
-	if ((rc = curl_easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L)) != CURLE_OK) {
+	if ((rc = cu.easy_setopt(c, CURLOPT_CONNECT_ONLY, 1L)) != CURLE_OK) {
 		strbuf_addf(err, "cannot set libcurl's CURLOPT_CONNECT_ONLY: %s",
-			    curl_easy_strerror(rc));
+			    cu.easy_strerror(rc));
 		goto out;
 	}
-	rc = curl_easy_perform(c);
+	rc = cu.easy_perform(c);
 	if (rc != CURLE_OK)
-		strbuf_addf(err, "%s", *errbuf ? errbuf : curl_easy_strerror(rc));
+		strbuf_addf(err, "%s", *errbuf ? errbuf : cu.easy_strerror(rc));
 	else
 		ret = 0;
 out:
-	curl_easy_cleanup(c);
+	cu.easy_cleanup(c);
 	return ret;
 }
 
@@ -146,7 +216,9 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 		strbuf_addstr(err, "no smtp_url configured");
 		return -1;
 	}
-	if (transport_recipients(env, msg, len, &list, &count, err) < 0) {
+	if (curl_ready(err) < 0)
+		return -1;
+	if (mail_envelope_recipients(env, msg, len, &list, &count, err) < 0) {
 		ret = -2;
 		goto out;
 	}
@@ -157,13 +229,13 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 	}
 	for (size_t i = 0; i < count; i++) {
 		char *a = xstrfmt("<%s>", list[i]);
-		struct curl_slist *l = curl_slist_append(rcpts, a);
+		struct curl_slist *l = cu.slist_append(rcpts, a);
 		free(a);
 		if (!l)
 			BUG("curl_slist_append failed");
 		rcpts = l;
 	}
-	from = transport_sender(cfg, env, msg, len);
+	from = mail_envelope_sender(env, cfg->from, msg, len);
 	if (!from) {
 		strbuf_addstr(err, "no sender address: set 'from' in the "
 			      "configuration");
@@ -174,16 +246,16 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 	up.p = strbuf_str(&data);
 	up.left = data.len;
 
-	c = curl_easy_init();
+	c = cu.easy_init();
 	if (!c) {
 		strbuf_addstr(err, "cannot initialise libcurl");
 		goto out;
 	}
 #define SETOPT(opt, val) \
 	do { \
-		if ((rc = curl_easy_setopt(c, opt, val)) != CURLE_OK) { \
+		if ((rc = cu.easy_setopt(c, opt, val)) != CURLE_OK) { \
 			strbuf_addf(err, "cannot set libcurl's %s: %s", #opt, \
-				    curl_easy_strerror(rc)); \
+				    cu.easy_strerror(rc)); \
 			goto out; \
 		} \
 	} while (0)
@@ -200,11 +272,11 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 	SETOPT(CURLOPT_VERBOSE, 1L);
 #undef SETOPT
 
-	rc = curl_easy_perform(c);
+	rc = cu.easy_perform(c);
 	if (rc != CURLE_OK) {
 		size_t start = err->len;
 		long code = 0;
-		if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
+		if (cu.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
 			code = 0;
 		/* 5xx refuses this message for good (an unknown recipient,
 		 * a refused sender); 4xx, a failed connection or a refused
@@ -212,7 +284,7 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 		if (code >= 500 && code <= 599 && rc != CURLE_LOGIN_DENIED)
 			ret = -2;
 		strbuf_addf(err, "smtp to '%s' failed: %s", cfg->smtp_url,
-			    *errbuf ? errbuf : curl_easy_strerror(rc));
+			    *errbuf ? errbuf : cu.easy_strerror(rc));
 		if (code)
 			strbuf_addf(err, " (reply %ld)", code);
 		if (said.len)
@@ -226,8 +298,8 @@ int smtp_send(const struct mail_config *cfg, const struct mail_envelope *env,
 	ret = 0;
 out:
 	if (c)
-		curl_easy_cleanup(c);
-	curl_slist_free_all(rcpts);
+		cu.easy_cleanup(c);
+	cu.slist_free_all(rcpts);
 	for (size_t i = 0; i < count; i++)
 		free(list[i]);
 	free(list);

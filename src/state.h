@@ -1,18 +1,13 @@
 /*
  * state.h - the whole state of one game of Washington's War, as the engine
- * sees it, and its canonical YAML form.
+ * sees it: the types, their names and a few pure look-ups (state.c). Its
+ * YAML form on disk is state-yaml.h, above the engine.
  *
  * struct state is a plain value: no pointers, so it is copied with
  * assignment (the engine applies an action to a copy and keeps it only if
  * the action was legal). Indices refer to the loaded struct data.
  *
- * On disk the state is split in two: the public part (state.yaml, written
- * canonically: fixed key order, no timestamps, so `git diff` shows what a
- * turn changed) and the private part (deck order and hands), which the
- * host keeps sealed (fair_seal) in private/state.sealed.
- *
- * Ownership: state_write_* append to a caller's strbuf; state_read fills a
- * caller's struct and allocates nothing that outlives the call.
+ * Ownership: nothing here allocates.
  */
 #ifndef POSTRIDER_STATE_H
 #define POSTRIDER_STATE_H
@@ -212,7 +207,7 @@ struct campaign {
  * The peer game's part of the state (docs/peer.md 6.2, 12); all zero (on
  * false) in host mode, where it is neither written nor read. The engine
  * reads on, generation and deck_top; the protocol fields after them are
- * the protocol layer's, saved and loaded verbatim by state.c.
+ * the protocol layer's, saved and loaded verbatim by state-yaml.c.
  */
 struct state_peer {
 	bool on;		/* a peer game: hidden cards are slots */
@@ -333,45 +328,8 @@ int reaction_parse(const char *s);		/* -1 if unknown */
 int state_cus_on_map(const struct state *s, const struct data *d,
 		     enum nation n);
 
-/*
- * Appends the public state as canonical YAML. hand_commitment[side] (hex)
- * may be NULL to omit the commitments.
- */
-void state_write_public(const struct state *s, const struct data *d,
-			const char *const hand_commitment[3], struct strbuf *out);
 struct rng;
 /* Mixes the words recorded in s into r's key (rng_mix; fairness.md 6.8). */
 void state_mix_words(const struct state *s, struct rng *r);
-
-/*
- * The size the private part of s is padded to before it is sealed
- * (docs/fairness.md section 9b), a function of public facts only: the
- * length prefix (4), plus the length of the private text without the
- * side's sealed texts (held, held_notes, standing, sealed_lines) as if
- * every card number had STATE_CARD_DIGITS digits, plus the room for those
- * texts: STATE_SEALED_ROOM bytes, or the smallest power of two above that
- * holds them (so only which of these classes they need can show).
- */
-#define STATE_CARD_DIGITS 3
-#define STATE_SEALED_ROOM 1024
-size_t state_private_padded_size(const struct state *s, const struct data *d);
-
-/* Appends the private part (deck order, hands) as YAML. */
-void state_write_private(const struct state *s, const struct data *d,
-			 struct strbuf *out);
-/* The canonical text of one side's hand, the input of hand commitments. */
-void state_write_hand(const struct state *s, enum side side,
-		      struct strbuf *out);
-
-/*
- * Reads a state back: public YAML text and private YAML text (the latter
- * may be NULL: then the deck and hands are unknown and left empty, which
- * is enough for reports and options that need no hidden card).
- * Returns 0, or -1 with positioned messages ("state.yaml:12:3: ...")
- * appended to err. Checks every name and range; never trusts the file.
- */
-int state_read(struct state *s, const struct data *d,
-	       const char *pub, size_t pub_len,
-	       const char *priv, size_t priv_len, struct strbuf *err);
 
 #endif

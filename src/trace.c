@@ -26,6 +26,10 @@ void trace_perf(const char *what)
 		on = v && *v && *v != '0';
 		origin = now_ms();
 	}
-	if (on)
-		fprintf(stderr, "perf: %8.3f ms  %s\n", now_ms() - origin, what);
+	if (on) {
+		struct timespec t;
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+		fprintf(stderr, "perf: %8.3f ms  %8.3f ms CPU  %s\n", now_ms() - origin,
+			t.tv_sec * 1e3 + t.tv_nsec / 1e6, what);
+	}
 }

@@ -4,6 +4,8 @@
  */
 #include "transport.h"
 #include "mail.h"
+#include "sendmail.h"
+#include "smtp.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,24 +55,37 @@ static int outbox_doctor(const struct mail_config *cfg, struct strbuf *ok,
 	return 0;
 }
 
-static const struct transport transports[] = {
-	{ "smtp", TRANSPORT_SMTP, smtp_send,
-	  "smtp_url; username, password or password_file, starttls, timeout, from",
-	  smtp_missing, smtp_doctor },
-	{ "sendmail", TRANSPORT_SENDMAIL, sendmail_send,
-	  "sendmail (default /usr/sbin/sendmail), from",
-	  NULL, sendmail_doctor },
-	{ "outbox", TRANSPORT_OUTBOX, NULL,
-	  "nothing: mail waits in the outbox for 'postrider send'",
-	  NULL, outbox_doctor },
+/* The one list of the transports and their names, by kind. */
+static const struct transport transports[TRANSPORT__COUNT] = {
+	[TRANSPORT_SMTP] = {
+		.name = "smtp", .kind = TRANSPORT_SMTP, .send = smtp_send,
+		.needs = "smtp_url; username, password or password_file, starttls, timeout, from",
+		.missing = smtp_missing, .probe = smtp_doctor,
+	},
+	[TRANSPORT_SENDMAIL] = {
+		.name = "sendmail", .kind = TRANSPORT_SENDMAIL, .send = sendmail_send,
+		.needs = "sendmail (default /usr/sbin/sendmail), from",
+		.probe = sendmail_doctor,
+	},
+	[TRANSPORT_OUTBOX] = {
+		.name = "outbox", .kind = TRANSPORT_OUTBOX,
+		.needs = "nothing: mail waits in the outbox for 'postrider send'",
+		.probe = outbox_doctor,
+	},
 };
-#define N_TRANSPORTS (sizeof(transports) / sizeof(transports[0]))
+
+const struct transport *transport_row(enum mail_transport kind)
+{
+	if (kind <= TRANSPORT_NONE || kind >= TRANSPORT__COUNT)
+		return NULL;
+	return &transports[kind];
+}
 
 const struct transport *transport_named(const char *name)
 {
-	for (size_t i = 0; i < N_TRANSPORTS; i++)
-		if (name && !strcmp(name, transports[i].name))
-			return &transports[i];
+	for (int k = TRANSPORT_NONE + 1; name && k < TRANSPORT__COUNT; k++)
+		if (!strcmp(name, transports[k].name))
+			return &transports[k];
 	return NULL;
 }
 
@@ -80,11 +95,8 @@ const struct transport *transport_of(const struct mail_config *cfg)
 		return NULL;
 	/* a struct filled by hand with only smtp_url sends by SMTP */
 	if (cfg->transport == TRANSPORT_NONE)
-		return cfg->smtp_url ? transport_named("smtp") : NULL;
-	for (size_t i = 0; i < N_TRANSPORTS; i++)
-		if (transports[i].kind == cfg->transport)
-			return &transports[i];
-	return NULL;
+		return cfg->smtp_url ? transport_row(TRANSPORT_SMTP) : NULL;
+	return transport_row(cfg->transport);
 }
 
 const char *transport_names(void)
@@ -93,10 +105,10 @@ const char *transport_names(void)
 
 	if (!*names) {
 		struct strbuf b = STRBUF_INIT;
-		for (size_t i = 0; i < N_TRANSPORTS; i++) {
-			if (i)
-				strbuf_addstr(&b, i + 1 < N_TRANSPORTS ? ", " : " or ");
-			strbuf_addstr(&b, transports[i].name);
+		for (int k = TRANSPORT_NONE + 1; k < TRANSPORT__COUNT; k++) {
+			if (k > TRANSPORT_NONE + 1)
+				strbuf_addstr(&b, k + 1 < TRANSPORT__COUNT ? ", " : " or ");
+			strbuf_addstr(&b, transports[k].name);
 		}
 		snprintf(names, sizeof(names), "%s", b.buf);
 		strbuf_release(&b);
@@ -135,74 +147,4 @@ int transport_send(const struct mail_config *cfg,
 		return -1;
 	}
 	return t->send(cfg, env, msg, len, err);
-}
-
-char *transport_sender(const struct mail_config *cfg,
-		       const struct mail_envelope *env, const char *msg,
-		       size_t len)
-{
-	char *name = NULL, *addr = NULL, *v;
-	char **addrs = NULL;
-	size_t n = 0;
-
-	if (env && env->from)
-		return xstrdup(env->from);
-	if (cfg->from && !mail_parse_address(cfg->from, &name, &addr)) {
-		free(name);
-		return addr;
-	}
-	v = mail_header_get(msg, len, "From");
-	if (v && !mail_split_addresses(v, &addrs, &n) && n)
-		addr = xstrdup(addrs[0]);
-	for (size_t i = 0; i < n; i++)
-		free(addrs[i]);
-	free(addrs);
-	free(v);
-	return addr;
-}
-
-/* Appends the addresses of header field to *list. */
-static int collect(const char *msg, size_t len, const char *field,
-		   char ***list, size_t *n, struct strbuf *err)
-{
-	char *v = mail_header_get(msg, len, field);
-	char **addrs = NULL;
-	size_t k = 0;
-	int ret = 0;
-
-	if (v && mail_split_addresses(v, &addrs, &k) < 0) {
-		strbuf_addf(err, "cannot read the %s addresses '%s'", field, v);
-		ret = -1;
-	}
-	for (size_t i = 0; i < k; i++) {
-		/* an address a program would take for an option: left out */
-		if (!ret && addrs[i][0] != '-') {
-			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
-			(*list)[(*n)++] = addrs[i];
-		} else {
-			free(addrs[i]);
-		}
-	}
-	free(addrs);
-	free(v);
-	return ret;
-}
-
-int transport_recipients(const struct mail_envelope *env, const char *msg,
-			 size_t len, char ***list, size_t *n,
-			 struct strbuf *err)
-{
-	if (env && env->rcpts) {
-		for (size_t i = 0; i < env->n_rcpts; i++) {
-			if (env->rcpts[i][0] == '-')
-				continue;
-			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
-			(*list)[(*n)++] = xstrdup(env->rcpts[i]);
-		}
-		return 0;
-	}
-	if (collect(msg, len, "To", list, n, err) < 0 ||
-	    collect(msg, len, "Cc", list, n, err) < 0)
-		return -1;
-	return 0;
 }

@@ -1,15 +1,11 @@
 /*
- * transport.h - the mail transports, in one table: each names the value
- * of `transport:` in the configuration, the function that hands one
- * message to it, what it needs from the configuration, and what
- * `postrider doctor` asks of it. A new transport is one row here and one
- * file with its send function (smtp.c, sendmail.c).
- *
- *   name      send            needs (configuration keys)
- *   smtp      smtp_send()     smtp_url; username, password(_file),
- *                             starttls, timeout, from
- *   sendmail  sendmail_send() sendmail (default /usr/sbin/sendmail), from
- *   outbox    (none)          nothing: mail waits for `postrider send`
+ * transport.h - the mail transports, in one table (transport.c, the one
+ * place that names them): each row names the value of `transport:` in
+ * the configuration, the function that hands one message to it (NULL:
+ * the mail waits in the outbox for `postrider send`), what it needs from
+ * the configuration, and what `postrider doctor` asks of it. A new
+ * transport is one kind in config.h, one row in transport.c, and one
+ * file with its send function and its header (smtp.c, sendmail.c).
  *
  * Every send function returns 0 (sent), -1 with a one-line reason
  * appended to err (may pass later: no connection, a 4xx reply, a refused
@@ -27,15 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "config.h"
+#include "mail.h"
 #include "util.h"
-
-/* Who a message goes to and from, when not its own headers: the sender
- * ("" for the null sender <>) and the recipients' addresses. */
-struct mail_envelope {
-	const char *from;		/* NULL: from the configuration */
-	const char *const *rcpts;	/* NULL: the To and Cc addresses */
-	size_t n_rcpts;
-};
 
 typedef int transport_send_fn(const struct mail_config *cfg,
 			      const struct mail_envelope *env,
@@ -52,6 +41,11 @@ struct transport {
 	int (*probe)(const struct mail_config *cfg, struct strbuf *ok,
 		     struct strbuf *err);
 };
+
+/* The row of kind (every kind but TRANSPORT_NONE has one, with a name,
+ * what it needs and a probe; a unit test holds each row complete), or
+ * NULL for TRANSPORT_NONE and past the last. */
+const struct transport *transport_row(enum mail_transport kind);
 
 /* The row of `transport: name`, or NULL. */
 const struct transport *transport_named(const char *name);
@@ -77,31 +71,5 @@ const char *transport_describe(const struct mail_config *cfg);
 int transport_send(const struct mail_config *cfg,
 		   const struct mail_envelope *env, const char *msg,
 		   size_t len, struct strbuf *err);
-
-/* For the send functions. The envelope sender (malloc'd): env->from,
- * else cfg->from's address, else the message's From; NULL if none. */
-char *transport_sender(const struct mail_config *cfg,
-		       const struct mail_envelope *env, const char *msg,
-		       size_t len);
-
-/*
- * The recipients (malloc'd strings appended to *list): env's, else the
- * addresses of To and Cc. An address that starts with '-' is left out
- * (a program would take it for an option). Returns 0, or -1 with the
- * reason in err (an unreadable header).
- */
-int transport_recipients(const struct mail_envelope *env, const char *msg,
-			 size_t len, char ***list, size_t *n,
-			 struct strbuf *err);
-
-/* smtp.c and sendmail.c */
-transport_send_fn smtp_send, sendmail_send;
-
-/*
- * Connects to cfg->smtp_url as smtp_send() would (TLS, STARTTLS and the
- * login as configured) and sends no mail: what `postrider doctor` asks.
- * Returns 0, or -1 with a one-line reason appended to err.
- */
-int smtp_probe(const struct mail_config *cfg, struct strbuf *err);
 
 #endif

@@ -43,6 +43,17 @@ int turn_publish(struct repo *r, const char *parent, const char *commit,
 	return 0;
 }
 
+void turn_mark_host(struct strbuf *out, enum side side, bool late)
+{
+	if (late)
+		strbuf_addf(out, "Typed by the host (play --as %s --default): the %s's default "
+			    "order, the %s being late.\n", side_name(side), side_title(side),
+			    side_title(side));
+	else
+		strbuf_addf(out, "Typed by the host (play --as %s), not sent by the %s by mail.\n",
+			    side_name(side), side_title(side));
+}
+
 int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 		char commit[41], struct strbuf *err)
 {

@@ -33,6 +33,15 @@ void turn_happened(struct strbuf *out, const struct state *before,
 		   uint32_t seq, enum side side, const char *engine_log);
 
 /*
+ * The line that marks an order the host typed (`play --as SIDE`, with
+ * late for `--default`), appended to out: it goes first in the order's
+ * log, right under its heading, so that both players' reports, the log
+ * and `audit --turn` show it (docs/fairness.md 16). An order that came by
+ * mail has none; the commit's trailer Postrider-Via says the same.
+ */
+void turn_mark_host(struct strbuf *out, enum side side, bool late);
+
+/*
  * Commits t on top of g->head (or as the first commit when g->head is
  * empty), stages and then publishes the mail through n. Returns 0 with the
  * new commit id in commit, TURN_STALE if the branch moved (nothing

@@ -49,7 +49,8 @@ char *xstrdup(const char *s)
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);
-	memcpy(p, s, n);
+	if (n)	/* s may be NULL when n is 0 */
+		memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
 }
@@ -85,6 +86,7 @@ void error_context(const char *name)
 }
 
 /* "postrider: CONTEXT: [kind: ]message", one newline at the end. */
+static void report(const char *kind, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 static void report(const char *kind, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -118,6 +120,20 @@ void warning(const char *fmt, ...)
 	va_start(ap, fmt);
 	report("warning", fmt, ap);
 	va_end(ap);
+}
+
+void hint(const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+
+	strbuf_addstr(&sb, "hint: ");
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&sb, '\n');
+	fputs(sb.buf, stderr);
+	strbuf_release(&sb);
 }
 
 char strbuf_empty[1];
@@ -178,6 +194,8 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
+	if (!len)	/* data may be NULL then */
+		return;
 	strbuf_grow(sb, len);
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
@@ -309,7 +327,9 @@ int mkdir_p(const char *path)
 	char *p = xstrdup(path);
 	int ret = 0;
 
-	for (char *s = p + 1; ; s++) {
+	/* from the second byte: a leading '/' is no folder to make; an empty
+	 * path has none (mkdir("") fails) */
+	for (char *s = *p ? p + 1 : p; ; s++) {
 		if (*s == '/' || *s == '\0') {
 			char c = *s;
 			*s = '\0';

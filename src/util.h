@@ -44,7 +44,8 @@ NORETURN void bug_fl(const char *file, int line, const char *fmt, ...)
  * DIAGNOSTICS): "postrider: CONTEXT: what, and what to do", CONTEXT the
  * command's name, which main() gives error_context() once. A message
  * may add lines of detail after its first (a configuration's problems,
- * one a line).
+ * one a line). The text has no newline at its end: the line is ended
+ * here; what to do goes in hint() lines after it.
  */
 void error_context(const char *name);
 /* Prints the error and returns -1, so that I/O failures can be reported
@@ -52,6 +53,9 @@ void error_context(const char *name);
 int error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 /* Prints "postrider: CONTEXT: warning: <message>". */
 void warning(const char *fmt, ...) PRINTF_LIKE(1, 2);
+/* Prints "hint: <message>": what to do about the error said before it,
+ * a line of its own (git's advice). */
+void hint(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 struct strbuf {
 	char *buf;	/* always NUL-terminated, never NULL */
@@ -72,7 +76,7 @@ void strbuf_addstr(struct strbuf *sb, const char *s);
 void strbuf_addbuf(struct strbuf *sb, const struct strbuf *other);
 void strbuf_addch(struct strbuf *sb, int c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF_LIKE(2, 3);
-void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
+void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 /* Returns the buffer's text, "" for a buffer never written to. */
 static inline const char *strbuf_str(const struct strbuf *sb)
 {

@@ -43,7 +43,7 @@ static void shuffle_to_slots(struct state *s, struct rng *r)
 
 void cards_shuffle_deck(struct state *s, struct rng *r, const char *purpose)
 {
-	if (r && r->peer) {
+	if (r->peer) {
 		shuffle_to_slots(s, r);
 		return;
 	}

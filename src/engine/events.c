@@ -356,11 +356,69 @@ static const char *effect_blocked(const struct data *d, const struct state *s,
 
 /* ---- Playing an event ------------------------------------------------------ */
 
-/* #79 Kosciuszko: the American names the space of the works. The
- * handlers are those of effects.h, every one implemented here. */
-static bool is_kosciuszko(const struct data_card *c)
+/* ---- Cards with a handler (effects.h): one row each, its functions ---- */
+
+/* #79 Kosciuszko: the American names the space of the works. */
+static bool kosciuszko_play(const struct data *d, struct state *s, struct rng *r,
+			    int n, enum side side, struct strbuf *log)
 {
-	return c->handler == HANDLER_KOSCIUSZKO;
+	(void)d;
+	(void)r;
+	(void)log;
+	flow_prompt(s, PROMPT_EVENT, side, n, 1);
+	return false;
+}
+
+static enum engine_result kosciuszko_check(const struct data *d, const struct state *s,
+					   const struct action *a, struct strbuf *why)
+{
+	(void)s;
+	if (a->kind != ACT_PLACE)
+		return illegal(why, "'%s' does not answer this prompt; name the space of Kosciuszko's works: 'place SPACE'",
+			       action_verb(a->kind));
+	if (a->space < 0 || a->space >= d->n_spaces)
+		return illegal(why, "no such space");
+	return ENGINE_OK;
+}
+
+static void kosciuszko_apply(const struct data *d, struct state *s,
+			     const struct action *a, struct rng *r, struct strbuf *log)
+{
+	s->kosciuszko = a->space + 1;
+	elog(log, "Kosciuszko's engineering works in %s: the Americans defending there get +1 for the rest of %d (#79).",
+	     space_name(d, a->space), s->year);
+	flow_end_card(d, s, r, log, 0);
+}
+
+static void kosciuszko_legal(const struct data *d, const struct state *s,
+			     struct collect *c)
+{
+	legal_spaces(d, s, c, ACT_PLACE);
+}
+
+static void kosciuszko_describe(const struct data *d, const struct state *s,
+				struct strbuf *out)
+{
+	strbuf_addf(out, "American: event %s: name the space of the works: 'place SPACE'.",
+		    card(d, s->prompt.card)->label);
+}
+
+const struct card_handler_desc card_handler_descs[HANDLER__COUNT] = {
+	[HANDLER_KOSCIUSZKO] = {
+		.play = kosciuszko_play, .check = kosciuszko_check,
+		.apply = kosciuszko_apply, .legal = kosciuszko_legal,
+		.describe = kosciuszko_describe,
+	},
+};
+
+/* The row of card c, or NULL for a card of primitives alone. */
+static const struct card_handler_desc *handler_of(const struct data_card *c)
+{
+	if (c->handler == HANDLER_NONE)
+		return NULL;
+	if (c->handler >= HANDLER__COUNT)
+		BUG("card #%d: handler %d", c->number, c->handler);
+	return &card_handler_descs[c->handler];
 }
 
 enum engine_result events_check_play(const struct data *d,
@@ -389,7 +447,7 @@ enum engine_result events_check_play(const struct data *d,
 			return illegal(why, "the event of %s cannot take effect (%s): it must be discarded (6.32.A)",
 				       c->label, fail);
 	}
-	if (c->handler != HANDLER_NONE)
+	if (handler_of(c))
 		return ENGINE_OK;	/* any space will do (R63) */
 	if (!needs && !strategy)
 		needs = "rules of a later version";
@@ -749,10 +807,8 @@ bool events_play(const struct data *d, struct state *s, struct rng *r,
 		s->reshuffle = true;
 		elog(log, "#%d calls for a reshuffle at the next deal (6.3.D).", n);
 	}
-	if (is_kosciuszko(c)) {
-		flow_prompt(s, PROMPT_EVENT, side, n, 1);
-		return false;
-	}
+	if (handler_of(c))
+		return handler_of(c)->play(d, s, r, n, side, log);
 	return run_effects(d, s, r, n, side, 0, log);
 }
 
@@ -784,16 +840,11 @@ static int by_player_next(const struct data *d, const struct state *s,
 enum engine_result events_check(const struct data *d, const struct state *s,
 				const struct action *a, struct strbuf *why)
 {
+	const struct card_handler_desc *h = handler_of(card(d, s->prompt.card));
 	struct ectx x;
 
-	if (is_kosciuszko(card(d, s->prompt.card))) {
-		if (a->kind != ACT_PLACE)
-			return illegal(why, "'%s' does not answer this prompt; name the space of Kosciuszko's works: 'place SPACE'",
-				       action_verb(a->kind));
-		if (a->space < 0 || a->space >= d->n_spaces)
-			return illegal(why, "no such space");
-		return ENGINE_OK;
-	}
+	if (h)
+		return h->check(d, s, a, why);
 	x = ectx_of_prompt(d, s);
 	if (a->kind == ACT_DONE) {
 		if (x.w.q & QUAL_MAY)
@@ -839,11 +890,8 @@ void events_apply(const struct data *d, struct state *s,
 	int n = s->prompt.card, step = s->prompt.step;
 	enum side side = s->prompt.side;
 
-	if (is_kosciuszko(card(d, n))) {
-		s->kosciuszko = a->space + 1;
-		elog(log, "Kosciuszko's engineering works in %s: the Americans defending there get +1 for the rest of %d (#79).",
-		     space_name(d, a->space), s->year);
-		flow_end_card(d, s, r, log, 0);
+	if (handler_of(card(d, n))) {
+		handler_of(card(d, n))->apply(d, s, a, r, log);
 		return;
 	}
 	x = ectx_of_prompt(d, s);
@@ -882,6 +930,12 @@ void events_apply(const struct data *d, struct state *s,
 void events_legal(const struct data *d, const struct state *s,
 		  struct collect *c)
 {
+	const struct card_handler_desc *h = handler_of(card(d, s->prompt.card));
+
+	if (h) {
+		h->legal(d, s, c);
+		return;
+	}
 	legal_spaces(d, s, c, ACT_PLACE);
 	legal_spaces(d, s, c, ACT_FLIP);
 	legal_spaces_french(d, s, c, ACT_REMOVE);	/* 6.31 */
@@ -895,9 +949,8 @@ void events_describe_prompt(const struct data *d, const struct state *s,
 	enum side enemy;
 	int left = s->prompt.left;
 
-	if (is_kosciuszko(card(d, s->prompt.card))) {
-		strbuf_addf(out, "American: event %s: name the space of the works: 'place SPACE'.",
-			    card(d, s->prompt.card)->label);
+	if (handler_of(card(d, s->prompt.card))) {
+		handler_of(card(d, s->prompt.card))->describe(d, s, out);
 		return;
 	}
 	x = ectx_of_prompt(d, s);

@@ -122,7 +122,8 @@ void remember_british_pcs(const struct data *d, struct state *s);
 /* cards.c: the deck, hands and card plays (6.0). */
 void cards_deal(const struct data *d, struct state *s, struct rng *r,
 		struct strbuf *log);
-/* Shuffles the deck as it stands, recording the shuffle (state.h). */
+/* Shuffles the deck as it stands with r (never NULL: a shuffle draws),
+ * recording the shuffle (state.h). */
 void cards_shuffle_deck(struct state *s, struct rng *r, const char *purpose);
 void cards_reshuffle(const struct data *d, struct state *s, struct rng *r,
 		     struct strbuf *log, const char *why);
@@ -507,6 +508,32 @@ struct prompt_desc {
 			 struct strbuf *out);
 };
 extern const struct prompt_desc prompt_descs[PROMPT__COUNT];
+
+/*
+ * A card no primitive expresses (its `handler:` in cards.yaml, effects.h):
+ * one row of card_handler_descs (events.c) with its functions, which the
+ * event's generic code calls (events_play, events_check, events_apply,
+ * events_legal, events_describe_prompt) and nothing else names. A new
+ * handler is one enum value and name in effects.h/effects.c and one row
+ * here; test_engine fails on a row without all five.
+ */
+struct card_handler_desc {
+	/* the card played as an event: true when it is done, false when
+	 * it left a prompt (PROMPT_EVENT) for its answer */
+	bool (*play)(const struct data *d, struct state *s, struct rng *r,
+		     int n, enum side side, struct strbuf *log);
+	/* the answers at its PROMPT_EVENT: as struct prompt_desc's */
+	enum engine_result (*check)(const struct data *d, const struct state *s,
+				    const struct action *a, struct strbuf *why);
+	void (*apply)(const struct data *d, struct state *s,
+		      const struct action *a, struct rng *r, struct strbuf *log);
+	void (*legal)(const struct data *d, const struct state *s,
+		      struct collect *c);
+	void (*describe)(const struct data *d, const struct state *s,
+			 struct strbuf *out);
+};
+/* Indexed by enum card_handler; [HANDLER_NONE] is empty. */
+extern const struct card_handler_desc card_handler_descs[HANDLER__COUNT];
 /* The descriptor of kind k (PROMPT_NONE has none: a broken invariant).
  * Inline: engine_check() asks for it for every candidate action that
  * engine_legal() tries. */

@@ -14,7 +14,7 @@
  * prompts of the sequence of play live here.
  *
  * A new kind of prompt: add it to enum prompt_kind and its name to
- * src/state-names.c, write its four functions in the file of its part of
+ * src/state.c, write its four functions in the file of its part of
  * the rules (declared in internal.h), then one entry here naming them
  * with its answers (test_engine checks that none is missing).
  */

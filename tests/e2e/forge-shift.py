@@ -18,9 +18,13 @@ new position, with the host's key:
   19.2), the places moved on by S (`--place-shift`, default 0: the place
   each draw now has; an inserted die itself takes place 0 and moves the
   others by one), and the order's count moved on by K (`--order-shift`:
-  the dice of the side's K-th order after this one).
+  the dice of the side's K-th order after this one);
+- version 4: the input of the draw's place among the game's public draws
+  (section 19b.2), moved on by S as in version 3 (an inserted die takes
+  the first place of the commit).
 
-`--as-version 2` computes the inputs of version 2 in a game of version 3.
+`--as-version V` computes the inputs of version V (2 or 3) in a game of a
+later version.
 
 proofs.txt gets the commit's proofs anew, state.yaml its draw counter,
 the commit message its Postrider-Draws trailer, and the commit is amended
@@ -65,6 +69,12 @@ def alpha3(gid, words, side, n, place):
             bytes([side]) + n.to_bytes(8, "big") + place.to_bytes(8, "big"))
 
 
+def alpha4(gid, words, place):
+    g = gid.encode()
+    return (b"postrider-vrf-draw-v4" + bytes([len(g)]) + g + words +
+            place.to_bytes(8, "big"))
+
+
 def main(argv):
     repo, seed = argv[0], bytes.fromhex(argv[1])
     shuffle, die, pshift, as_version, oshift = 0, False, 0, None, 0
@@ -90,8 +100,8 @@ def main(argv):
     game = git(repo, "show", "HEAD:game.yaml")
     gid = re.search(r"^id: (\S+)$", game, re.M).group(1)
     m = re.search(r"^  version: ([0-9]+)$", game, re.M)
-    if not m or m.group(1) not in ("2", "3"):
-        raise SystemExit("forge-shift.py: not a game of fairness version 2 or 3")
+    if not m or m.group(1) not in ("2", "3", "4"):
+        raise SystemExit("forge-shift.py: not a game of fairness version 2, 3 or 4")
     version = as_version or int(m.group(1))
     sk = verify_vrf.game_secret_key(seed)
     before = git(repo, "show", "HEAD~1:log.txt")
@@ -118,6 +128,7 @@ def main(argv):
     lines = [(l, False) for l in added]
     lines[first:first] = [(l, True) for l in undue]
     out, proofs, place, report = [], [], 0, []
+    counted = len(proofs_before.split("\n")) - 1    # the game's public draws so far
     for line, is_undue in lines:
         m, s = DRAW.match(line), SHUFFLE.match(line)
         if s and not is_undue:
@@ -126,7 +137,10 @@ def main(argv):
         elif m:
             index = int(m.group(1)) + (0 if is_undue else moved)
             bound = 6 if m.group(2) == "d6" else int(m.group(3))
-            if version == 3:
+            if version == 4:
+                at = counted + place + pshift
+                alpha = alpha4(gid, words, at)
+            elif version == 3:
                 at = place + pshift
                 alpha = alpha3(gid, words, side, n_order, at)
             else:

@@ -194,14 +194,14 @@ expect_exit 0 postrider show "$TRASH/clone" --as british
 expect_grep "after the reveal the hands can be read" "^The British hand:" "$TRASH/out"
 
 # The independent verifier (Python, from docs/fairness.md alone).
-expect_exit 0 /usr/bin/python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" --vrf3 "$(sed -n 's/^id: //p' "$G/game.yaml")" \
+expect_exit 0 /usr/bin/python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" --vrf4 "$(sed -n 's/^id: //p' "$G/game.yaml")" \
 	--commitment "$(sed -n 's/^ *seed_commitment: //p' "$G/game.yaml")"
 expect_grep "the Python verifier re-derives every draw" '^verified: [1-9][0-9]* draws' "$TRASH/out"
 sed 's/^\(draw [0-9]*: d6 -> \)\([1-6]\)/\1X\2/' "$G/log.txt" >"$TRASH/bad-log"
 if grep -q 'd6 -> X' "$TRASH/bad-log"; then
 	sed -i '0,/-> X\([1-6]\)/s/-> X\([1-6]\)/-> 7/' "$TRASH/bad-log"
 	sed -i 's/-> X\([1-6]\)/-> \1/' "$TRASH/bad-log"
-	expect_exit 1 /usr/bin/python3 tests/verify/verify_draws.py "$seed" "$TRASH/bad-log" --vrf3 "$(sed -n 's/^id: //p' "$G/game.yaml")"
+	expect_exit 1 /usr/bin/python3 tests/verify/verify_draws.py "$seed" "$TRASH/bad-log" --vrf4 "$(sed -n 's/^id: //p' "$G/game.yaml")"
 fi
 
 # tamper NAME PATH SED-EXPR: in a fresh clone, rewrite PATH in the commit

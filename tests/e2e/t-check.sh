@@ -93,7 +93,7 @@ expect_unchanged "usage errors: the game is unchanged" "$G" before
 sed -n '2,/^$/p' "$TRASH/check.out" | sed '/^$/d' >"$TRASH/predicted"
 expect_exit 0 postrider play "$G" --as "$side" "$TRASH/order"
 git -C "$G" diff HEAD~1 HEAD -- log.txt | sed -n 's/^+\([^+]\)/\1/p' |
-	sed '/^-- .* --$/d; /^$/d' >"$TRASH/logged"
+	sed '/^-- .* --$/d; /^Typed by the host (play --as /d; /^$/d' >"$TRASH/logged"
 expect_file_eq "play logs what check predicted" "$TRASH/predicted" \
 	"$TRASH/logged"
 expect_eq "play: the next prompt is the one check announced" \

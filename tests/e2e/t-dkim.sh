@@ -136,8 +136,10 @@ while [ "$(prompt_side "$G")" = american ]; do
 done
 expect_eq "a typed order has no mail record" "" "$(record "$G")"
 mail_part "$(report_for "$G" british)" text/plain >"$TRASH/br.txt"
-expect_grep "the British report says the host typed it" \
-	"^Order $(state_field "$G" seq) of the American was typed by the host (play --as): nothing proves the American sent it.\$" \
+expect_grep "the British report says the host typed it (fairness.md 16c)" \
+	"^Typed by the host (play --as american), not sent by the American by mail.\$" \
+	"$TRASH/br.txt"
+expect_no_grep "and no second line of this feature says so" "Order $(state_field "$G" seq) of the American" \
 	"$TRASH/br.txt"
 
 # 7. signed by the British's provider (RSA, simple, l=)

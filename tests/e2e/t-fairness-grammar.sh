@@ -3,7 +3,7 @@
 # The strict grammar of proofs.txt and of the log's draw lines
 # (docs/fairness.md section 20; issue 28, item 10): lower-case hex only, no
 # leading zero in a decimal number, LF alone at the end of a line, the
-# last line included. A game of version 3 is played up to its first die;
+# last line included. A game of version 4 is played up to its first die;
 # then its last commit is rewritten with one such fault at a time, and
 # `postrider audit` (without the seed), verify_vrf.py and, for the log,
 # verify_draws.py with the seed must all refuse it, where before they
@@ -29,7 +29,7 @@ git clone -q "$G" "$TRASH/clean"
 expect_exit 4 postrider audit "$TRASH/clean"
 expect_grep "the game as played passes the audit" '^verified [1-9][0-9]* di' "$TRASH/out"
 expect_exit 0 "$PY" "$VRF" game "$TRASH/clean"
-expect_exit 0 "$PY" "$DRAWS" "$SEED" "$G/log.txt" --vrf3 "$id"
+expect_exit 0 "$PY" "$DRAWS" "$SEED" "$G/log.txt" --vrf4 "$id"
 
 # fault NAME FILE PROGRAM: a clone whose last commit has FILE rewritten by
 # the shell PROGRAM (a filter from standard input to standard output)
@@ -65,12 +65,12 @@ last=$(grep -n '^draw ' "$G/log.txt" | tail -n 1 | cut -d: -f1)
 fault logzero log.txt "sed '${last}s/^draw /draw 0/'"
 refused logzero "a leading zero in a draw line" 'is a malformed draw line'
 git -C "$TRASH/logzero" show HEAD:log.txt >"$TRASH/log-zero"
-expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/log-zero" --vrf3 "$id"
+expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/log-zero" --vrf4 "$id"
 expect_grep "a leading zero in a draw line: verify_draws.py refuses it" '^mismatch: .*malformed' "$TRASH/out"
 fault logcr log.txt "sed '${last}s/\$/\\r/'"
 refused logcr "a CR in a draw line" 'is a malformed draw line'
 git -C "$TRASH/logcr" show HEAD:log.txt >"$TRASH/log-cr"
-expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/log-cr" --vrf3 "$id"
+expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/log-cr" --vrf4 "$id"
 expect_grep "a CR in a draw line: verify_draws.py refuses it" '^mismatch: .*malformed' "$TRASH/out"
 fault logupper log.txt "sed '${last}s/^draw \\([0-9]*\\): d6/draw \\1: D6/'"
 refused logupper "an upper-case kind in a draw line" 'is a malformed draw line'
@@ -89,7 +89,7 @@ expect_grep "upper-case hex in the words line: the audit refuses it" \
 expect_exit 1 "$PY" "$VRF" game "$TRASH/mixupper"
 expect_grep "upper-case hex in the words line: verify_vrf.py refuses it" \
 	'^fails: .*malformed words line' "$TRASH/out"
-expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/mixupper/log.txt" --vrf3 "$id"
+expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/mixupper/log.txt" --vrf4 "$id"
 expect_grep "upper-case hex in the words line: verify_draws.py refuses it" \
 	'^mismatch: .*malformed words line' "$TRASH/out"
 

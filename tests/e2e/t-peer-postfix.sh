@@ -322,15 +322,15 @@ def quiet(timeout=600):
 
 def last_report(user):
     """The newest report in user's Maildir from his own postrider (subject
-    "[ID] TOKEN: your decision (...)": not a peer mail, nor a notice such
-    as the join's, which carries no token), or None."""
+    "[ID] YEAR: your move, SIDE (token ...)", the host's report: not a
+    peer mail, nor a notice such as the join's), or None."""
     folder = "%s/%s/Maildir/new" % (home, user)
     best = None
     for name in os.listdir(folder) if os.path.isdir(folder) else []:
         path = os.path.join(folder, name)
         with open(path, "rb") as f:
             m = email.message_from_binary_file(f, policy=policy.default)
-        if m["X-Postrider-Game"] is None or not re.search(r"\] [^ ]+: your decision \(", str(m["Subject"])):
+        if m["X-Postrider-Game"] is None or not re.search(r"\] \d+: your move, ", str(m["Subject"])):
             continue
         if best is None or os.stat(path).st_mtime_ns > best[0]:
             best = (os.stat(path).st_mtime_ns, path, m)

@@ -68,6 +68,7 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 # --- lighttpd with git http-backend, TLS and basic authentication ------------
 H=$TRASH/https
 HPORT=$(free_port)
+HPORT2=$(free_port)
 mkdir -p "$H/www" "$H/repos"
 git init -q --bare "$H/repos/club.git"
 git -C "$H/repos/club.git" config http.receivepack true
@@ -79,10 +80,20 @@ server.port = $HPORT
 server.errorlog = "$H/error.log"
 server.pid-file = "$H/lighttpd.pid"
 server.modules = ( "mod_alias", "mod_setenv", "mod_auth", "mod_authn_file",
-                   "mod_cgi", "mod_openssl" )
+                   "mod_cgi", "mod_openssl", "mod_redirect" )
 ssl.engine = "enable"
 ssl.pemfile = "$T/srv.pem"
 ssl.privkey = "$T/srv.key"
+# the same server on a second port: another origin, to which /moved/ sends
+# its clients (a server that would collect the password)
+\$SERVER["socket"] == "127.0.0.1:$HPORT2" {
+	ssl.engine = "enable"
+	ssl.pemfile = "$T/srv.pem"
+	ssl.privkey = "$T/srv.key"
+}
+\$HTTP["url"] =~ "^/moved/" {
+	url.redirect = ( "^/moved/(.*)\$" => "https://localhost:$HPORT2/git/\$1" )
+}
 alias.url = ( "/gitpush" => "/usr/lib/git-core/git-http-backend",
               "/git" => "/usr/lib/git-core/git-http-backend" )
 \$HTTP["url"] =~ "^/git/" {
@@ -274,6 +285,22 @@ expect_fixed "https: a password asked only on the push: said so" \
 expect_fixed "... and what to do" "or publish over ssh://" "$TRASH/err"
 expect_no_fixed "... not libgit2's words alone" "PUSH FAILED: push to https://localhost:$HPORT/gitpush/late.git: unexpected" "$TRASH/err"
 expect_exit 0 postrider publish "$G" --remote "$HURL"
+
+# Issue 39, item 6: the push password goes only to the remote's own host
+# (scheme, name and port): a server that redirects the push elsewhere gets
+# nothing, and says so; the remote did not move.
+expect_exit 75 postrider publish "$G" --remote "https://localhost:$HPORT/moved/club.git"
+expect_fixed "https: a redirect to another host gets no password" \
+	"not the remote's (https://localhost:$HPORT): no password is given to it" "$TRASH/err"
+expect_no_fixed "... and the password is never printed" "s3cret-push" "$TRASH/err"
+at_remote=$(remote_head "$H/repos/club.git")
+play_first_legal "$G"
+expect_fixed "https: the next turn's push is refused the same way" \
+	"no password is given to it" "$TRASH/play.err"
+expect_eq "https: nothing was pushed there" "$at_remote" "$(remote_head "$H/repos/club.git")"
+expect_exit 0 postrider publish "$G" --remote "$HURL"
+expect_eq "https: the remote's own host gets it" "$(git -C "$G" rev-parse HEAD)" \
+	"$(remote_head "$H/repos/club.git")"
 
 # Credentials never in the URL, never plain http:// (issue 28, item 8).
 before=$(git -C "$G" config remote.publish.url)

@@ -12,7 +12,10 @@
 # both Python verifiers, and the replay with the seed names the undue
 # shuffle. An undue die (a public draw) stays in the log for every player
 # to see; only the replay with the seed can say the rules did not call
-# for it, and it is named there.
+# for it, and it is named there. Version 4 (the default since issue 39)
+# names a draw by its place among the game's public draws: the same
+# undue shuffle moves no die, dice of other places or of version 3's
+# input are refused, and an undue die is named by the replay.
 
 cd "$(dirname "$0")/../.." || exit 1
 . tests/e2e/lib.sh
@@ -82,8 +85,6 @@ expect_grep "version 2: only the replay with the seed finds the shift" \
 # --- version 3 ---------------------------------------------------------------
 V3=$TRASH/v3
 battle_game "$V3" 3
-new_game "$TRASH/default"
-expect_grep "a new game is of version 3 by default" '^  version: 3$' "$TRASH/default/game.yaml"
 id3=$(sed -n 's/^id: //p' "$V3/game.yaml")
 git clone -q "$V3" "$TRASH/v3-honest"
 expect_exit 4 postrider audit "$TRASH/v3-honest"
@@ -150,6 +151,64 @@ expect_grep "version 3: an undue die is proved like any die without the seed" \
 with_secret "$TRASH/v3-die" "$V3"
 expect_exit 1 postrider audit "$TRASH/v3-die"
 expect_grep "version 3: the replay with the seed names the undue die" \
+	'differs from the replay' "$TRASH/out"
+
+# --- version 4 ---------------------------------------------------------------
+V4=$TRASH/v4
+new_game "$TRASH/default"
+expect_grep "a new game is of version 4 by default" '^  version: 4$' "$TRASH/default/game.yaml"
+battle_game "$V4" 4
+id4=$(sed -n 's/^id: //p' "$V4/game.yaml")
+git clone -q "$V4" "$TRASH/v4-honest"
+expect_exit 4 postrider audit "$TRASH/v4-honest"
+expect_grep "version 4: the honest game passes the audit without the seed" \
+	'^verified [0-9]* dice without any secret' "$TRASH/out"
+expect_exit 0 "$PY" "$VRF" game "$TRASH/v4-honest"
+expect_grep "version 4: and verify_vrf.py" '^verified ' "$TRASH/out"
+git -C "$V4" show HEAD:log.txt >"$TRASH/v4.log"
+expect_exit 0 "$PY" "$DRAWS" "$SEED" "$TRASH/v4.log" --vrf4 "$id4"
+expect_grep "version 4: and verify_draws.py with the seed" '^verified: ' "$TRASH/out"
+expect_exit 4 postrider audit "$V4"
+expect_grep "version 4: and the host's replay" '^verified: ' "$TRASH/out"
+
+forge v4-shuffle "$V4" --shuffle 5
+set -- $(dice "$TRASH/v4-shuffle.dice")
+expect_eq "version 4: an undue shuffle moves no die" \
+	"$(echo "$*" | sed 's| / .*||')" "$(echo "$*" | sed 's|.* / ||')"
+expect_exit 4 postrider audit "$TRASH/v4-shuffle"
+expect_grep "version 4: the dice are the due ones, so the proofs pass" \
+	'^verified [0-9]* dice without any secret' "$TRASH/out"
+with_secret "$TRASH/v4-shuffle" "$V4"
+expect_exit 1 postrider audit "$TRASH/v4-shuffle"
+expect_grep "version 4: the replay with the seed finds the undue shuffle" \
+	'differs from the replay' "$TRASH/out"
+
+forge v4-place "$V4" --shuffle 5 --place-shift 1
+expect_exit 1 postrider audit "$TRASH/v4-place"
+expect_grep "version 4, dice of the next places: the audit without the seed refuses them" \
+	"the proof of draw [0-9]* in proofs.txt does not verify" "$TRASH/out"
+expect_exit 1 "$PY" "$VRF" game "$TRASH/v4-place"
+expect_grep "version 4, dice of the next places: verify_vrf.py refuses them" \
+	'^fails: .*does not verify' "$TRASH/out"
+git -C "$TRASH/v4-place" show HEAD:log.txt >"$TRASH/v4p.log"
+expect_exit 1 "$PY" "$DRAWS" "$SEED" "$TRASH/v4p.log" --vrf4 "$id4"
+expect_grep "version 4, dice of the next places: verify_draws.py refuses them" \
+	'^mismatch: ' "$TRASH/out"
+
+forge v4-as-v3 "$V4" --as-version 3
+expect_exit 1 postrider audit "$TRASH/v4-as-v3"
+expect_grep "version 4: dice proved for version 3's input are refused" \
+	"the proof of draw [0-9]* in proofs.txt does not verify" "$TRASH/out"
+expect_exit 1 "$PY" "$VRF" game "$TRASH/v4-as-v3"
+expect_grep "version 4: verify_vrf.py refuses them too" '^fails: ' "$TRASH/out"
+
+forge v4-die "$V4" --die
+expect_exit 4 postrider audit "$TRASH/v4-die"
+expect_grep "version 4: an undue die is proved like any die without the seed" \
+	'^verified [0-9]* dice without any secret' "$TRASH/out"
+with_secret "$TRASH/v4-die" "$V4"
+expect_exit 1 postrider audit "$TRASH/v4-die"
+expect_grep "version 4: the replay with the seed names the undue die" \
 	'differs from the replay' "$TRASH/out"
 
 test_done

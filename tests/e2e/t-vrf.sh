@@ -1,7 +1,7 @@
 #!/bin/sh
 #
 # Provable dice (issue 20, docs/fairness.md sections 17-19): a game of
-# fairness version 3 (the default) is played through the command line
+# fairness version 4 (the default) is played through the command line
 # with random legal orders (battles among them), and after every order a
 # player's clone, which holds no secret, is audited; the independent
 # Python verifier
@@ -23,7 +23,7 @@ G=$TRASH/game
 # the tests' fixed seed, so every run plays the same game; the audits say
 # "not a fair game" for it (exit 4) after verifying everything
 new_game "$G"
-expect_grep "game.yaml says fairness version 3 (the default)" '^  version: 3$' "$G/game.yaml"
+expect_grep "game.yaml says fairness version 4 (the default)" '^  version: 4$' "$G/game.yaml"
 expect_grep "game.yaml publishes the VRF public key" '^  vrf_public_key: 0[23][0-9a-f]\{64\}$' "$G/game.yaml"
 expect_eq "the new game has no dice yet, so no proofs" 0 "$(wc -c <"$G/proofs.txt")"
 
@@ -140,7 +140,7 @@ tamper missing proofs.txt "/^$first /d" "draw $first has no proof in proofs.txt"
 # proving it again (deterministic), and agrees with the log.
 expect_exit 0 postrider reveal --abandon "$G"
 seed=$(sed -n 's/^ *revealed_seed: //p' "$G/game.yaml")
-expect_exit 0 python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" --vrf3 "$(sed -n 's/^id: //p' "$G/game.yaml")"
+expect_exit 0 python3 tests/verify/verify_draws.py "$seed" "$G/log.txt" --vrf4 "$(sed -n 's/^id: //p' "$G/game.yaml")"
 expect_grep "after the reveal every draw is re-derived from the seed" '^verified: [1-9][0-9]* draws' "$TRASH/out"
 expect_exit 1 python3 tests/verify/verify_draws.py "$seed" "$G/log.txt"
 expect_grep "read as version 1, the dice do not match" '^mismatch: ' "$TRASH/out"
@@ -156,6 +156,6 @@ git clone -q "$V1" "$TRASH/v1-clone"
 expect_exit 0 postrider audit "$TRASH/v1-clone"
 expect_grep "a version 1 clone audits as before" '^verified without the seed: 2 commits' "$TRASH/out"
 expect_no_grep "and claims no proved dice" 'dice without any secret' "$TRASH/out"
-expect_exit 2 postrider new "$TRASH/v4" --american "$AMERICAN" --british "$BRITISH" --fairness 4
+expect_exit 2 postrider new "$TRASH/v5" --american "$AMERICAN" --british "$BRITISH" --fairness 5
 
 test_done

@@ -55,7 +55,7 @@ expect_ne "the same seed with words deals another hand" \
 expect_exit 4 postrider audit "$B"
 expect_grep "the audit verifies a game with words" "^verified: " "$TRASH/out"
 # the independent verifier re-derives every draw from the log
-expect_exit 0 /usr/bin/python3 tests/verify/verify_draws.py "$SEED" "$B/log.txt" --vrf3 "$(sed -n 's/^id: //p' "$B/game.yaml")"
+expect_exit 0 /usr/bin/python3 tests/verify/verify_draws.py "$SEED" "$B/log.txt" --vrf4 "$(sed -n 's/^id: //p' "$B/game.yaml")"
 expect_grep "the Python verifier follows the words" '^verified: [1-9][0-9]* draws' "$TRASH/out"
 # too late, twice, empty
 printf 'words too late\n' >"$TRASH/late"

@@ -13,6 +13,7 @@
 #include "engine/engine.h"
 #include "rng.h"
 #include "state.h"
+#include "state-yaml.h"
 #include "util.h"
 
 #ifndef FUZZ_DATADIR

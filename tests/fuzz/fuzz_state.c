@@ -11,6 +11,7 @@
 #include <string.h>
 #include "fuzz_common.h"
 #include "state.h"
+#include "state-yaml.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

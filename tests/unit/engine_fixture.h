@@ -18,6 +18,7 @@
 
 #include "data.h"
 #include "engine/engine.h"
+#include "state-yaml.h"
 #include "engine/internal.h"
 #include "rng.h"
 #include "state.h"

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "audit.h"
+#include "turn.h"
 #include "cmd.h"
 #include "game.h"
 #include "game_fixture.h"
@@ -359,6 +360,17 @@ static void undo(void **state)
 	free(path);
 	path = xstrfmt("%s/private/state.sealed", fixture_dir);
 	assert_int_equal(write_file_atomic(path, sealed.buf, sealed.len), 0);
+	free(path);
+	/* and its log: the heading and the host's mark an undo typed with
+	 * --as has (docs/fairness.md 16c), which the public checks read */
+	strbuf_reset(&yaml);
+	path = xstrfmt("%s/log.txt", fixture_dir);
+	assert_int_equal(read_file(path, &yaml, 1 << 20), 0);
+	strbuf_addf(&yaml, "\n-- %d, order %u (American) --\n", g.state.year, g.state.seq);
+	turn_mark_host(&yaml, SIDE_AMERICAN, false);
+	strbuf_addf(&yaml, "The American takes back order %u: the game is as it was before it.\n",
+		    g.state.seq - 1);
+	assert_int_equal(write_file_atomic(path, yaml.buf, yaml.len), 0);
 	free(path);
 	game_close(&g);
 	strbuf_release(&err);

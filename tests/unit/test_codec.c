@@ -1,6 +1,7 @@
 /*
  * test_codec.c - base64 (RFC 4648 section 10 vectors), MIME decoding,
- * strict UTF-8 and HMAC-SHA256 (RFC 4231 test case 2).
+ * strict UTF-8, HMAC-SHA256 (RFC 4231 test case 2), and the edges of the
+ * util.h helpers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,9 @@
 #include <cmocka.h>
 
 #include "codec.h"
+#include "util.h"
+
+#include <stdlib.h>
 
 static void test_base64_rfc4648(void **state)
 {
@@ -71,6 +75,24 @@ static void test_utf8(void **state)
 	assert_int_equal(codec_utf8_invalid_at("\x80", 1), 0);
 }
 
+/* The helpers' edges that scan-build found: an empty path is no folder
+ * (mkdir_p read past its one byte), and nothing copied from NULL. */
+static void test_util_edges(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *s;
+
+	(void)state;
+	assert_int_equal(mkdir_p(""), -1);
+	strbuf_add(&sb, NULL, 0);
+	assert_int_equal(sb.len, 0);
+	assert_string_equal(strbuf_str(&sb), "");
+	s = xstrndup(NULL, 0);
+	assert_string_equal(s, "");
+	free(s);
+	strbuf_release(&sb);
+}
+
 static void test_hmac_rfc4231(void **state)
 {
 	static const char *msg = "what do ya want for nothing?";
@@ -93,6 +115,7 @@ int main(void)
 		cmocka_unit_test(test_base64_lines_and_mime),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_hmac_rfc4231),
+		cmocka_unit_test(test_util_edges),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

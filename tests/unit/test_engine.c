@@ -2214,6 +2214,27 @@ static void test_prompt_descriptors_complete(void **state)
 	}
 }
 
+/* A card that needs code is one row of card_handler_descs with all its
+ * functions, named in effects.c, and used by a card of the data. */
+static void test_card_handlers_complete(void **state)
+{
+	(void)state;
+	assert_null(card_handlers[HANDLER_NONE]);
+	for (int h = HANDLER_NONE + 1; h < HANDLER__COUNT; h++) {
+		const struct card_handler_desc *r = &card_handler_descs[h];
+		bool used = false;
+		if (!r->play || !r->check || !r->apply || !r->legal || !r->describe)
+			fail_msg("handler %d lacks a play, check, apply, legal or describe", h);
+		assert_non_null(card_handlers[h]);
+		assert_int_equal(card_handler_lookup(card_handlers[h]), h);
+		for (int n = 1; n <= D->n_cards; n++)
+			used |= D->cards[n].handler == (enum card_handler)h;
+		if (!used)
+			fail_msg("handler %s: no card of the data names it", card_handlers[h]);
+	}
+	assert_int_equal(card_handler_lookup("no-such-handler"), HANDLER_NONE);
+}
+
 static void test_first_turn_card_accounting_and_1776(void **state)
 {
 	(void)state;
@@ -4848,7 +4869,8 @@ static void test_undo_rules(void **state)
  * Issue 28.4: the size a private state is padded to before it is sealed
  * depends only on what is public: the hand, deck and shuffle counts,
  * never the card numbers (their digits) nor the length of a side's
- * sealed texts below STATE_SEALED_ROOM; and it always holds the text.
+ * sealed texts below its room; and it always holds the text. In both
+ * rules: one room for both sides (format v3), a room for each (v4).
  */
 static void test_private_padded_size(void **state)
 {
@@ -4857,44 +4879,92 @@ static void test_private_padded_size(void **state)
 	size_t sa, sb;
 
 	(void)state;
-	a = S;
-	a.n_hand[SIDE_AMERICAN] = 2;
-	a.hand[SIDE_AMERICAN][0] = 5;
-	a.hand[SIDE_AMERICAN][1] = 7;
-	a.n_hand[SIDE_BRITISH] = 1;
-	a.hand[SIDE_BRITISH][0] = 9;
-	snprintf(a.standing[SIDE_AMERICAN], STATE_NOTE_MAX, "if battle: none");
-	b = a;
-	b.hand[SIDE_AMERICAN][0] = 105;
-	b.hand[SIDE_AMERICAN][1] = 107;
-	b.hand[SIDE_BRITISH][0] = 99;
-	snprintf(b.standing[SIDE_AMERICAN], STATE_NOTE_MAX,
-		 "if battle: discard 107\nif attacked at Boston MA: retreat Lexington and Concord MA");
-	snprintf(b.sealed_lines[SIDE_AMERICAN], STATE_HELD_MAX, "1\tif battle: discard 107\n");
-	state_write_private(&a, D, &ta);
-	state_write_private(&b, D, &tb);
-	assert_true(tb.len > ta.len + 100);
-	sa = state_private_padded_size(&a, D);
-	sb = state_private_padded_size(&b, D);
-	assert_int_equal(sa, sb);
-	assert_true(sb >= tb.len + 4);
-	/* a count is public: one card more in a hand is another size */
-	b.hand[SIDE_BRITISH][b.n_hand[SIDE_BRITISH]++] = 1;
-	assert_int_not_equal(state_private_padded_size(&b, D), sa);
-	/* sealed texts beyond the room (1,000 bytes and more here) take
-	 * the next power of two, 2048 */
-	b = a;
-	memset(b.held[SIDE_BRITISH], 'x', 500);
-	b.held[SIDE_BRITISH][500] = '\0';
-	memset(b.sealed_lines[SIDE_BRITISH], 'y', 500);
-	b.sealed_lines[SIDE_BRITISH][500] = '\0';
-	strbuf_reset(&tb);
-	state_write_private(&b, D, &tb);
-	assert_int_equal(state_private_padded_size(&b, D),
-			 sa + STATE_SEALED_ROOM);
-	assert_true(state_private_padded_size(&b, D) >= tb.len + 4);
+	for (int each = 0; each <= 1; each++) {
+		a = S;
+		a.n_hand[SIDE_AMERICAN] = 2;
+		a.hand[SIDE_AMERICAN][0] = 5;
+		a.hand[SIDE_AMERICAN][1] = 7;
+		a.n_hand[SIDE_BRITISH] = 1;
+		a.hand[SIDE_BRITISH][0] = 9;
+		snprintf(a.standing[SIDE_AMERICAN], STATE_NOTE_MAX, "if battle: none");
+		b = a;
+		b.hand[SIDE_AMERICAN][0] = 105;
+		b.hand[SIDE_AMERICAN][1] = 107;
+		b.hand[SIDE_BRITISH][0] = 99;
+		snprintf(b.standing[SIDE_AMERICAN], STATE_NOTE_MAX,
+			 "if battle: discard 107\nif attacked at Boston MA: retreat Lexington and Concord MA");
+		snprintf(b.sealed_lines[SIDE_AMERICAN], STATE_HELD_MAX, "1\tif battle: discard 107\n");
+		strbuf_reset(&ta);
+		strbuf_reset(&tb);
+		state_write_private(&a, D, &ta);
+		state_write_private(&b, D, &tb);
+		assert_true(tb.len > ta.len + 100);
+		sa = state_private_padded_size(&a, D, each);
+		sb = state_private_padded_size(&b, D, each);
+		assert_int_equal(sa, sb);
+		assert_true(sb >= tb.len + 4);
+		/* a count is public: one card more in a hand is another size */
+		b.hand[SIDE_BRITISH][b.n_hand[SIDE_BRITISH]++] = 1;
+		assert_int_not_equal(state_private_padded_size(&b, D, each), sa);
+		/* sealed texts beyond the room (1,000 bytes and more here)
+		 * take the next power of two: 2048 for both, or the British
+		 * room from 512 to 2048 */
+		b = a;
+		memset(b.held[SIDE_BRITISH], 'x', 500);
+		b.held[SIDE_BRITISH][500] = '\0';
+		memset(b.sealed_lines[SIDE_BRITISH], 'y', 500);
+		b.sealed_lines[SIDE_BRITISH][500] = '\0';
+		strbuf_reset(&tb);
+		state_write_private(&b, D, &tb);
+		assert_int_equal(state_private_padded_size(&b, D, each),
+				 sa + (each ? 3 * STATE_SEALED_ROOM_SIDE : STATE_SEALED_ROOM));
+		assert_true(state_private_padded_size(&b, D, each) >= tb.len + 4);
+	}
 	strbuf_release(&ta);
 	strbuf_release(&tb);
+}
+
+/*
+ * Issue 39, item 1: with a room for each side (format v4), what one side
+ * writes never moves the other's class. The American's sealed lines grow
+ * a byte at a time, from nothing to past two classes, against two
+ * British standing orders of different lengths: at every length both
+ * states pad to the same size (with one room for both, v3, they did not:
+ * the American found the British length by where his own class jumped).
+ */
+static void test_padded_size_each_side(void **state)
+{
+	static struct state a, b;
+	struct strbuf t = STRBUF_INIT;
+	bool v3_differed = false, moved = false;
+	size_t first = 0;
+
+	(void)state;
+	a = S;
+	snprintf(a.standing[SIDE_BRITISH], STATE_NOTE_MAX, "if battle: none");
+	snprintf(a.sealed_lines[SIDE_BRITISH], STATE_HELD_MAX, "1\tif battle: none\n");
+	b = S;
+	snprintf(b.standing[SIDE_BRITISH], STATE_NOTE_MAX, "if battle: discard 80");
+	snprintf(b.sealed_lines[SIDE_BRITISH], STATE_HELD_MAX, "1\tif battle: discard 80\n");
+	for (int pad = 0; pad < 1000; pad++) {
+		char line[STATE_HELD_MAX];
+		snprintf(line, sizeof(line), "1\tif attacked at lexington:%*sstand\n", pad, "");
+		memcpy(a.sealed_lines[SIDE_AMERICAN], line, sizeof(line));
+		memcpy(b.sealed_lines[SIDE_AMERICAN], line, sizeof(line));
+		size_t sa = state_private_padded_size(&a, D, true);
+		assert_int_equal(sa, state_private_padded_size(&b, D, true));
+		v3_differed = v3_differed || state_private_padded_size(&a, D, false) !=
+					     state_private_padded_size(&b, D, false);
+		if (!pad)
+			first = sa;
+		moved = moved || sa != first;
+		strbuf_reset(&t);
+		state_write_private(&b, D, &t);
+		assert_true(state_private_padded_size(&b, D, true) >= t.len + 4);
+	}
+	assert_true(moved);		/* his own pads did move his class */
+	assert_true(v3_differed);	/* the probe that v3 answered */
+	strbuf_release(&t);
 }
 
 int main(void)
@@ -4903,6 +4973,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_undo_rules),
 		T(test_private_padded_size),
+		T(test_padded_size_each_side),
 		/* 4.0 */
 		T(test_setup_starts_with_committees),
 		T(test_cc_one_per_colony),
@@ -5073,6 +5144,7 @@ int main(void)
 		T(test_alternation_when_a_hand_runs_out),
 		T(test_british_first_alternation),
 		T(test_prompt_descriptors_complete),
+		T(test_card_handlers_complete),
 		T(test_first_turn_card_accounting_and_1776),
 		T(test_deal_reshuffles_when_asked),
 		T(test_deal_reshuffles_when_deck_runs_out),

@@ -32,8 +32,17 @@ static void vector_seed(unsigned char seed[32])
 
 static const char seal_vector_plain[] =
 	"deck: [3, 1, 2]\nhands:\n  american: [12, 45]\n  british: [7, 88, 101]\n";
-/* Format v3 (padded to 4096 bytes): 5600 bytes in 74 lines, computed
- * independently with Python's cryptography package (docs/fairness.md 11). */
+/* Format v4 (padded to 4096 bytes; the nonce keyed by the aad): 5600
+ * bytes in 74 lines, computed independently with Python's cryptography
+ * package (docs/fairness.md 11). */
+static const char seal_v4_first_lines[] =
+	"postrider-sealed v4 seq 12\n"
+	"nV4M/rtxWMRGLi+jqhLtZ1gKnhLTkQ2ec2gVGw4s2vOwSOwiu6LVbLv63wcCCBOqwJdNqbC6nqbZ\n";
+static const char seal_v4_last_line[] = "IRxsCeiQrFh7D+9cVqiN8skb4Ys=\n";
+static const char seal_v4_sha256[] =
+	"2d9121a271e833563861f9cdc038e518a4c86f335682f05dde867becad26db8f";
+/* Format v3 (padded to 4096 bytes), as games sealed before issue 39 hold
+ * it: 5600 bytes in 74 lines, computed the same way. */
 static const char seal_v3_first_lines[] =
 	"postrider-sealed v3 seq 12\n"
 	"G5fcl2ExFRTOYI8LCFTsTpDd7OdZC0eVM4anV4geuUUUck8giEUdRfAQKBFi2GtVmjdWLIpS4jEu\n";
@@ -261,9 +270,24 @@ static void test_seal_vector(void **state)
 
 	(void)state;
 	vector_seed(seed);
-	/* v3, what fair_seal() writes */
+	/* v4, what fair_seal() writes */
 	assert_int_equal(fair_seal(seed, 12, seal_vector_plain,
 				   strlen(seal_vector_plain), 4096, &out), 0);
+	assert_int_equal(out.len, 5600);
+	assert_memory_equal(out.buf, seal_v4_first_lines, strlen(seal_v4_first_lines));
+	assert_string_equal(out.buf + out.len - strlen(seal_v4_last_line), seal_v4_last_line);
+	sha256_text_hex(out.buf, out.len, hex);
+	assert_string_equal(hex, seal_v4_sha256);
+	assert_int_equal(fair_seal_format(out.buf, out.len), FAIR_SEAL_V4);
+	assert_int_equal(fair_open(seed, 12, out.buf, out.len, &plain, &err),
+			 0);
+	assert_string_equal(strbuf_str(&plain), seal_vector_plain);
+	assert_int_equal(err.len, 0);
+	/* v3, still opened and reproduced */
+	strbuf_reset(&out);
+	strbuf_reset(&plain);
+	assert_int_equal(fair_seal_as(seed, 12, FAIR_SEAL_V3, seal_vector_plain,
+				      strlen(seal_vector_plain), 4096, &out), 0);
 	assert_int_equal(out.len, 5600);
 	assert_memory_equal(out.buf, seal_v3_first_lines, strlen(seal_v3_first_lines));
 	assert_string_equal(out.buf + out.len - strlen(seal_v3_last_line), seal_v3_last_line);
@@ -520,15 +544,15 @@ static void test_seal_every_byte_tamper(void **state)
 
 	(void)state;
 	vector_seed(seed);
-	/* every byte of a v2 text; for v3 (the same code but for the
-	 * padding, and 5600 bytes) every byte of its first lines and its
-	 * last, and every 17th in between */
-	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V3; fmt++) {
+	/* every byte of a v2 text; for v3 and v4 (the same code but for
+	 * the padding, and 5600 bytes) every byte of their first lines and
+	 * their last, and every 17th in between */
+	for (int fmt = FAIR_SEAL_V2; fmt <= FAIR_SEAL_V4; fmt++) {
 	strbuf_reset(&s);
 	assert_int_equal(fair_seal_as(seed, 12, fmt, plain, strlen(plain), 4096, &s), 0);
 	char *copy = xmalloc(s.len + 2);
 	for (size_t i = 0; i < s.len; i++) {
-		if (fmt == FAIR_SEAL_V3 && i > 200 && i + 100 < s.len && i % 17)
+		if (fmt >= FAIR_SEAL_V3 && i > 200 && i + 100 < s.len && i % 17)
 			continue;
 		/* flipped bits */
 		for (size_t f = 0; f < ARRAY_SIZE(flips); f++) {
@@ -618,7 +642,7 @@ static void test_seal_large_seq(void **state)
 	(void)state;
 	vector_seed(seed);
 	assert_int_equal(fair_seal(seed, UINT64_MAX, "x", 1, 0, &s), 0);
-	assert_true(strncmp(s.buf, "postrider-sealed v3 seq "
+	assert_true(strncmp(s.buf, "postrider-sealed v4 seq "
 			    "18446744073709551615\n", 45) == 0);
 	assert_int_equal(fair_open(seed, UINT64_MAX, s.buf, s.len, &plain,
 				   &err), 0);
@@ -691,9 +715,9 @@ static int print_vectors(void)
 	return 0;
 }
 
-/* Prints the sealing vectors of docs/fairness.md section 11: v3 by its
- * first two lines, its last line and its SHA-256; v2 whole. */
-static int print_seal_vector(void)
+/* Prints one padded sealing vector: its first two lines, its last line
+ * and its SHA-256. 0, or 1. */
+static int print_padded_vector(int fmt)
 {
 	unsigned char seed[32];
 	struct strbuf s = STRBUF_INIT;
@@ -702,8 +726,8 @@ static int print_seal_vector(void)
 	int lines = 0;
 
 	vector_seed(seed);
-	if (fair_seal(seed, 12, seal_vector_plain, strlen(seal_vector_plain),
-		      4096, &s) < 0)
+	if (fair_seal_as(seed, 12, fmt, seal_vector_plain, strlen(seal_vector_plain),
+			 4096, &s) < 0)
 		return 1;
 	for (size_t i = 0; i < s.len; i++)
 		lines += s.buf[i] == '\n';
@@ -714,8 +738,21 @@ static int print_seal_vector(void)
 	sha256_text_hex(s.buf, s.len, hex);
 	printf("%.*s", (int)(strchr(second, '\n') + 1 - s.buf), s.buf);
 	printf("(%d lines more)\n%s", lines - 3, last);
-	printf("v3: %zu bytes in %d lines, SHA-256 %s\n", s.len, lines, hex);
-	strbuf_reset(&s);
+	printf("v%d: %zu bytes in %d lines, SHA-256 %s\n", fmt, s.len, lines, hex);
+	strbuf_release(&s);
+	return 0;
+}
+
+/* Prints the sealing vectors of docs/fairness.md section 11: v4 and v3
+ * by their first two lines, their last line and their SHA-256; v2 whole. */
+static int print_seal_vector(void)
+{
+	unsigned char seed[32];
+	struct strbuf s = STRBUF_INIT;
+
+	vector_seed(seed);
+	if (print_padded_vector(FAIR_SEAL_V4) || print_padded_vector(FAIR_SEAL_V3))
+		return 1;
 	if (fair_seal_as(seed, 12, FAIR_SEAL_V2, seal_vector_plain,
 			 strlen(seal_vector_plain), 0, &s) < 0)
 		return 1;

@@ -247,6 +247,97 @@ static void test_malformed_inline(void **state)
 	strbuf_release(&err);
 }
 
+/*
+ * One MIME walker reads a mail for its order text (mail_parse) and for
+ * its attachments (mail_attachments): the same tree, the same parameters
+ * and the same transfer encodings, so both agree on every part.
+ */
+static void test_one_walker(void **state)
+{
+	static const char mail[] =
+		"From: Abigail <abigail@example.org>\n"
+		"Subject: my order\n"
+		"MIME-Version: 1.0\n"
+		"Content-Type: multipart/mixed; boundary=\"a;b\"\n"
+		"\n"
+		"preamble\n"
+		"--a;b\n"
+		"Content-Type: text/plain; name=\"x; charset=koi8-r\"; charset=utf-8\n"
+		"Content-Transfer-Encoding: BASE64 (the order)\n"
+		"\n"
+		"cGxhY2UgU2F2YW5uYWgK\n"
+		"--a;b\n"
+		"Content-Type: text/plain\n"
+		"Content-Disposition: attachment; note=\"a; filename=evil.txt\";\n"
+		" filename*=utf-8''%43amden%20%C3%A9.txt\n"
+		"Content-Transfer-Encoding: quoted-printable\n"
+		"\n"
+		"place Camden=\n"
+		" =C3=A9\n"
+		"--a;b\n"
+		"Content-Type: message/rfc822\n"
+		"\n"
+		"From: someone@example.org\n"
+		"Content-Type: text/plain; name=forwarded.txt\n"
+		"\n"
+		"not this mail's\n"
+		"--a;b\n"
+		"Content-Type: application/octet-stream; name=raw.bin\n"
+		"\n"
+		"raw\n"
+		"--a;b--\n";
+	struct strbuf err = STRBUF_INIT;
+	struct mail_message m;
+	struct mail_attachment *a;
+	size_t n;
+
+	(void)state;
+	/* the order text: the first text/plain that is no attachment, its
+	 * charset read past the quoted ';' and 'charset=' of another
+	 * parameter, its encoding a token in any case before a comment */
+	assert_int_equal(mail_parse(mail, strlen(mail), &m, &err), 0);
+	assert_string_equal(m.body, "place Savannah\n");
+	mail_message_release(&m);
+	/* the attachments: the leaves with a name; the file name is the
+	 * parameter's own (RFC 2231), not one inside another's quotes;
+	 * nothing of the forwarded mail */
+	assert_int_equal(mail_attachments(mail, strlen(mail), &a, &n, &err), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(a[0].name, "x; charset=koi8-r");
+	assert_string_equal(a[0].data, "place Savannah\n");
+	assert_string_equal(a[1].name, "Camden \xc3\xa9.txt");
+	assert_string_equal(a[1].type, "text/plain");
+	assert_string_equal(a[1].data, "place Camden \xc3\xa9");
+	assert_string_equal(a[2].name, "raw.bin");
+	assert_string_equal(a[2].type, "application/octet-stream");
+	assert_int_equal(a[2].len, 3);
+	mail_attachments_free(a, n);
+
+	/* one structure error, one text for both readers */
+	static const char open_[] =
+		"From: a@example.org\nContent-Type: multipart/mixed; boundary=zz\n\n"
+		"--zz\nContent-Type: text/plain\n\nhi\n";
+	assert_int_equal(mail_parse(open_, strlen(open_), &m, &err), -1);
+	assert_string_equal(err.buf, "broken MIME structure: boundary 'zz' is never closed");
+	strbuf_reset(&err);
+	assert_int_equal(mail_attachments(open_, strlen(open_), &a, &n, &err), -1);
+	assert_string_equal(err.buf, "broken MIME structure: boundary 'zz' is never closed");
+	assert_null(a);
+	strbuf_reset(&err);
+	/* an unknown transfer encoding: each reader says which part */
+	static const char uu[] =
+		"From: a@example.org\nContent-Type: text/plain; name=o.txt\n"
+		"Content-Transfer-Encoding: x-uuencode\n\nhi\n";
+	assert_int_equal(mail_parse(uu, strlen(uu), &m, &err), -1);
+	assert_string_equal(err.buf, "unsupported Content-Transfer-Encoding "
+			    "'x-uuencode' on the text part");
+	strbuf_reset(&err);
+	assert_int_equal(mail_attachments(uu, strlen(uu), &a, &n, &err), -1);
+	assert_string_equal(err.buf, "an attachment has an unknown transfer "
+			    "encoding 'x-uuencode'");
+	strbuf_release(&err);
+}
+
 static void test_oversize(void **state)
 {
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
@@ -1112,6 +1203,31 @@ static void test_transport_table(void **state)
 			  "To: referee@example.org\n\nhello\n";
 
 	(void)state;
+	/* every row complete: a name found again by it, its kind, what it
+	 * needs, and a probe for doctor (a NULL one would crash it) */
+	assert_null(transport_row(TRANSPORT_NONE));
+	assert_null(transport_row(TRANSPORT__COUNT));
+	for (int k = TRANSPORT_NONE + 1; k < TRANSPORT__COUNT; k++) {
+		const struct transport *t = transport_row((enum mail_transport)k);
+		struct strbuf ok = STRBUF_INIT, why = STRBUF_INIT;
+		assert_non_null(t);
+		assert_non_null(t->name);
+		assert_ptr_equal(transport_named(t->name), t);
+		assert_int_equal(t->kind, k);
+		assert_non_null(t->needs);
+		assert_non_null(t->probe);
+		assert_non_null(strstr(transport_names(), t->name));
+		/* the probe answers, one way or the other, with a reason */
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.transport = (enum mail_transport)k;
+		cfg.sendmail = (char[]){ "/nonexistent/sendmail" };
+		if (t->probe(&cfg, &ok, &why) == 0)
+			assert_true(ok.len > 0);
+		else
+			assert_true(why.len > 0);
+		strbuf_release(&ok);
+		strbuf_release(&why);
+	}
 	assert_string_equal(transport_names(), "smtp, sendmail or outbox");
 	assert_non_null(transport_named("smtp")->send);
 	assert_non_null(transport_named("sendmail")->send);
@@ -1329,6 +1445,7 @@ int main(void)
 		cmocka_unit_test(test_headers_kept_raw),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_malformed_inline),
+		cmocka_unit_test(test_one_walker),
 		cmocka_unit_test(test_oversize),
 		cmocka_unit_test(test_robustness),
 		cmocka_unit_test(test_encoded_words),

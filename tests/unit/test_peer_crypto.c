@@ -24,7 +24,9 @@
 #include <time.h>
 
 #include <cmocka.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
+#include <openssl/obj_mac.h>
 
 #include "peer-crypto.h"
 #include "rng.h"
@@ -852,8 +854,96 @@ static int shuffle_files(const char *dir)
 	return ret;
 }
 
+/* x || y of pt, a compressed point */
+static void xy_of(const unsigned char pt[PCRYPTO_PT], unsigned char xy[64])
+{
+	EC_GROUP *g = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+	EC_POINT *p = EC_POINT_new(g);
+	unsigned char full[65];
+
+	assert_true(g && p && EC_POINT_oct2point(g, p, pt, PCRYPTO_PT, NULL));
+	assert_int_equal(EC_POINT_point2oct(g, p, POINT_CONVERSION_UNCOMPRESSED, full,
+					    sizeof(full), NULL), sizeof(full));
+	memcpy(xy, full + 1, 64);
+	EC_POINT_free(p);
+	EC_GROUP_free(g);
+}
+
+static void table_row(const unsigned char pt[PCRYPTO_PT], const char *what, int i)
+{
+	unsigned char xy[64];
+
+	xy_of(pt, xy);
+	printf("\t/* %s %d */\n\t{", what, i);
+	for (int k = 0; k < 64; k++)
+		printf("%s0x%02x%s", k % 8 ? " " : k ? "\n\t " : " ", xy[k], k < 63 ? "," : " },\n");
+}
+
+/* `test_peer_crypto --tables`: src/peer-cards.c, each point by TAI */
+static int print_tables(void)
+{
+	unsigned char pt[PCRYPTO_PT], xy[64];
+
+	printf("/*\n * peer-cards.c - the points of docs/peer.md made by TAI (3.2) that never\n"
+	       " * change, compiled in (issue 41: computing them was 41%% of a peer\n"
+	       " * `options` and 23%% of a `peer audit`): the cards' points M_c (3.4) of\n"
+	       " * cards 1 to PCRYPTO_TABLE_CARDS, the shuffle's generators H_i and the\n"
+	       " * chain's base (4.4), each as x || y (big-endian, 32 bytes each).\n"
+	       " *\n * Written by `build/tests/test_peer_crypto --tables >src/peer-cards.c`;\n"
+	       " * test_peer_crypto's test_tables computes every point again by TAI\n"
+	       " * and compares.\n */\n#include \"peer-crypto.h\"\n\n");
+	printf("const unsigned char pcrypto_card_table[PCRYPTO_TABLE_CARDS][64] = {\n");
+	for (int c = 1; c <= PCRYPTO_TABLE_CARDS; c++) {
+		if (pcrypto_card_point_derived(c, pt) < 0)
+			return 1;
+		table_row(pt, "card", c);
+	}
+	printf("};\n\nconst unsigned char pcrypto_generator_table[PCRYPTO_MAX_DECK][64] = {\n");
+	for (int i = 0; i < PCRYPTO_MAX_DECK; i++) {
+		if (pcrypto_generator_derived(i, pt) < 0)
+			return 1;
+		table_row(pt, "H", i);
+	}
+	printf("};\n\n/* the chain's base */\nconst unsigned char pcrypto_chain_base[64] = {");
+	if (pcrypto_generator_derived(-1, pt) < 0)
+		return 1;
+	xy_of(pt, xy);
+	for (int k = 0; k < 64; k++)
+		printf("%s0x%02x%s", k % 8 ? " " : "\n\t", xy[k], k < 63 ? "," : "\n};\n");
+	return 0;
+}
+
+/* The compiled-in points are those TAI makes (and the table is used:
+ * pcrypto_card_point() gives its entries). */
+static void test_tables(void **state)
+{
+	unsigned char want[PCRYPTO_PT], got[PCRYPTO_PT];
+
+	(void)state;
+	for (int c = 1; c <= PCRYPTO_TABLE_CARDS; c++) {
+		assert_int_equal(pcrypto_card_point_derived(c, want), 0);
+		assert_int_equal(pcrypto_table_point(0, c, got), 0);
+		assert_memory_equal(want, got, PCRYPTO_PT);
+		assert_int_equal(pcrypto_card_point(c, got), 0);
+		assert_memory_equal(want, got, PCRYPTO_PT);
+	}
+	for (int i = -1; i < PCRYPTO_MAX_DECK; i++) {
+		assert_int_equal(pcrypto_generator_derived(i, want), 0);
+		assert_int_equal(pcrypto_table_point(1, i, got), 0);
+		assert_memory_equal(want, got, PCRYPTO_PT);
+	}
+	/* past the table, computed as before */
+	assert_int_equal(pcrypto_card_point_derived(PCRYPTO_TABLE_CARDS + 1, want), 0);
+	assert_int_equal(pcrypto_card_point(PCRYPTO_TABLE_CARDS + 1, got), 0);
+	assert_memory_equal(want, got, PCRYPTO_PT);
+	assert_int_equal(pcrypto_card_find(want, PCRYPTO_TABLE_CARDS + 1), PCRYPTO_TABLE_CARDS + 1);
+	assert_int_equal(pcrypto_card_find(want, PCRYPTO_TABLE_CARDS), -1);
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "--tables"))
+		return print_tables();
 	if (argc == 3 && !strcmp(argv[1], "--shuffle-files"))
 		return shuffle_files(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "--vectors")) {
@@ -866,6 +956,7 @@ int main(int argc, char **argv)
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_vectors),
+		cmocka_unit_test(test_tables),
 		cmocka_unit_test(test_keys),
 		cmocka_unit_test(test_rogue_key_refused),
 		cmocka_unit_test(test_shuffle_and_open),

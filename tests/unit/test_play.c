@@ -334,6 +334,36 @@ static void reflection(void **state)
 	free(am);
 }
 
+/* Issue 39, item 3: mail that proves no sender (no token) cannot spend a
+ * player's replies: one reply a day to the address from a budget of its
+ * own, and his own refused orders are still answered. */
+static void forged_mail(void **state)
+{
+	struct play_outcome out;
+	char *am = token_of(SIDE_AMERICAN), *forged, *m;
+	(void)state;
+
+	forged = mail(AMERICAN, NULL, NULL, "place Boston\n");
+	play_mail(forged, &out);
+	expect(&(struct row){ "a forgery", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
+			      SIDE_AMERICAN, "rejected: the message carries no order token" }, &out);
+	for (int i = 0; i < 2 * REPLIES_SHORT_MAX; i++) {
+		play_mail(forged, &out);
+		assert_non_null(strstr(out.said.buf, "no reply sent: a mail that proves no sender"));
+		expect(&(struct row){ "more forgeries", PLAY_REJECTED, 1, 0, 0, 0,
+				      "rejected: the message carries no order token" }, &out);
+	}
+	m = mail(AMERICAN, am, NULL, "place Boston\n");
+	for (int i = 0; i < REPLIES_SHORT_MAX; i++) {
+		play_mail(m, &out);
+		expect(&(struct row){ "his own bad orders, answered", PLAY_REJECTED, 1, 1,
+				      PLAY_MAIL_REJECT, SIDE_AMERICAN, "rejected: line 1" }, &out);
+	}
+	free(m);
+	free(forged);
+	free(am);
+}
+
 static void say_and_the_end(void **state)
 {
 	struct play_outcome out;
@@ -653,8 +683,11 @@ static void peer_policy(void **state)
 	expect(&(struct row){ "peer: a legal order by mail", PLAY_ACCEPTED, 0, 0, 0, 0,
 			      "accepted: order 1 of the american" }, &out);
 	peer_decide(m, -1, false, &out);
-	expect(&(struct row){ "peer: the same order again", PLAY_REJECTED, 1, 1, PLAY_MAIL_REJECT,
-			      SIDE_AMERICAN, "rejected: the token in this message is not valid" }, &out);
+	/* a stale token proves no sender: the one reply a day to this
+	 * address went to the mail with no token above (issue 39) */
+	assert_non_null(strstr(out.said.buf, "no reply sent"));
+	expect(&(struct row){ "peer: the same order again", PLAY_REJECTED, 1, 0, 0, 0,
+			      "rejected: the token in this message is not valid" }, &out);
 	free(m);
 }
 
@@ -717,6 +750,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(mail_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(host_policy, setup, teardown),
 		cmocka_unit_test_setup_teardown(reflection, setup, teardown),
+		cmocka_unit_test_setup_teardown(forged_mail, setup, teardown),
 		cmocka_unit_test_setup_teardown(say_and_the_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(options_where_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(peer_policy, peer_setup, peer_teardown),

@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "publish.h"
 #include "repo.h"
 
 /* The identities and times of the fixture commits. */
@@ -908,6 +909,205 @@ static void test_private_path(void **state)
 	free(dir);
 }
 
+/*
+ * Trailers, as a table: a message, a key, which of its trailers of that
+ * key (0 the first), and the value read, or NULL for none. Every row is
+ * also put to git itself (interpret-trailers --parse), which must read
+ * the same: "what a trailer is" has git's one meaning.
+ */
+static const struct {
+	const char *msg, *key;
+	unsigned nth;
+	const char *want;
+} trailer_rows[] = {
+	/* the host's commit: subject, the actions, the trailers */
+	{ "1775 American: place Savannah GA\n\nplace Savannah GA\n\n"
+	  "Postrider-Game: ww-1\nPostrider-Seq: 1\nPostrider-Side: american\n",
+	  "Postrider-Seq", 0, "1" },
+	/* the same key in the body, or in the subject, is no trailer */
+	{ "Postrider-Seq: 9\n\nPostrider-Seq: 8 said the body\n\n"
+	  "Postrider-Game: ww-1\nPostrider-Seq: 2\n", "Postrider-Seq", 0, "2" },
+	{ "Postrider-Seq: 9\n\nPostrider-Seq: 8 said the body\n\n"
+	  "Postrider-Game: ww-1\nPostrider-Seq: 2\n", "Postrider-Seq", 1, NULL },
+	/* a subject alone has none, however it looks */
+	{ "Postrider-Seq: 9\n", "Postrider-Seq", 0, NULL },
+	{ "Postrider-Seq: 9\nPostrider-Side: british\n", "Postrider-Side", 0, NULL },
+	/* a last paragraph with one line that is no trailer has none */
+	{ "subject\n\nPostrider-Seq: 3\nthe order was long\n", "Postrider-Seq", 0, NULL },
+	/* a key only at the start of a line, and only before its ':' */
+	{ "subject\n\nX-Postrider-Seq: 3\n", "Postrider-Seq", 0, NULL },
+	{ "subject\n\nPostrider-Seq-Old: 3\n", "Postrider-Seq", 0, NULL },
+	/* several of one key (a peer commit's waits lines), in order */
+	{ "s\n\nPostrider-Kind: order\nPostrider-Waits: british answer s1.2\n"
+	  "Postrider-Waits: american shuffle 2\n", "Postrider-Waits", 1,
+	  "american shuffle 2" },
+	{ "s\n\nPostrider-Kind: order\nPostrider-Waits: british answer s1.2\n"
+	  "Postrider-Waits: american shuffle 2\n", "Postrider-Waits", 2, NULL },
+	/* blank lines at the end, blanks around the value, any case */
+	{ "s\n\nPostrider-Seq:   7  \n\n\n", "postrider-seq", 0, "7" },
+	{ "s\n\nPostrider-Seq : 7\n", "Postrider-Seq", 0, "7" },
+	{ "s\n\nPostrider-Seq:7", "Postrider-Seq", 0, "7" },
+	/* a continuation line joins the value */
+	{ "s\n\nPostrider-Via: host (play --as\n  american)\nPostrider-Seq: 4\n",
+	  "Postrider-Via", 0, "host (play --as american)" },
+	/* a block that starts with a continuation is none */
+	{ "s\n\n  more\nPostrider-Seq: 4\n", "Postrider-Seq", 0, NULL },
+	/* an empty value is a value */
+	{ "s\n\nPostrider-Fixed-Dice:\n", "Postrider-Fixed-Dice", 0, "" },
+	{ "", "Postrider-Seq", 0, NULL },
+	{ "s\n\n\n", "Postrider-Seq", 0, NULL },
+};
+
+static void test_trailers(void **state)
+{
+	char *dir = tpath("trailer-msg");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(trailer_rows) / sizeof(trailer_rows[0]); i++) {
+		struct strbuf v = STRBUF_INIT;
+		const char *want = trailer_rows[i].want;
+		int r = repo_trailer_get(trailer_rows[i].msg, trailer_rows[i].key,
+					 trailer_rows[i].nth, &v);
+		char *git;
+
+		print_message("row %zu: %s\n", i, trailer_rows[i].key);
+		if (!want) {
+			assert_int_equal(r, -1);
+			assert_int_equal(v.len, 0);
+		} else {
+			assert_int_equal(r, 0);
+			assert_string_equal(strbuf_str(&v), want);
+		}
+		/* git reads the same */
+		assert_int_equal(write_file_atomic(dir, trailer_rows[i].msg,
+						   strlen(trailer_rows[i].msg)), 0);
+		git = capture_line("git interpret-trailers --parse <'%s' | "
+				   "grep -i '^%s: ' | sed -n '%up' | cut -d: -f2- | "
+				   "sed 's/^ //'", dir, trailer_rows[i].key,
+				   trailer_rows[i].nth + 1);
+		if (!want)
+			assert_string_equal(git, "");
+		else
+			assert_string_equal(git, want);
+		free(git);
+		strbuf_release(&v);
+	}
+	/* what comes before stays: the value is appended */
+	{
+		struct strbuf v = STRBUF_INIT;
+		strbuf_addstr(&v, "seq ");
+		assert_int_equal(repo_trailer_get("s\n\nSeq: 5 \n", "Seq", 0, &v), 0);
+		assert_string_equal(strbuf_str(&v), "seq 5");
+		strbuf_release(&v);
+	}
+	free(dir);
+}
+
+/* A commit's trailer, read from the repository. */
+static void test_commit_trailer(void **state)
+{
+	char *dir = tpath("game");
+	struct repo *r = NULL;
+	struct strbuf v = STRBUF_INIT;
+	char c1[41], c2[41];
+
+	(void)state;
+	assert_int_equal(repo_create(dir, &r), 0);
+	make_two(r, c1, c2);
+	assert_int_equal(repo_trailer(r, c2, "Side", &v), 0);
+	assert_string_equal(strbuf_str(&v), "american");
+	strbuf_reset(&v);
+	assert_int_equal(repo_trailer(r, c1, "Seq", &v), 0);
+	assert_string_equal(strbuf_str(&v), "0");
+	strbuf_reset(&v);
+	assert_int_equal(repo_trailer(r, c1, "Side", &v), -1);
+	assert_int_equal(repo_trailer(r, "0123456789012345678901234567890123456789",
+				      "Seq", &v), -1);
+	assert_int_equal(v.len, 0);
+	repo_free(r);
+	strbuf_release(&v);
+	free(dir);
+}
+
+/*
+ * Issue 39, item 6: a push's credentials belong to the origin of the
+ * game's remote (scheme, host, port); a redirect to any other gets none.
+ */
+static void test_url_origin(void **state)
+{
+	static const char *const same[][2] = {
+		{ "https://git.example.org/club.git", "https://GIT.example.org:443/club.git/info/refs" },
+		{ "https://localhost:8443/git/club.git", "https://localhost:8443/git/club.git" },
+		{ "ssh://root@127.0.0.1:2222/srv/club.git", "ssh://127.0.0.1:2222/srv/club.git" },
+		{ "git@example.org:club.git", "ssh://git@example.org/club.git" },
+		{ "https://[::1]:8443/club.git", "https://[::1]:8443/x" },
+	};
+	static const char *const other[][2] = {
+		{ "https://git.example.org/club.git", "https://evil.example.org/club.git" },
+		{ "https://localhost:8443/git/club.git", "https://localhost:9443/git/club.git" },
+		{ "https://git.example.org/club.git", "http://git.example.org/club.git" },
+		{ "https://git.example.org/club.git", "https://git.example.org.evil.example/club.git" },
+		{ "ssh://git@example.org/club.git", "ssh://git@example.org:2222/club.git" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		publish_url_origin(same[i][0], &a);
+		publish_url_origin(same[i][1], &b);
+		assert_string_equal(a.buf, b.buf);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		publish_url_origin(other[i][0], &a);
+		publish_url_origin(other[i][1], &b);
+		if (!strcmp(a.buf, b.buf))
+			fail_msg("'%s' and '%s' have one origin, %s", other[i][0], other[i][1], a.buf);
+		strbuf_release(&a);
+		strbuf_release(&b);
+	}
+	struct strbuf o = STRBUF_INIT;
+	publish_url_origin("https://Referee@Git.Example.org/club.git", &o);
+	assert_string_equal(o.buf, "https://git.example.org:443");
+	strbuf_release(&o);
+}
+
+/*
+ * Issue 39, item 6: under umask 000 a new repository holds nothing the
+ * group or others may write, and says core.sharedRepository = 0644.
+ */
+static void test_umask_000(void **state)
+{
+	struct repo *r;
+	mode_t old = umask(0);
+	struct stat st;
+	char *dir = tpath("g0");
+	struct strbuf text = STRBUF_INIT;
+	static const char *const paths[] = { "", "/.git", "/.git/config", "/.git/HEAD",
+					     "/.git/objects", "/.git/refs" };
+
+	(void)state;
+	repo_global_shutdown();	/* its umask is set when it starts */
+	umask(0);
+	assert_int_equal(repo_create(dir, &r), 0);
+	repo_free(r);
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		char *p = xstrfmt("%s%s", dir, paths[i]);
+		assert_int_equal(stat(p, &st), 0);
+		if (st.st_mode & 022)
+			fail_msg("'%s' has mode %03o", p, (unsigned)(st.st_mode & 0777));
+		free(p);
+	}
+	char *cfg = xstrfmt("%s/.git/config", dir);
+	assert_int_equal(read_file(cfg, &text, 1 << 20), 0);
+	assert_non_null(strstr(text.buf, "sharedRepository = 0644"));
+	free(cfg);
+	free(dir);
+	strbuf_release(&text);
+	umask(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -923,6 +1123,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_paths, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checkout_repair, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_private_path, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trailers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_commit_trailer, setup, teardown),
+		cmocka_unit_test(test_url_origin),
+		cmocka_unit_test_setup_teardown(test_umask_000, setup, teardown),
 	};
 
 	return cmocka_run_group_tests_name("repo", tests, group_setup,

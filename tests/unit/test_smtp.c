@@ -27,6 +27,8 @@
 #include "config.h"
 #include "mail.h"
 #include "outbox.h"
+#include "smtp.h"
+#include "transport.h"
 
 #define PYTHON "/usr/bin/python3"
 
@@ -326,9 +328,42 @@ static void test_dead_server(void **state)
 	free(outbox);
 }
 
+/* Is a library whose file name has name mapped into this process? */
+static bool mapped(const char *name)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[4096];
+	bool found = false;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		found |= strstr(line, name) != NULL;
+	fclose(f);
+	return found;
+}
+
+/* libcurl is loaded when the transport first talks SMTP, not at start
+ * (issue 41): this program is linked as postrider is. */
+static void test_curl_loaded_to_send(void **state)
+{
+	struct server *s = *state;
+	struct mail_config cfg = { 0 };
+	struct strbuf err = STRBUF_INIT;
+
+	assert_false(mapped("/libcurl"));
+	cfg.smtp_url = xstrfmt("smtp://127.0.0.1:%d", s->port);
+	cfg.timeout = 20;
+	if (smtp_probe(&cfg, &err) < 0)
+		fail_msg("smtp_probe: %s", err.buf);
+	assert_true(mapped("/libcurl"));
+	config_release(&cfg);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_curl_loaded_to_send),
 		cmocka_unit_test(test_send_two),
 		cmocka_unit_test(test_dead_server),
 	};

@@ -534,6 +534,65 @@ static void test_order_bound(void **state)
 	strbuf_release(&proofs);
 }
 
+/*
+ * Fairness version 4 (docs/fairness.md 19b): a public draw's input is its
+ * place among the game's public draws. The vector of 19b.5 (computed by
+ * verify_vrf.py), the dice at places 4-6 and 0-2; a shuffle drawn first
+ * changes none of them, and neither does an order that draws nothing
+ * before them (the count it starts from is the same: issue 39).
+ */
+static void test_game_counted(void **state)
+{
+	unsigned char seed[32], sk[32], pk[33], words[64] = { 0 };
+	unsigned char alpha[RNG_ALPHA_MAX], pi[VRF_PROOF_BYTES], beta[VRF_HASH_BYTES];
+	struct strbuf proofs = STRBUF_INIT;
+	struct rng a, b;
+	int items[6] = { 0, 1, 2, 3, 4, 5 };
+	static const int dice[3] = { 5, 4, 6 }, first[3] = { 1, 1, 2 };
+
+	(void)state;
+	for (int i = 0; i < 32; i++)
+		seed[i] = (unsigned char)i;
+	assert_int_equal(fair_vrf_keys(seed, sk, pk), 0);
+	size_t len = rng_vrf_alpha4("ww-test", words, 4, alpha);
+	assert_int_equal(len, 21 + 1 + 7 + 64 + 8);
+	assert_hex(alpha, len, "706f737472696465722d7672662d647261772d7634" "07" "77772d74657374"
+		   "0000000000000000000000000000000000000000000000000000000000000000"
+		   "0000000000000000000000000000000000000000000000000000000000000000"
+		   "0000000000000004");
+	assert_int_equal(vrf_prove(sk, alpha, len, pi), 0);
+	assert_hex(pi, 81, "02d68e8b108c588b482cb0881c84759281b5e54f4226f5a8896ea73539b30331aa"
+		   "8f8724729a42fddf50d6baea91f57555576c0999a73c084065437c012a3b39546f"
+		   "05434acf1b7fdde158a8a0f6f0fb25");
+	assert_int_equal(vrf_verify(pk, pi, alpha, len, beta), 0);
+	assert_hex(beta, 32, "b1ae6d55853815495ae1644fbc9a761e62dfa206e20ca91cae3261b442e6c986");
+
+	/* the game's public draws 4, 5, 6, from draw index 37 */
+	rng_init(&a, seed, 37);
+	rng_use_vrf(&a, sk, "ww-test");
+	rng_vrf_bind_count(&a, 4);
+	a.proofs = &proofs;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rng_die(&a, "test"), dice[i]);
+	/* the proof lines name the shared index, as in versions 2 and 3 */
+	assert_true(!strncmp(proofs.buf, "37 02d68e8b108c588b482cb0881c", 29));
+	assert_int_equal(a.next, 40);
+	/* an undue shuffle first: other indices, the same dice */
+	rng_init(&b, seed, 37);
+	rng_use_vrf(&b, sk, "ww-test");
+	rng_vrf_bind_count(&b, 4);
+	rng_shuffle(&b, items, 6, "undue");
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rng_die(&b, "test"), dice[i]);
+	/* the first public draws of the game */
+	rng_init(&b, seed, 0);
+	rng_use_vrf(&b, sk, "ww-test");
+	rng_vrf_bind_count(&b, 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(rng_die(&b, "test"), first[i]);
+	strbuf_release(&proofs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -546,6 +605,7 @@ int main(void)
 		cmocka_unit_test(test_game_vector),
 		cmocka_unit_test(test_words_change_alpha),
 		cmocka_unit_test(test_order_bound),
+		cmocka_unit_test(test_game_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,17 +5,19 @@ Written from the specification with the Python standard library only, not
 from the C code, so that the two can check each other.
 
     verify_draws.py SEED LOG [--start N] [--commitment HEX] [--allow-forced]
-                    [--vrf GAME_ID | --vrf3 GAME_ID]
+                    [--vrf GAME_ID | --vrf3 GAME_ID | --vrf4 GAME_ID [--place P]]
     verify_draws.py --vectors
 
 The first form re-derives every "draw N: ..." line of LOG (a file, or - for
 standard input) from the revealed SEED (64 hex digits) and checks that the
 draw indices run on from N (default 0) without gap or repeat. It prints
 "verified: N draws" and exits 0, or prints the first mismatch and exits 1
-(2 for bad usage). With --vrf (fairness version 2) or --vrf3 (version 3)
-the dice and uniform draws are re-derived from the game's VRF key
-(sections 18 and 19). The second form prints the test vectors of section
-11.
+(2 for bad usage). With --vrf (fairness version 2), --vrf3 (version 3)
+or --vrf4 (version 4) the dice and uniform draws are re-derived from the
+game's VRF key (sections 18, 19 and 19b); in version 4 a draw's place
+among the game's public draws is P (default 0: a whole log) plus the
+number of public draws above it in LOG. The second form prints the test
+vectors of section 11.
 """
 
 import hashlib
@@ -180,14 +182,17 @@ class Mismatch(Exception):
     pass
 
 
-def vrf_value(seed, game_id, words, index, n, order=None):
+def vrf_value(seed, game_id, words, index, n, order=None, place=None):
     """Fairness version 2 (sections 17-18): the value of public draw index,
     from the VRF under the key the seed gives (verify_vrf.py beside this).
     Version 3 (section 19): order is (side, n, place), which names the
-    input instead of the index."""
+    input instead of the index. Version 4 (section 19b): place, the draw's
+    place among the game's public draws, names it."""
     import verify_vrf
     sk = verify_vrf.game_secret_key(seed)
-    if order:
+    if place is not None:
+        alpha, at = verify_vrf.draw_alpha4(game_id, words, place), place
+    elif order:
         alpha, at = verify_vrf.draw_alpha3(game_id, words, *order), order[2]
     else:
         alpha, at = verify_vrf.draw_alpha(game_id, words, index), index
@@ -195,18 +200,25 @@ def vrf_value(seed, game_id, words, index, n, order=None):
     return verify_vrf.value_from_beta(beta, at, n)
 
 
-def verify(seed, lines, start, allow_forced, vrf_game=None, version=2):
+def verify(seed, lines, start, allow_forced, vrf_game=None, version=2, place=0):
     """Returns (draws verified, forced dice); raises Mismatch. With
     vrf_game (a game id), dice and uniform draws come from the VRF of
-    fairness version 2, or 3 (each order heading names the order of the
-    draws after it); shuffles stay on the stream."""
+    fairness version 2, 3 (each order heading names the order of the
+    draws after it) or 4 (the place among the game's public draws, from
+    place on); shuffles stay on the stream."""
     st = Stream(seed)
     expect = start
     forced = 0
     words = bytes(64)
     order, counts = [0, 0, 0], {"American": 0, "British": 0}
+    counted = [place]
 
     def public(index, bound):
+        if version == 4:
+            if order is None:
+                raise Mismatch(where + "draw %d outside an order" % index)
+            counted[0] += 1
+            return vrf_value(seed, vrf_game, words, index, bound, place=counted[0] - 1)
         if version != 3:
             return vrf_value(seed, vrf_game, words, index, bound)
         if order is None:
@@ -289,7 +301,7 @@ def verify(seed, lines, start, allow_forced, vrf_game=None, version=2):
 
 
 USAGE = ("usage: verify_draws.py SEED LOG [--start N] [--commitment HEX] "
-         "[--allow-forced] [--vrf GAME_ID | --vrf3 GAME_ID]\n"
+         "[--allow-forced] [--vrf GAME_ID | --vrf3 GAME_ID | --vrf4 GAME_ID [--place P]]\n"
          "       verify_draws.py --vectors\n")
 
 
@@ -298,6 +310,7 @@ def main(argv):
         sys.stdout.write(vectors())
         return 0
     args, start, allow_forced, commit, vrf_game, version = [], 0, False, None, None, 2
+    place = 0
     i = 0
     try:
         while i < len(argv):
@@ -307,10 +320,13 @@ def main(argv):
             elif a == "--start":
                 i += 1
                 start = int(argv[i])
-            elif a in ("--vrf", "--vrf3"):
+            elif a in ("--vrf", "--vrf3", "--vrf4"):
                 i += 1
                 vrf_game = argv[i]
-                version = 3 if a == "--vrf3" else 2
+                version = {"--vrf": 2, "--vrf3": 3, "--vrf4": 4}[a]
+            elif a == "--place":
+                i += 1
+                place = int(argv[i])
             elif a == "--commitment":
                 i += 1
                 commit = argv[i].strip().lower()
@@ -319,7 +335,7 @@ def main(argv):
             else:
                 args.append(a)
             i += 1
-        if len(args) != 2 or start < 0:
+        if len(args) != 2 or start < 0 or place < 0 or (place and version != 4):
             raise ValueError("arguments")
         seed = parse_seed(args[0])
     except (ValueError, IndexError):
@@ -339,7 +355,7 @@ def main(argv):
         sys.stderr.write("error: cannot read '%s': %s\n" % (args[1], e))
         return 2
     try:
-        n, forced = verify(seed, lines, start, allow_forced, vrf_game, version)
+        n, forced = verify(seed, lines, start, allow_forced, vrf_game, version, place)
     except Mismatch as e:
         print("mismatch: " + str(e))
         return 1

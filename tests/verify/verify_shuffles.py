@@ -6,7 +6,8 @@ standard library only, not from the C code. It reads the game's history
 with git(1), opens every sealed private state with the revealed seed
 (AES-256-GCM, written out below), and checks, commit by commit:
 
-  - each sealed state opens: header (format v3, padded, or the older v2),
+  - each sealed state opens: header (format v4 or v3, padded, or the
+    older v2),
     sequence number, tag, synthetic nonce, the padding, and byte-exact
     encoding (section 9);
   - each shuffle the log names (`draws A-B: shuffle of n (purpose)`) is
@@ -180,7 +181,7 @@ def gcm_decrypt(key, nonce, aad, ct, tag):
 # --- section 9: sealing ----------------------------------------------------
 
 def pad(text, size):
-    """Format v3's plain text: u32be(len) || text || zero bytes, size
+    """Format v4's and v3's plain text: u32be(len) || text || zero bytes, size
     bytes (the host chooses size from public facts, section 9b)."""
     if size < len(text) + 4:
         raise ValueError("a size of %d cannot hold %d bytes" % (size, len(text)))
@@ -194,16 +195,17 @@ def unpad(padded):
     return padded[4:4 + n]
 
 
-def seal(seed, seq, plaintext, fmt=3, size=None):
-    """The sealed text of section 9 in format fmt (3, padded to size bytes,
-    by default 4 more than the text; or the older 2), used by the tests to
-    forge states."""
-    if fmt == 3:
+def seal(seed, seq, plaintext, fmt=4, size=None):
+    """The sealed text of section 9 in format fmt (4 or 3, padded to size
+    bytes, by default 4 more than the text; or the older 2), used by the
+    tests to forge states. The nonce's message begins with the aad in
+    format 4, with u64be(seq) in the older ones."""
+    if fmt >= 3:
         plaintext = pad(plaintext, len(plaintext) + 4 if size is None else size)
     k = vd.keys(seed)
     k_nonce = vd.hmac256(seed, b"postrider-key-seal-nonce")
-    nonce = vd.hmac256(k_nonce, vd.u64be(seq) + plaintext)[:12]
     aad = b"postrider-sealed v%d" % fmt + vd.u64be(seq)
+    nonce = vd.hmac256(k_nonce, (aad if fmt >= 4 else vd.u64be(seq)) + plaintext)[:12]
     ct, tag = gcm_encrypt(k["seal"], nonce, aad, plaintext)
     raw = nonce + ct + tag
     lines = [base64.b64encode(raw[i:i + 57]).decode()
@@ -213,14 +215,14 @@ def seal(seed, seq, plaintext, fmt=3, size=None):
 
 
 def unseal(seed, seq, text):
-    """The private state's text from a sealed state of format 3 or 2."""
+    """The private state's text from a sealed state of format 4, 3 or 2."""
     head, sep, body = text.partition(b"\n")
-    for fmt in (3, 2):
+    for fmt in (4, 3, 2):
         if head == b"postrider-sealed v%d seq %d" % (fmt, seq):
             break
     else:
         raise Mismatch("the sealed state's header is not "
-                       "'postrider-sealed v3 seq %d' (or v2)" % seq)
+                       "'postrider-sealed v4 seq %d' (or v3, v2)" % seq)
     try:
         raw = base64.b64decode(body.replace(b"\n", b""), validate=True)
     except ValueError:
@@ -233,7 +235,7 @@ def unseal(seed, seq, text):
     if pt is None:
         raise Mismatch("the sealed state does not open (GCM tag)")
     size = len(pt)
-    if fmt == 3:
+    if fmt >= 3:
         pt = unpad(pt)
     if seal(seed, seq, pt, fmt, size) != text:
         raise Mismatch("the sealed state is not what sealing its "
@@ -500,10 +502,14 @@ def self_test():
     assert tag.hex() == "d0d1c8a799996bf0265b98b5d48ab919", tag.hex()
     assert gcm_decrypt(k, bytes(12), b"", ct, tag) == bytes(16)
     assert gcm_decrypt(k, bytes(12), b"x", ct, tag) is None
-    # section 11's sealing vectors: v3 by its SHA-256, v2 whole
+    # section 11's sealing vectors: v4 and v3 by their SHA-256, v2 whole
     seed = bytes(range(32))
     plain = (b"deck: [3, 1, 2]\nhands:\n  american: [12, 45]\n"
              b"  british: [7, 88, 101]\n")
+    v4 = seal(seed, 12, plain, 4, 4096)
+    assert len(v4) == 5600 and hashlib.sha256(v4).hexdigest() == (
+        "2d9121a271e833563861f9cdc038e518a4c86f335682f05dde867becad26db8f")
+    assert unseal(seed, 12, v4) == plain.decode()
     v3 = seal(seed, 12, plain, 3, 4096)
     assert len(v3) == 5600 and hashlib.sha256(v3).hexdigest() == (
         "45f80c9602d62ce4a09957733630431786a0cf3be647779faccd3f483f9493c7")
@@ -513,7 +519,7 @@ def self_test():
         b"9NDuQM3ujBy+5kydkRnbMvilHAiKf9dEcyGBsfFa0XlkDhUjjTsS\n")
     assert unseal(seed, 12, v3) == plain.decode()
     print("self-test: AES-256 (FIPS 197 C.3), GCM (test cases 13, 14) and "
-          "the sealing vectors (v3, v2) ok")
+          "the sealing vectors (v4, v3, v2) ok")
     return 0
 
 

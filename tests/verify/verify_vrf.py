@@ -300,6 +300,15 @@ def draw_alpha3(game_id, words, side, n, place):
             bytes([side]) + n.to_bytes(8, "big") + place.to_bytes(8, "big"))
 
 
+def draw_alpha4(game_id, words, n):
+    """Version 4 (section 19b.2): the input of the public draw that is the
+    game's n-th, counted from 0 (its place among every public draw of the
+    game: the lines of proofs.txt before its own)."""
+    gid = game_id.encode()
+    return (b"postrider-vrf-draw-v4" + bytes([len(gid)]) + gid + words +
+            n.to_bytes(8, "big"))
+
+
 def value_from_beta(beta, index, n):
     """The rejection sampling of section 6.3, keyed by beta."""
     rem = TWO64 % n
@@ -346,7 +355,8 @@ def read_proofs(proofs):
 def check_game(game_id, pk, log, proofs, version=2):
     """(dice, shuffles), or raises ValueError naming the first failure.
     In version 3 each order heading of log.txt names the order of the
-    draws that follow it (section 19.4)."""
+    draws that follow it (section 19.4); in version 4 a draw's place is
+    the number of public draws above it in the log (section 19b)."""
     table = {}
     order = []
     for index, pi in read_proofs(proofs):
@@ -399,9 +409,12 @@ def check_game(game_id, pk, log, proofs, version=2):
                 raise ValueError("log.txt line %d is a malformed draw line" % no)
         if index not in table:
             raise ValueError("log.txt line %d: draw %d has no proof" % (no, index))
-        if version == 3:
-            if side is None:
-                raise ValueError("log.txt line %d: draw %d outside an order" % (no, index))
+        if version >= 3 and side is None:
+            raise ValueError("log.txt line %d: draw %d outside an order" % (no, index))
+        if version == 4:
+            at = dice
+            alpha = draw_alpha4(game_id, words, at)
+        elif version == 3:
             at = place
             place += 1
             alpha = draw_alpha3(game_id, words, side, n_order, at)
@@ -410,7 +423,9 @@ def check_game(game_id, pk, log, proofs, version=2):
         beta = verify(pk, table[index], alpha)
         if beta is None:
             raise ValueError("log.txt line %d: the proof of draw %d does not verify%s"
-                             % (no, index, " for its order and place" if version == 3 else ""))
+                             % (no, index, {3: " for its order and place",
+                                            4: " for its place among the game's dice"}
+                                .get(version, "")))
         got = value_from_beta(beta, at, n) + (1 if m.group(2) else 0)
         if got != shown:
             raise ValueError("log.txt line %d: draw %d shows %d, but its proof gives %d"
@@ -448,6 +463,18 @@ DOC_VECTOR3 = {
 }
 
 
+# docs/fairness.md section 19b.5: the same key, the input of version 4 for
+# the game's public draw 4 (its fifth); the dice at places 4-6 and 0-2.
+DOC_VECTOR4 = {
+    "pi": "02d68e8b108c588b482cb0881c84759281b5e54f4226f5a8896ea73539b30331aa"
+          "8f8724729a42fddf50d6baea91f57555576c0999a73c084065437c012a3b39546f"
+          "05434acf1b7fdde158a8a0f6f0fb25",
+    "beta": "b1ae6d55853815495ae1644fbc9a761e62dfa206e20ca91cae3261b442e6c986",
+    "dice": [5, 4, 6],
+    "first_dice": [1, 1, 2],
+}
+
+
 def check_doc_vector():
     """None when DOC_VECTOR is reproduced, else a sentence."""
     t = DOC_VECTOR
@@ -469,6 +496,15 @@ def check_doc_vector():
                                k, 6) + 1 for k in range(3)]
         if got != dice:
             return "19.5: the dice of side %d, order %d differ: %s" % (side, n, got)
+    t4 = DOC_VECTOR4
+    pi, beta = prove(sk, draw_alpha4("ww-test", bytes(64), 4))
+    if pi.hex() != t4["pi"] or beta.hex() != t4["beta"]:
+        return "19b.5: the proof or beta differs"
+    for places, dice in ((range(4, 7), t4["dice"]), (range(3), t4["first_dice"])):
+        got = [value_from_beta(prove(sk, draw_alpha4("ww-test", bytes(64), k))[1], k, 6) + 1
+               for k in places]
+        if got != dice:
+            return "19b.5: the dice at places %s differ: %s" % (list(places), got)
     return None
 
 
@@ -488,7 +524,7 @@ def main(argv):
         if wrong:
             print("mismatch:", wrong)
             return 1
-        print("ok: %d vectors, and the vectors of docs/fairness.md 17.8 and 19.5"
+        print("ok: %d vectors, and the vectors of docs/fairness.md 17.8, 19.5 and 19b.5"
               % len(RFC_VECTORS))
         return 0
     if len(argv) in (3, 4) and argv[0] in ("verify", "prove"):
@@ -514,9 +550,9 @@ def main(argv):
         yaml = git_show(repo, rev, "game.yaml")
         gid = re.search(r"^id: (\S+)$", yaml, re.M)
         pk = re.search(r"^  vrf_public_key: ([0-9a-f]{66})$", yaml, re.M)
-        version = re.search(r"^  version: ([23])$", yaml, re.M)
+        version = re.search(r"^  version: ([234])$", yaml, re.M)
         if not gid or not pk or not version:
-            print("not a game of fairness version 2 or 3 (no vrf_public_key in game.yaml)")
+            print("not a game of fairness version 2, 3 or 4 (no vrf_public_key in game.yaml)")
             return 1
         try:
             dice, shuffles = check_game(gid.group(1), bytes.fromhex(pk.group(1)),
