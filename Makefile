@@ -32,7 +32,7 @@ WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wcast-qual -Wwrite-strings \
 ALL_CFLAGS = $(CFLAGS) -std=c11 -D_GNU_SOURCE $(WARNINGS) -Isrc -I$(BUILD) \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \
 	$(shell pkg-config --cflags $(PKGS))
-LIBS = $(shell pkg-config --libs $(LINK_PKGS)) -ldl -lm -pthread
+LIBS = $(shell pkg-config --libs $(LINK_PKGS)) -lresolv -ldl -lm -pthread
 TEST_LIBS = $(shell pkg-config --libs cmocka)
 
 EXE_SRC = src/main.c
@@ -192,7 +192,7 @@ selfplay-long: $(BUILD)/postrider
 FUZZ_SECONDS ?= 60
 FUZZ_BUILD ?= build-fuzz
 FUZZ_CC ?= clang
-FUZZ_NAMES ?= order mail state data
+FUZZ_NAMES ?= order mail state data dkim
 FUZZ_FLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
 	-std=c11 -D_GNU_SOURCE -Isrc -Itests/fuzz \
 	-DPOSTRIDER_VERSION='"$(VERSION)"' -DPOSTRIDER_DATADIR='"$(DATADIR)"' \

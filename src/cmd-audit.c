@@ -14,6 +14,7 @@
 
 #include "audit.h"
 #include "cmd.h"
+#include "dkim-audit.h"
 #include "game.h"
 #include "repo.h"
 
@@ -153,6 +154,52 @@ static int open_bundle(const char *path, char **bundle_dir, char **game_dir)
 	return 0;
 }
 
+/*
+ * Who sent each order (docs/fairness.md 22): the counts per player, the
+ * orders no signature proves, and every kept mail that can be read
+ * checked again. 0, or -1 with rep->at and rep->why for a mismatch.
+ */
+static int say_senders(struct game *g, struct audit_report *rep)
+{
+	struct dkim_audit a;
+	int r;
+
+	dkim_audit_init(&a);
+	r = dkim_audit(g, rep->history, rep->n, &a);
+	if (r < 0) {
+		printf("the mail records cannot be read\n");
+	} else if (r > 0) {
+		rep->at = a.at;
+		strbuf_reset(&rep->why);
+		strbuf_addbuf(&rep->why, &a.why);
+	}
+	if (r == 0 && !g->peer) {
+		for (enum side k = SIDE_AMERICAN; k <= SIDE_BRITISH; k++) {
+			const char *addr = g->player[k].addr, *at = addr ? strchr(addr, '@') : NULL;
+			printf("senders: the %s: %u order%s by mail signed by %s, %u by mail without "
+			       "that signature, %u typed by the host",
+			       side_title(k), a.proven[k], a.proven[k] == 1 ? "" : "s",
+			       at ? at + 1 : "his domain", a.unproven[k], a.host[k]);
+			if (a.unrecorded[k])
+				printf(", %u by mail with no record", a.unrecorded[k]);
+			printf("\n");
+		}
+		for (const char *p = a.notes.buf; *p;) {
+			size_t n = strcspn(p, "\n");
+			printf("senders: %.*s\n", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		if (a.checked)
+			printf("senders: %u kept mail%s checked again against the key records kept with them\n",
+			       a.checked, a.checked == 1 ? "" : "s");
+		if (a.sealed)
+			printf("senders: %u kept mail%s sealed until the reveal (they quote the players' hands); "
+			       "their records were read\n", a.sealed, a.sealed == 1 ? " stays" : "s stay");
+	}
+	dkim_audit_release(&a);
+	return r ? -1 : 0;
+}
+
 /* What the audit of an opened game found, said; the exit status. */
 static int say_audit(struct game *g, const char *mail, long turn)
 {
@@ -190,6 +237,8 @@ static int say_audit(struct game *g, const char *mail, long turn)
 		printf("data set %s, hash %s: data/ matches it\n",
 		       g->data_name ? g->data_name : g->module, g->data_hash);
 	if (r > 0)
+		goto differs;
+	if (say_senders(g, &rep) < 0)
 		goto differs;
 	if (rep.replayed)
 		printf("verified: %zu commits\n", rep.n);

@@ -216,6 +216,7 @@ static int run(struct play_opts *o)
 	struct play_request rq = {
 		.input = input.buf, .len = input.len, .as = o->as, .check = o->check,
 		.default_order = o->default_order, .dice = o->dice, .n_dice = o->n_dice,
+		.dkim = &cfg.dkim,
 	};
 	if (g.peer) {
 		/* a player's own copy, no host (docs/peer.md 8.3, 8.4): the

@@ -4,9 +4,11 @@
  * the history can then run `postrider audit`.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "dkim-audit.h"
 #include "config.h"
 #include "engine/engine.h"
 #include "game.h"
@@ -22,7 +24,10 @@ static int exec_reveal(int argc, char **argv)
 	struct strbuf err = STRBUF_INIT, yaml = STRBUF_INIT, happened = STRBUF_INIT;
 	struct strbuf subject = STRBUF_INIT;
 	char hex[FAIR_SEED_HEX], commit[41];
-	int ret = EXIT_TEMPFAIL, r;
+	char **kept_paths = NULL;
+	struct strbuf *kept = NULL;
+	struct repo_file *more = NULL;
+	int ret = EXIT_TEMPFAIL, r, n_kept = 0;
 
 	bool abandon = false;
 
@@ -72,7 +77,16 @@ static int exec_reveal(int argc, char **argv)
 		strbuf_addf(&subject, "Reveal the seed of game %s", g.id);
 	}
 	notify_init(&n, &g, &cfg);
-	r = turn_commit_host(&g, &yaml, happened.buf, subject.buf, &n, commit, &err);
+	/* the players' kept mails, sealed until now (docs/fairness.md 22) */
+	if (dkim_reveal_files(&g, &kept_paths, &kept, &n_kept) < 0) {
+		error("the kept mails cannot be read (nothing was changed)");
+		goto close;
+	}
+	more = xcalloc((size_t)n_kept + 1, sizeof(*more));
+	for (int i = 0; i < n_kept; i++)
+		more[i] = (struct repo_file){ kept_paths[i], kept[i].buf, kept[i].len };
+	r = turn_commit_host_files(&g, &yaml, more, n_kept, happened.buf, subject.buf, &n,
+				   commit, &err);
 	if (r != 0) {
 		error("%s (nothing was changed)", err.buf);
 		goto close;
@@ -86,6 +100,8 @@ static int exec_reveal(int argc, char **argv)
 	}
 	publish_after_commit(g.repo, &cfg);
 close:
+	dkim_reveal_free(kept_paths, kept, n_kept);
+	free(more);
 	game_close(&g);
 out:
 	notify_release(&n);

@@ -64,6 +64,8 @@ void config_release(struct mail_config *cfg)
 	free(cfg->sendmail);
 	free(cfg->path);
 	free(cfg->publish.ssh_key);
+	free(cfg->dkim.keys);
+	free(cfg->dkim.authserv_id);
 	free(cfg->publish.known_hosts);
 	free(cfg->publish.ca_file);
 	free(cfg->publish.username);
@@ -73,6 +75,7 @@ void config_release(struct mail_config *cfg)
 	}
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->starttls = true;
+	cfg->dkim.timeout = 5;
 	cfg->timeout = 60;
 }
 
@@ -281,13 +284,56 @@ static int parse_publish(struct ytree *t, yaml_node_t *map,
 	return bad;
 }
 
+/* The `dkim:` mapping (dkim-intake.h). */
+static int parse_dkim(struct ytree *t, yaml_node_t *map, struct mail_config *cfg,
+		      struct strbuf *err)
+{
+	static const char *const keys[] = {
+		"check", "keys", "timeout", "dmarc", "trust_authserv_id", NULL
+	};
+	struct dkim_config *d = &cfg->dkim;
+	yaml_node_t *n;
+	bool check = true;
+	char *s = NULL;
+	int bad = 0;
+
+	if (map->type != YAML_MAPPING_NODE) {
+		ytree_error(t, map, err, "'dkim' must be a mapping (check: true, keys: FILE, ...)");
+		return -1;
+	}
+	if (ytree_check_keys(t, map, keys, err))
+		bad = -1;
+	if ((n = ytree_get(t, map, "check")) && ytree_bool(t, n, &check, err) < 0)
+		bad = -1;
+	d->off = !check;
+	if ((n = ytree_get(t, map, "keys")) && read_path(t, n, "keys", &d->keys, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, map, "timeout")) && ytree_int(t, n, 1, 60, &d->timeout, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, map, "dmarc"))) {
+		if (read_string(t, n, "dmarc", &s, err) < 0) {
+			bad = -1;
+		} else if (strcmp(s, "enforce") && strcmp(s, "record")) {
+			ytree_error(t, n, err, "dkim: dmarc '%s' must be enforce or record", s);
+			bad = -1;
+		} else {
+			d->dmarc_enforce = !strcmp(s, "enforce");
+		}
+		free(s);
+	}
+	if ((n = ytree_get(t, map, "trust_authserv_id")) &&
+	    read_string(t, n, "trust_authserv_id", &d->authserv_id, err) < 0)
+		bad = -1;
+	return bad;
+}
+
 static int parse_config(struct ytree *t, struct mail_config *cfg,
 			struct strbuf *err)
 {
 	static const char *const keys[] = {
 		"smtp_url", "username", "password", "password_file",
 		"starttls", "from", "outbox", "timeout", "transport",
-		"sendmail", "publish", "log", "host_mail", NULL
+		"sendmail", "publish", "log", "host_mail", "dkim", NULL
 	};
 	yaml_node_t *root = ytree_root(t), *n;
 	char *transport = NULL;
@@ -378,6 +424,8 @@ static int parse_config(struct ytree *t, struct mail_config *cfg,
 	}
 	if ((n = ytree_get(t, root, "publish")) &&
 	    parse_publish(t, n, cfg, err) < 0)
+		bad = -1;
+	if ((n = ytree_get(t, root, "dkim")) && parse_dkim(t, n, cfg, err) < 0)
 		bad = -1;
 	if (!cfg->sendmail)
 		cfg->sendmail = xstrdup("/usr/sbin/sendmail");

@@ -29,6 +29,15 @@
  *     ca_file: /etc/ssl/certs/ca-certificates.crt   # for HTTPS
  *     username: referee                  # HTTPS basic authentication
  *     password_file: ~/.config/postrider/push-password
+ *   dkim:                    # the senders' DKIM signatures (dkim-intake.h)
+ *     check: true            # verify them at intake (default true)
+ *     keys: ~/dkim-keys.txt  # key records from this file, never DNS
+ *     timeout: 5             # seconds for one DNS query
+ *     dmarc: enforce         # refuse a player's mail whose domain says
+ *                            # p=reject or quarantine and that carries no
+ *                            # valid signature of it (default: record)
+ *     trust_authserv_id: mx.example.org   # the host MTA's own
+ *                            # Authentication-Results (its DKIM milter)
  *
  * transport: outbox keeps every message in the outbox for `postrider
  * send` or the host; with no transport at all (no file found), a run that
@@ -81,6 +90,13 @@ struct mail_config {
 		char *password;
 		char *password_file;
 	} publish;
+	struct dkim_config {	/* the `dkim:` mapping (dkim-intake.h) */
+		bool off;		/* check: false */
+		char *keys;		/* key records from a file, not DNS */
+		long timeout;		/* seconds per DNS query (5) */
+		bool dmarc_enforce;	/* dmarc: enforce */
+		char *authserv_id;	/* trust_authserv_id, or NULL */
+	} dkim;
 };
 
 /*

@@ -3,6 +3,7 @@
  * outbox around the commit (stage, publish the commit, publish the mail).
  */
 #include "notify.h"
+#include "dkim-audit.h"
 #include "transport.h"
 #include "mail.h"
 #include "outbox.h"
@@ -164,6 +165,7 @@ static int compose_report(const struct game *g, const struct state *before,
 	struct strbuf options = STRBUF_INIT, body = STRBUF_INIT, subject = STRBUF_INIT;
 	struct strbuf numbers = STRBUF_INIT, clock = STRBUF_INIT, held = STRBUF_INIT;
 	struct strbuf standing = STRBUF_INIT, data_line = STRBUF_INIT, named = STRBUF_INIT;
+	struct strbuf provenance = STRBUF_INIT;
 	char token[FAIR_TOKEN_SIZE] = "", salt[FAIR_SALT_HEX], hash[FAIR_HASH_HEX];
 	char date[40], patch_name[64];
 	bool mine = !engine_game_over(s) && s->prompt.side == side;
@@ -196,6 +198,8 @@ static int compose_report(const struct game *g, const struct state *before,
 	else
 		game_hand_salt(g, s, side, salt, hash);
 	split_story(since_last_order(log ? log : "", s->seq, side), &story, &draws);
+	if (!g->peer)	/* the opponent's orders no signature proves */
+		dkim_story(g->repo, commit, side, &provenance);
 	report_cards_named(d, s, side, story.buf, &named);
 	for (const char *p = s->held[side]; *p;) {
 		/* this side's held-over lines: his alone */
@@ -214,6 +218,7 @@ static int compose_report(const struct game *g, const struct state *before,
 			"game", g->id, "american", g->player[SIDE_AMERICAN].name,
 			"british", g->player[SIDE_BRITISH].name,
 			"happened", story.buf ? story.buf : "",
+			"provenance", provenance.buf,
 			"named", named.buf ? named.buf : "",
 			"draws", draws.buf ? draws.buf : "",
 			"prompt", prompt.buf ? prompt.buf : "",
@@ -295,6 +300,7 @@ out:
 	strbuf_release(&held);
 	strbuf_release(&standing);
 	strbuf_release(&named);
+	strbuf_release(&provenance);
 	strbuf_release(&body);
 	strbuf_release(&subject);
 	return ret;

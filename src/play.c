@@ -50,6 +50,8 @@ void play_outcome_release(struct play_outcome *out)
 	free(out->from);
 	free(out->rejected_order);
 	out->rejected_order = NULL;
+	dkim_intake_free(out->intake);
+	out->intake = NULL;
 	for (int i = 0; i < out->n_mail; i++) {
 		free(out->mail[i].name);
 		free(out->mail[i].title);
@@ -379,6 +381,30 @@ static void question(struct game *g, const struct play_request *rq, enum side si
 }
 
 /*
+ * The mail's DKIM signatures, kept with the order (dkim-intake.h): false
+ * when they decide the outcome (a forged From under dmarc: enforce,
+ * refused with no reply; DNS down, try later).
+ */
+static bool mail_intake(struct game *g, const struct play_request *rq,
+			const struct mail_message *m, enum authorize_verdict v,
+			struct play_outcome *out)
+{
+	struct strbuf why = STRBUF_INIT;
+	enum dkim_intake_result r;
+
+	if (!rq->dkim || rq->dkim->off || g->peer ||
+	    !(v == AUTHORIZE_OK || (v == AUTHORIZE_REFUSE && rq->dkim->dmarc_enforce)))
+		return true;
+	r = dkim_intake(rq->dkim, rq->input, rq->len, m->from_addr, game_now(), &out->intake, &why);
+	if (r == DKIM_INTAKE_REFUSE)
+		verdict(out, PLAY_REJECTED, EXIT_REJECTED, "rejected: %s; no reply sent", why.buf);
+	else if (r == DKIM_INTAKE_RETRY)
+		play_fail(out, EXIT_TEMPFAIL, "%s (nothing was changed)", why.buf);
+	strbuf_release(&why);
+	return r == DKIM_INTAKE_OK;
+}
+
+/*
  * Steps 1 to 5 of the policy for a mail: returns the order text to run
  * (malloc'd) with *side set, or NULL when the outcome is decided already.
  */
@@ -414,6 +440,8 @@ static char *from_mail(struct game *g, const struct play_request *rq,
 		verdict(out, PLAY_REJECTED, EXIT_REJECTED, "rejected: %s; no reply sent", err.buf);
 		goto out;
 	}
+	if (!mail_intake(g, rq, &m, v, out))
+		goto out;
 	if (v == AUTHORIZE_OK) {
 		int qn;
 		enum query q;
@@ -719,14 +747,23 @@ static int commit_turn(struct game *g, struct notify *n, struct play_outcome *ou
 		       char commit[41], struct strbuf *err)
 {
 	struct strbuf happened = STRBUF_INIT, yaml = STRBUF_INIT;
-	struct repo_file extra[1];
-	int n_extra = 0, r;
+	struct strbuf mpath = STRBUF_INIT, mrec = STRBUF_INIT;
+	struct repo_file extra[2];
+	int n_extra = 0, r = -1;
 
 	turn_happened(&happened, &g->state, out->next.seq, out->side, out->log.buf);
 	if (out->fixed_dice) {
 		g->fixed_dice = true;
 		game_write_yaml(g, &yaml);
 		extra[n_extra++] = (struct repo_file){ "game.yaml", yaml.buf, yaml.len };
+	}
+	if (out->intake) {
+		/* the mail kept, sealed; its record public (dkim-intake.h) */
+		if (dkim_intake_keep(g, out->intake, out->next.seq, out->side, &mpath, &mrec) < 0) {
+			strbuf_addstr(err, "the order's mail could not be kept");
+			goto out;
+		}
+		extra[n_extra++] = (struct repo_file){ mpath.buf, mrec.buf, mrec.len };
 	}
 	struct turn t = {
 		.next = &out->next, .side = out->side, .order_text = out->order.buf,
@@ -745,8 +782,11 @@ static int commit_turn(struct game *g, struct notify *n, struct play_outcome *ou
 	trace_perf("turn committed and mailed");
 	if (r >= 0 && clock_save(g->repo, &g->clock) < 0)
 		warning("the turn is committed, but the deadline's clock was not saved");
+out:
 	strbuf_release(&happened);
 	strbuf_release(&yaml);
+	strbuf_release(&mpath);
+	strbuf_release(&mrec);
 	return r;
 }
 

@@ -40,6 +40,7 @@
 #ifndef POSTRIDER_PLAY_H
 #define POSTRIDER_PLAY_H
 
+#include "dkim-intake.h"
 #include "game.h"
 #include "notify.h"
 
@@ -93,6 +94,8 @@ struct play_request {
 	const int *dice;	/* test only: fixed dice (play --fix-dice) */
 	int n_dice;
 	const struct play_hooks *hooks;	/* NULL: the host's */
+	const struct dkim_config *dkim;	/* NULL: mail kept with no proof
+					   of its sender (dkim-intake.h) */
 };
 
 enum play_mail_kind { PLAY_MAIL_REJECT, PLAY_MAIL_ANSWER, PLAY_MAIL_NOTICE };
@@ -147,6 +150,8 @@ struct play_outcome {
 	struct play_mail mail[PLAY_MAX_MAIL];
 
 	const struct play_hooks *hooks;	/* the request's, for carrying out */
+	struct dkim_intake *intake;	/* a mailed order's mail and its
+					   signatures' verdict, or NULL */
 };
 
 void play_outcome_init(struct play_outcome *out);

@@ -6,6 +6,7 @@
 #include "trace.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void turn_happened(struct strbuf *out, const struct state *before,
@@ -59,7 +60,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 	struct strbuf state_yaml = STRBUF_INIT, sealed = STRBUF_INIT;
 	struct strbuf log = STRBUF_INIT, msg = STRBUF_INIT, patch = STRBUF_INIT;
 	struct strbuf proofs = STRBUF_INIT;
-	struct repo_file files[24];
+	struct repo_file *files = xcalloc(6 + (size_t)t->n_extra, sizeof(*files));
 	char order_path[64];
 	int nf = 0, ret = -1, r;
 	const bool first = !g->head[0];
@@ -101,7 +102,7 @@ int turn_commit(struct game *g, const struct turn *t, struct notify *n,
 			 t->next->seq, side_name(t->side));
 		files[nf++] = (struct repo_file){ order_path, t->order_text, strlen(t->order_text) };
 	}
-	for (int i = 0; i < t->n_extra && nf < (int)ARRAY_SIZE(files); i++)
+	for (int i = 0; i < t->n_extra; i++)
 		files[nf++] = t->extra[i];
 
 	strbuf_addf(&msg, "%s\n\n", t->subject);
@@ -147,6 +148,7 @@ out:
 	strbuf_release(&proofs);
 	strbuf_release(&msg);
 	strbuf_release(&patch);
+	free(files);
 	return ret;
 }
 
@@ -154,11 +156,25 @@ int turn_commit_host(struct game *g, const struct strbuf *yaml,
 		     const char *happened, const char *subject,
 		     struct notify *n, char commit[41], struct strbuf *err)
 {
-	struct repo_file extra[] = { { "game.yaml", yaml->buf, yaml->len } };
+	return turn_commit_host_files(g, yaml, NULL, 0, happened, subject, n, commit, err);
+}
+
+int turn_commit_host_files(struct game *g, const struct strbuf *yaml,
+			   const struct repo_file *more, int n_more, const char *happened,
+			   const char *subject, struct notify *n, char commit[41],
+			   struct strbuf *err)
+{
+	struct repo_file *extra = xcalloc(1 + (size_t)n_more, sizeof(*extra));
+	int r;
+
+	extra[0] = (struct repo_file){ "game.yaml", yaml->buf, yaml->len };
+	for (int i = 0; i < n_more; i++)
+		extra[1 + i] = more[i];
 	struct turn t = {
 		.next = &g->state, .side = SIDE_NONE, .happened = happened,
-		.subject = subject, .extra = extra, .n_extra = 1,
+		.subject = subject, .extra = extra, .n_extra = 1 + n_more,
 	};
-
-	return turn_commit(g, &t, n, commit, err);
+	r = turn_commit(g, &t, n, commit, err);
+	free(extra);
+	return r;
 }

@@ -71,5 +71,10 @@ int turn_publish(struct repo *r, const char *parent, const char *commit,
 int turn_commit_host(struct game *g, const struct strbuf *yaml,
 		     const char *happened, const char *subject,
 		     struct notify *n, char commit[41], struct strbuf *err);
+/* The same with n_more files more (the reveal's kept mails). */
+int turn_commit_host_files(struct game *g, const struct strbuf *yaml,
+			   const struct repo_file *more, int n_more, const char *happened,
+			   const char *subject, struct notify *n, char commit[41],
+			   struct strbuf *err);
 
 #endif
